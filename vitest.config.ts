@@ -1,0 +1,11 @@
+import { defineConfig } from 'vitest/config';
+
+export default defineConfig({
+  test: {
+    include: ['test/**/*.test.ts'],
+    testTimeout: 30_000,
+    hookTimeout: 30_000,
+    // Tests share one Redis and spawn worker processes; two cores keep this modest.
+    maxWorkers: 2,
+  },
+});
