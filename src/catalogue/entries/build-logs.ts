@@ -1,0 +1,105 @@
+import type { CatalogueEntry, Step } from '../model.js';
+
+const restartMainAndWatcher: Step = {
+  kind: 'deletePods',
+  does: 'Delete the main platform pods and the build-event watcher pods so that they start again',
+  risk: 'restart',
+  targets: [
+    { by: 'label', namespace: 'platformNamespace', label: 'mainPodLabel' },
+    { by: 'label', namespace: 'platformNamespace', label: 'eventWatcherLabel' },
+  ],
+  verifyWithinSeconds: 300,
+};
+
+const settle: Step = {
+  kind: 'wait',
+  does: 'Wait 5 minutes for the restarted pods to reconnect',
+  risk: 'read-only',
+  minutes: 5,
+  reason: 'the guide waits 5 minutes after restarting the watcher and main pods (section 8)',
+};
+
+const triggerBuild: Step = {
+  kind: 'manual',
+  does: 'Trigger a new build',
+  risk: 'read-only',
+  items: ['Trigger a new build of the affected pipeline and open its logs.'],
+};
+
+/** Guide 7.4: build logs not visible and builds cannot be aborted; a two-stage restart. */
+export const buildLogs: CatalogueEntry = {
+  id: 'build-logs',
+  ref: '7.4',
+  title: 'Build logs not visible and build cannot be aborted',
+  symptom: 'Build logs are not visible and the build cannot be aborted.',
+  cause: 'The build-event watcher is not relaying build events and logs to the main platform pod.',
+  signatures: {
+    errors: [],
+    phrases: [
+      'build logs not visible',
+      'build logs are not streaming',
+      'cannot abort build',
+      'build cannot be aborted',
+      'no logs for build',
+      'logs not showing for ci',
+    ],
+  },
+  stages: [
+    {
+      id: 'restart-watcher',
+      title: 'Restart the main platform pods and the build-event watcher',
+      steps: [
+        {
+          kind: 'listPods',
+          does: 'Check that a new pod appears in the CI namespace when a build starts',
+          risk: 'read-only',
+          namespace: 'ciNamespace',
+          newest: 5,
+          lookFor:
+            'Approve only if a new build pod appeared here when the build started; if none did, the watcher is not the cause and this remedy does not apply.',
+        },
+        restartMainAndWatcher,
+        settle,
+        triggerBuild,
+      ],
+      then: {
+        question: 'Are the build logs visible now?',
+        choices: [
+          { id: 'fixed', label: 'Logs visible', then: { end: 'resolved', message: 'Build logs are visible again.' } },
+          { id: 'still-failing', label: 'Still failing', then: { stage: 'restart-brokers' } },
+        ],
+      },
+    },
+    {
+      id: 'restart-brokers',
+      title: 'Restart the message brokers, then the main platform pods and the watcher again',
+      steps: [
+        {
+          kind: 'deletePods',
+          does: 'Delete both message broker pods so that their stateful sets start them again',
+          risk: 'restart',
+          targets: [{ by: 'name', namespace: 'platformNamespace', pod: 'brokerPods' }],
+          verifyWithinSeconds: 300,
+        },
+        restartMainAndWatcher,
+        settle,
+        triggerBuild,
+      ],
+      then: {
+        question: 'Are the build logs visible now?',
+        choices: [
+          { id: 'fixed', label: 'Logs visible', then: { end: 'resolved', message: 'Build logs are visible again.' } },
+          {
+            id: 'still-failing',
+            label: 'Still failing',
+            then: {
+              end: 'not-resolved',
+              message:
+                'The guide has no further remedy for this symptom. Collect the logs of the watcher and broker pods and raise it with the platform team.',
+            },
+          },
+        ],
+      },
+    },
+  ],
+};

@@ -1,0 +1,38 @@
+import type { CatalogueEntry } from '../model.js';
+
+/** Guide 7.3 (and 5.5): SSO configuration saved but not loaded; deleting the main pod reloads it. */
+export const ssoLogin: CatalogueEntry = {
+  id: 'sso-login',
+  ref: '7.3',
+  title: 'SSO login fails with correct credentials',
+  symptom: "SSO login fails with correct credentials ('no token provided' or 'unsupported protocol scheme')",
+  cause: 'The SSO configuration was saved but not loaded by the main platform pod.',
+  signatures: {
+    errors: ['no token provided', 'unsupported protocol scheme'],
+    phrases: ['sso login fails', 'sso login not working', 'cannot log in with sso', 'single sign-on fails', 'oidc login fails'],
+  },
+  stages: [
+    {
+      id: 'reload-config',
+      title: 'Reload the configuration by restarting the main platform pod',
+      steps: [
+        {
+          kind: 'deletePods',
+          does: 'Delete the main platform pod so that it starts again and loads the saved SSO configuration',
+          risk: 'restart',
+          targets: [{ by: 'label', namespace: 'platformNamespace', label: 'mainPodLabel' }],
+          verifyWithinSeconds: 300,
+        },
+        {
+          kind: 'manual',
+          does: 'Log in again',
+          risk: 'read-only',
+          items: [
+            'Log in with SSO again once the new pod is Ready.',
+            'If the platform service only admits listed IP ranges, make sure the cluster\'s NAT-gateway addresses (one per availability zone) are on the list; otherwise SSO login keeps failing.',
+          ],
+        },
+      ],
+    },
+  ],
+};

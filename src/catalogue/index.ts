@@ -1,0 +1,79 @@
+import { buildLogs } from './entries/build-logs.js';
+import { gitSensorStuck } from './entries/git-sensor-stuck.js';
+import { ssoLogin } from './entries/sso-login.js';
+import type { CatalogueEntry, Stage } from './model.js';
+
+/**
+ * The catalogue in the guide's order, checked once at load: a broken definition stops start-up
+ * rather than surfacing in the middle of a repair.
+ */
+export const catalogue: readonly CatalogueEntry[] = Object.freeze(checkCatalogue([ssoLogin, buildLogs, gitSensorStuck]));
+
+const byId = new Map(catalogue.map((e) => [e.id, e]));
+
+/** The entry of that id, or undefined. */
+export function findEntry(id: string): CatalogueEntry | undefined {
+  return byId.get(id.trim().toLowerCase());
+}
+
+/** The stage of an entry, or undefined. */
+export function findStage(entry: CatalogueEntry, stageId: string): Stage | undefined {
+  return entry.stages.find((s) => s.id === stageId);
+}
+
+/** Throws on an inconsistent catalogue; returns it unchanged otherwise. */
+export function checkCatalogue(entries: CatalogueEntry[]): CatalogueEntry[] {
+  const problems: string[] = [];
+  const ids = new Set<string>();
+  for (const e of entries) {
+    if (!/^[a-z0-9]+(-[a-z0-9]+)*$/.test(e.id)) problems.push(`${e.id}: id must be a lower-case slug`);
+    if (ids.has(e.id)) problems.push(`${e.id}: duplicate id`);
+    ids.add(e.id);
+    if (e.stages.length === 0) problems.push(`${e.id}: no stages`);
+    const stageIds = new Set(e.stages.map((s) => s.id));
+    if (stageIds.size !== e.stages.length) problems.push(`${e.id}: duplicate stage id`);
+    for (const s of e.stages) {
+      if (s.steps.length === 0) problems.push(`${e.id}/${s.id}: no steps`);
+      for (const step of s.steps) {
+        if (step.kind === 'deletePods' && step.risk === 'read-only') problems.push(`${e.id}/${s.id}: deleting pods is not read-only`);
+        if (step.risk !== 'read-only' && step.approval === 'none') problems.push(`${e.id}/${s.id}: a ${step.risk} step must be approved`);
+      }
+      for (const c of s.then?.choices ?? []) {
+        if ('stage' in c.then && !stageIds.has(c.then.stage)) problems.push(`${e.id}/${s.id}: choice ${c.id} leads to unknown stage ${c.then.stage}`);
+      }
+    }
+  }
+  if (problems.length > 0) throw new Error(`The catalogue is inconsistent:\n${problems.join('\n')}`);
+  return entries;
+}
+
+/** Edit distance (Levenshtein); ids are short, so the quadratic table is cheap. */
+function distance(a: string, b: string): number {
+  const row = Array.from({ length: b.length + 1 }, (_, i) => i);
+  for (let i = 1; i <= a.length; i++) {
+    let prev = row[0]!;
+    row[0] = i;
+    for (let j = 1; j <= b.length; j++) {
+      const cur = row[j]!;
+      row[j] = Math.min(row[j]! + 1, row[j - 1]! + 1, prev + (a[i - 1] === b[j - 1] ? 0 : 1));
+      prev = cur;
+    }
+  }
+  return row[b.length]!;
+}
+
+/**
+ * The ids closest to what a user typed, best first: shared words with the id or title count most,
+ * then spelling distance. Used to answer an unknown id.
+ */
+export function closestIds(input: string, limit = 3): string[] {
+  const typed = input.trim().toLowerCase();
+  const words = typed.split(/[^a-z0-9]+/).filter((w) => w.length > 2);
+  const scored = catalogue.map((e) => {
+    const hay = `${e.id} ${e.title} ${e.signatures.phrases.join(' ')}`.toLowerCase();
+    const shared = words.filter((w) => hay.includes(w)).length;
+    return { id: e.id, shared, dist: distance(typed, e.id) };
+  });
+  scored.sort((a, b) => b.shared - a.shared || a.dist - b.dist || a.id.localeCompare(b.id));
+  return scored.slice(0, limit).map((s) => s.id);
+}

@@ -1,0 +1,78 @@
+import { ApiException } from '@kubernetes/client-node';
+
+/** What went wrong talking to the Kubernetes API, grouped the way a person acts on it. */
+export type ClusterErrorCode = 'forbidden' | 'not-found' | 'conflict' | 'invalid' | 'unauthorized' | 'unreachable' | 'timeout' | 'server';
+
+/**
+ * A failed Kubernetes call. `message` is safe to show in a channel: it names the call and what to do,
+ * never credentials.
+ */
+export class ClusterError extends Error {
+  constructor(
+    readonly code: ClusterErrorCode,
+    message: string,
+    /** The call that failed, e.g. `delete pod devtroncd/git-sensor-0`. */
+    readonly call: string,
+    readonly status?: number,
+  ) {
+    super(message);
+    this.name = 'ClusterError';
+  }
+}
+
+interface StatusBody {
+  message?: string;
+  reason?: string;
+  details?: { causes?: { message?: string }[] };
+}
+
+function statusBody(body: unknown): StatusBody {
+  if (typeof body === 'string') {
+    try {
+      return JSON.parse(body) as StatusBody;
+    } catch {
+      return { message: body.slice(0, 300) };
+    }
+  }
+  return (body ?? {}) as StatusBody;
+}
+
+function networkCode(err: unknown): string | undefined {
+  let e: unknown = err;
+  for (let depth = 0; e && typeof e === 'object' && depth < 4; depth++) {
+    const code = (e as { code?: unknown }).code;
+    if (typeof code === 'string') return code;
+    e = (e as { cause?: unknown }).cause;
+  }
+  return undefined;
+}
+
+/** Turns whatever a client-node call threw into a ClusterError with a specific, user-safe message. */
+export function toClusterError(err: unknown, call: string, server: string): ClusterError {
+  if (err instanceof ClusterError) return err;
+  if (err instanceof ApiException) {
+    const status = err.code;
+    const body = statusBody(err.body);
+    const detail = body.message ?? '';
+    switch (status) {
+      case 401:
+        return new ClusterError('unauthorized', `The Kubernetes API rejected the worker's credentials (401) on ${call}. Check the kubeconfig or ServiceAccount token.`, call, status);
+      case 403:
+        return new ClusterError('forbidden', `Permission missing for ${call}: ${detail || 'forbidden'}. The worker's RBAC (deploy/rbac.yaml) does not allow it.`, call, status);
+      case 404:
+        return new ClusterError('not-found', `${call}: not found (${detail || 'it is already gone'}).`, call, status);
+      case 409:
+        return new ClusterError('conflict', `${call}: conflict (${detail || 'the object changed'}).`, call, status);
+      case 400:
+      case 422:
+        return new ClusterError('invalid', `${call}: the API refused the request as invalid (${detail}).`, call, status);
+      default:
+        return new ClusterError('server', `${call}: the Kubernetes API answered ${status}${detail ? ` (${detail})` : ''}.`, call, status);
+    }
+  }
+  const code = networkCode(err);
+  if (code && ['ECONNREFUSED', 'ENOTFOUND', 'EHOSTUNREACH', 'ECONNRESET', 'EAI_AGAIN', 'ETIMEDOUT'].includes(code)) {
+    return new ClusterError('unreachable', `Cannot reach the Kubernetes API at ${server} (${code}) during ${call}.`, call);
+  }
+  return new ClusterError('server', `${call} failed: ${(err as Error)?.message ?? String(err)}`, call);
+}

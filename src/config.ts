@@ -1,0 +1,226 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { parse as parseYaml } from 'yaml';
+import { z } from 'zod';
+import { platformNamesSchema } from './platform-names.js';
+
+/**
+ * The only reader of the environment and of the optional YAML config file.
+ * Everything else receives the frozen Config this module returns.
+ */
+
+const slackUserId = z.string().regex(/^[UW][A-Z0-9]{2,}$/, 'a Slack user id such as U012ABCDEF');
+
+/** How the worker of one cluster reaches the Kubernetes API. */
+const kubeSchema = z.discriminatedUnion('source', [
+  /** KUBECONFIG, ~/.kube/config or the in-cluster ServiceAccount, as client-node finds them. */
+  z.object({ source: z.literal('default'), context: z.string().min(1).optional() }),
+  z.object({ source: z.literal('kubeconfig'), path: z.string().min(1), context: z.string().min(1).optional() }),
+  z.object({ source: z.literal('in-cluster') }),
+  /** The simulated cluster, started in-process (terminal demo). */
+  z.object({ source: z.literal('simulated') }),
+]);
+
+const clusterSchema = platformNamesSchema.extend({
+  name: z
+    .string()
+    .regex(/^[a-z0-9]([a-z0-9-]{0,40}[a-z0-9])?$/, 'lower-case letters, digits and dashes, such as prod-eu'),
+  kube: kubeSchema.default({ source: 'default' }),
+});
+
+const fileSchema = z
+  .object({
+    redisUrl: z.string().optional(),
+    queuePrefix: z.string().optional(),
+    port: z.number().int().optional(),
+    logLevel: z.string().optional(),
+    approvers: z.array(z.string()).optional(),
+    defaultCluster: z.string().optional(),
+    clusters: z.array(z.unknown()).optional(),
+    waitOverrideSeconds: z.number().optional(),
+  })
+  .strict();
+
+const logLevels = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+
+const configSchema = z
+  .object({
+    slack: z.object({
+      botToken: z.string().regex(/^xoxb-/, 'a bot token starting with xoxb-').optional(),
+      signingSecret: z.string().regex(/^[0-9a-f]{16,}$/i, 'the app\'s signing secret (hex)').optional(),
+      appToken: z.string().regex(/^xapp-/, 'an app-level token starting with xapp-').optional(),
+      /** Base URL of Slack's Web API (ends with /api/); changed only for a proxy or a test double. */
+      apiUrl: z.string().url().optional(),
+    }),
+    redisUrl: z.string().regex(/^rediss?:\/\//, 'a redis:// or rediss:// URL'),
+    /** Prefix of every Redis key the bot and workers use (BullMQ's and ours). */
+    queuePrefix: z.string().regex(/^[A-Za-z0-9_-]+$/, 'letters, digits, _ and -').default('medic'),
+    port: z.number().int().min(0).max(65535).default(3000),
+    logLevel: z.enum(logLevels).default('info'),
+    /** Slack user ids allowed to approve steps that need approval. */
+    approvers: z.array(slackUserId).default([]),
+    clusters: z.array(clusterSchema).min(1),
+    defaultCluster: z.string(),
+    /**
+     * Replaces every wait of the guide (e.g. its 5 minutes) with this many seconds.
+     * For demos on the simulated cluster and for tests; never set in production.
+     */
+    waitOverrideSeconds: z.number().min(0).max(3600).optional(),
+    configFile: z.string().optional(),
+  })
+  .superRefine((c, ctx) => {
+    const names = c.clusters.map((k) => k.name);
+    const dup = names.find((n, i) => names.indexOf(n) !== i);
+    if (dup) ctx.addIssue({ code: 'custom', path: ['clusters'], message: `cluster name "${dup}" appears twice` });
+    if (!names.includes(c.defaultCluster)) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['defaultCluster'],
+        message: `"${c.defaultCluster}" is not one of the configured clusters (${names.join(', ')})`,
+      });
+    }
+    const s = c.slack;
+    if (s.botToken && !s.signingSecret && !s.appToken) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['slack', 'signingSecret'],
+        message: 'SLACK_SIGNING_SECRET is required with SLACK_BOT_TOKEN (or set SLACK_APP_TOKEN for Socket Mode)',
+      });
+    }
+    if (!s.botToken && (s.signingSecret || s.appToken)) {
+      ctx.addIssue({ code: 'custom', path: ['slack', 'botToken'], message: 'SLACK_BOT_TOKEN is required when Slack is configured' });
+    }
+  });
+
+/** One cluster the bot can repair: its name, how to reach it, and its platform names. */
+export type ClusterConfig = z.infer<typeof clusterSchema>;
+/** How a worker reaches a cluster's Kubernetes API. */
+export type KubeSource = z.infer<typeof kubeSchema>;
+/** The validated, frozen configuration of a bot, worker or terminal session. */
+export type Config = Readonly<z.infer<typeof configSchema>>;
+
+/** Where each config key comes from, so an error can name what the user must change. */
+const envNames: Record<string, string> = {
+  'slack.botToken': 'SLACK_BOT_TOKEN',
+  'slack.signingSecret': 'SLACK_SIGNING_SECRET',
+  'slack.appToken': 'SLACK_APP_TOKEN',
+  'slack.apiUrl': 'SLACK_API_URL',
+  redisUrl: 'REDIS_URL',
+  queuePrefix: 'PLATFORM_MEDIC_QUEUE_PREFIX',
+  port: 'PORT',
+  logLevel: 'LOG_LEVEL',
+  approvers: 'PLATFORM_MEDIC_APPROVERS',
+  defaultCluster: 'PLATFORM_MEDIC_DEFAULT_CLUSTER',
+  waitOverrideSeconds: 'PLATFORM_MEDIC_WAIT_OVERRIDE_SECONDS',
+};
+
+/** A configuration problem; its message names the key and what is expected, and never a secret value. */
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Configuration is not valid:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+/** Inputs of loadConfig; defaults to this process's environment. */
+export interface ConfigSources {
+  env?: Record<string, string | undefined>;
+  /** Path of the YAML file; else PLATFORM_MEDIC_CONFIG, else ./platform-medic.yaml when it exists. */
+  file?: string;
+  /** Values that win over file and environment (command-line flags). */
+  overrides?: Partial<{ waitOverrideSeconds: number; clusters: unknown[]; defaultCluster: string; redisUrl: string; queuePrefix: string; logLevel: string }>;
+}
+
+function readFile(path: string | undefined, explicit: boolean): { data: z.infer<typeof fileSchema>; path?: string } {
+  if (!path) return { data: {} };
+  const full = resolve(path);
+  if (!existsSync(full)) {
+    if (explicit) throw new ConfigError([`config file ${full} does not exist`]);
+    return { data: {} };
+  }
+  let raw: unknown;
+  try {
+    raw = parseYaml(readFileSync(full, 'utf8')) ?? {};
+  } catch (err) {
+    throw new ConfigError([`config file ${full} is not valid YAML: ${(err as Error).message.split('\n')[0]}`]);
+  }
+  const parsed = fileSchema.safeParse(raw);
+  if (!parsed.success) throw new ConfigError(parsed.error.issues.map((i) => `${full}: ${describeIssue(i, 'file')}`));
+  return { data: parsed.data, path: full };
+}
+
+function describeIssue(issue: z.core.$ZodIssue, origin: 'file' | 'merged'): string {
+  const key = issue.path.join('.');
+  const env = origin === 'merged' ? envNames[key] : undefined;
+  const where = env ? `${env} (${key})` : key || '(top level)';
+  if (issue.code === 'unrecognized_keys') return `unknown key(s) ${issue.keys.join(', ')} at ${where}`;
+  // zod messages for secrets can quote the input; ours never do, and for safety we never add `input`.
+  return `${where}: ${issue.message}`;
+}
+
+function numberFrom(name: string, v: string | undefined): number | undefined {
+  if (v === undefined || v === '') return undefined;
+  const n = Number(v);
+  if (!Number.isFinite(n)) throw new ConfigError([`${name}: expected a number, got "${v}"`]);
+  return n;
+}
+
+function list(v: string | undefined): string[] | undefined {
+  if (v === undefined || v.trim() === '') return undefined;
+  return v.split(',').map((s) => s.trim()).filter(Boolean);
+}
+
+function deepFreeze<T>(o: T): T {
+  if (o && typeof o === 'object' && !Object.isFrozen(o)) {
+    Object.freeze(o);
+    for (const v of Object.values(o as Record<string, unknown>)) deepFreeze(v);
+  }
+  return o;
+}
+
+/**
+ * Reads and validates the configuration once. Environment wins over the file for the keys both have.
+ * Throws ConfigError naming each wrong or missing key; secret values are never part of the message.
+ */
+export function loadConfig(sources: ConfigSources = {}): Config {
+  const env = sources.env ?? process.env;
+  const explicitFile = sources.file ?? env.PLATFORM_MEDIC_CONFIG;
+  const file = readFile(explicitFile ?? 'platform-medic.yaml', explicitFile !== undefined);
+  const f = file.data;
+  const clusters = sources.overrides?.clusters ?? f.clusters ?? [{ name: 'default' }];
+  const firstName = (clusters[0] as { name?: unknown } | undefined)?.name;
+  const merged = {
+    slack: {
+      botToken: env.SLACK_BOT_TOKEN || undefined,
+      signingSecret: env.SLACK_SIGNING_SECRET || undefined,
+      appToken: env.SLACK_APP_TOKEN || undefined,
+      apiUrl: env.SLACK_API_URL || undefined,
+    },
+    redisUrl: sources.overrides?.redisUrl ?? (env.REDIS_URL || f.redisUrl || 'redis://127.0.0.1:6379'),
+    queuePrefix: sources.overrides?.queuePrefix ?? (env.PLATFORM_MEDIC_QUEUE_PREFIX || f.queuePrefix),
+    port: numberFrom('PORT', env.PORT) ?? f.port,
+    logLevel: sources.overrides?.logLevel ?? (env.LOG_LEVEL || f.logLevel),
+    approvers: list(env.PLATFORM_MEDIC_APPROVERS) ?? f.approvers,
+    clusters,
+    defaultCluster:
+      sources.overrides?.defaultCluster ?? (env.PLATFORM_MEDIC_DEFAULT_CLUSTER || f.defaultCluster || firstName),
+    waitOverrideSeconds:
+      sources.overrides?.waitOverrideSeconds ??
+      numberFrom('PLATFORM_MEDIC_WAIT_OVERRIDE_SECONDS', env.PLATFORM_MEDIC_WAIT_OVERRIDE_SECONDS) ??
+      f.waitOverrideSeconds,
+    configFile: file.path,
+  };
+  const parsed = configSchema.safeParse(merged);
+  if (!parsed.success) throw new ConfigError(parsed.error.issues.map((i) => describeIssue(i, 'merged')));
+  return deepFreeze(parsed.data);
+}
+
+/** True when the Slack app can start (HTTP receiver or Socket Mode). */
+export function hasSlackCredentials(config: Config): boolean {
+  return Boolean(config.slack.botToken && (config.slack.signingSecret || config.slack.appToken));
+}
+
+/** The cluster of that name, or undefined. */
+export function findCluster(config: Config, name: string): ClusterConfig | undefined {
+  return config.clusters.find((c) => c.name === name);
+}

@@ -1,0 +1,30 @@
+import { catalogue } from '../../catalogue/index.js';
+import { context, esc, fitLines, header, section, type Block } from './kit.js';
+
+/** The commands, for `/platform help`. */
+export const commandHelp: readonly [string, string][] = [
+  ['/platform help', 'this help'],
+  ['/platform list', 'the catalogue of remedies'],
+  ['/platform fix <id> [cluster]', 'plan a remedy; approvers approve it in the thread; progress and result follow there'],
+];
+
+export function helpBlocks(clusters: readonly string[], defaultCluster: string): Block[] {
+  return [
+    header('platform-medic'),
+    section('Repairs of the platform, from its troubleshooting guide: planned, shown, approved, then carried out.'),
+    section(commandHelp.map(([c, d]) => `\`${c}\` — ${d}`).join('\n')),
+    context(`Clusters: ${clusters.map((c) => `\`${c}\``).join(', ')} (default \`${defaultCluster}\`). Example: \`/platform fix build-logs\``),
+  ];
+}
+
+export function listBlocks(): Block[] {
+  const lines = catalogue.map((e) => `\`${e.id}\` (guide ${e.ref}) — ${esc(e.title)}`);
+  return [section(`*Remedies in the catalogue* (${catalogue.length})`), section(fitLines(lines)), context('Plan one with `/platform fix <id> [cluster]`.')];
+}
+
+export function unknownEntryBlocks(typed: string, closest: readonly string[]): Block[] {
+  return [
+    section(`There is no remedy \`${esc(typed)}\` in the catalogue.${closest.length ? ` Closest: ${closest.map((c) => `\`${c}\``).join(', ')}.` : ''}`),
+    context('See them all with `/platform list`.'),
+  ];
+}

@@ -1,0 +1,146 @@
+import type { CatalogueEntry, Decision } from '../../catalogue/model.js';
+import type { RemedyRequest } from '../../jobs/requests.js';
+import type { Plan, PlannedStep } from '../../remedies/plan.js';
+import type { RunOutcome, StepProgress } from '../../remedies/runner.js';
+import { button, clip, context, esc, fitLines, header, limits, section, when, who, type Block } from './kit.js';
+
+/** Action ids of the remedy buttons; one registration each in handlers/actions. */
+export const actionIds = { approve: 'remedy-approve', deny: 'remedy-deny', choose: 'remedy-choose', replan: 'remedy-replan' } as const;
+
+/** What a plan button carries: the request, the stage and the plan's hash. */
+export interface PlanRef {
+  r: string;
+  s: string;
+  h: string;
+}
+/** What a decision button carries. */
+export interface ChoiceRef {
+  r: string;
+  s: string;
+  c: string;
+}
+
+const riskLabel = { 'read-only': 'read-only', restart: 'restart', destructive: '*destructive*' } as const;
+const approvalLabel = { none: 'no approval needed (read-only)', approver: 'needs one approver', 'second-person': 'needs an approver other than the person who asked' } as const;
+
+/** The root message of a fix in the channel. */
+export function rootText(entry: CatalogueEntry, cluster: string, requestedBy: string): string {
+  return `${who(requestedBy)} asked to fix *${esc(entry.title)}* (\`${entry.id}\`, guide ${entry.ref}) on cluster \`${esc(cluster)}\`. Plan, approval and progress follow in this thread.`;
+}
+
+export function planningText(title: string, cluster: string): string {
+  return `Planning _${esc(title)}_ on \`${esc(cluster)}\`: resolving the exact objects, read-only…`;
+}
+
+function stepLines(step: PlannedStep): string[] {
+  switch (step.kind) {
+    case 'listPods':
+      return [...step.lines.map((l) => `• ${esc(l)}`), `_${esc(step.lookFor)}_`];
+    case 'deletePods':
+      return step.groups.flatMap((g) => {
+        const what = g.selector ? `pods with \`${esc(g.selector)}\` in \`${g.namespace}\`` : `pod \`${g.namespace}/${esc(g.name ?? '')}\``;
+        if (g.pods.length === 0) return [`• ${what}: none found, nothing to delete`];
+        return g.pods.map((p) => `• delete Pod \`${p.namespace}/${esc(p.name)}\` (uid \`${p.uid.slice(0, 8)}\`, ${esc(p.state)})`);
+      });
+    case 'wait':
+      return [`• wait ${step.seconds === step.guideMinutes * 60 ? `${step.guideMinutes} min` : `${step.seconds} s (guide: ${step.guideMinutes} min)`} — ${esc(step.reason)}`];
+    case 'manual':
+      return step.items.map((i) => `☐ ${esc(i)}`);
+  }
+}
+
+/** The card's state line: who asked, who decided and when, and the outcome so far. */
+export interface CardState {
+  readonly request: RemedyRequest;
+  /** e.g. "Running step 2 of 4" or the outcome. */
+  readonly status?: string;
+}
+
+/** The approval card: each step, its risk, the exact objects; Approve / Deny while it waits. */
+export function approvalCard(entry: CatalogueEntry, plan: Plan, state: CardState): Block[] {
+  const r = state.request;
+  const stage = entry.stages.find((s) => s.id === plan.stageId);
+  const blocks: Block[] = [
+    header(`${plan.approval === 'none' ? 'Plan' : 'Approve'}: ${stage?.title ?? plan.stageId}`),
+    section(`\`${entry.id}\` (guide ${entry.ref}) on cluster \`${esc(plan.cluster)}\` · asked by ${who(r.requestedBy)} · planned ${when(plan.plannedAt)}`),
+  ];
+  for (const step of plan.steps) {
+    const title = `*${step.index + 1}. ${esc(step.does)}* — ${riskLabel[step.risk]}`;
+    blocks.push(section(fitLines([title, ...stepLines(step)], limits.sectionText)));
+  }
+  if (plan.warnings.length > 0) blocks.push(context(clip(plan.warnings.map((w) => `⚠️ ${esc(w)}`).join('\n'), limits.sectionText)));
+  blocks.push(context(`${approvalLabel[plan.approval]} · plan \`${plan.hash.slice(0, 12)}\``));
+  const decided = r.approvedBy
+    ? `✅ Approved by ${who(r.approvedBy)}${r.approvedAt ? ` at ${when(r.approvedAt)}` : ''}`
+    : r.deniedBy
+      ? `🚫 Denied by ${who(r.deniedBy)}`
+      : undefined;
+  if (r.status === 'awaiting-approval' && !decided) {
+    const ref: PlanRef = { r: r.id, s: plan.stageId, h: plan.hash };
+    blocks.push({
+      type: 'actions',
+      block_id: `plan-${r.id}-${plan.stageId}`,
+      elements: [button(actionIds.approve, 'Approve', ref, 'primary'), button(actionIds.deny, 'Deny', ref, 'danger')],
+    });
+  } else {
+    blocks.push(context([decided, state.status].filter(Boolean).join(' · ') || esc(r.status)));
+  }
+  return blocks;
+}
+
+/** Plain text of the card, for notifications and clients without blocks. */
+export function approvalCardText(entry: CatalogueEntry, plan: Plan): string {
+  return `${plan.approval === 'none' ? 'Plan' : 'Approval needed'} for ${entry.id} on ${plan.cluster}: ${plan.steps.length} step(s).`;
+}
+
+const progressIcon: Record<StepProgress['status'], string> = {
+  started: '▶️', done: '✅', skipped: '⏭️', failed: '❌', waiting: '⏳', changed: '⚠️',
+};
+
+/** One step's result, as a thread reply. */
+export function progressBlocks(plan: Plan, p: StepProgress): { text: string; blocks: Block[] } {
+  const head = `${progressIcon[p.status]} Step ${p.index + 1} of ${plan.steps.length}: ${esc(p.message)}`;
+  const lines = (p.details ?? []).map((d) => `• ${esc(d)}`);
+  return { text: head, blocks: [section(fitLines([head, ...lines]))] };
+}
+
+/** The end of a stage: the outcome, and the guide's next question when it has one. */
+export function stageEndBlocks(request: RemedyRequest, plan: Plan, outcome: Exclude<RunOutcome, { status: 'waiting' }>, decision?: Decision): { text: string; blocks: Block[] } {
+  const icon = outcome.status === 'completed' ? '✅' : outcome.status === 'changed' ? '⚠️' : '❌';
+  const head = outcome.status === 'completed' ? 'Stage done: every step finished.' : `${outcome.status === 'changed' ? 'Stopped' : 'Failed'}: ${outcome.message}`;
+  const details = 'details' in outcome && outcome.details ? outcome.details.map((d) => `• ${esc(d)}`) : [];
+  const blocks: Block[] = [section(fitLines([`${icon} ${esc(head)}`, ...details]))];
+  if (decision) {
+    blocks.push(section(`*${esc(decision.question)}*`));
+    blocks.push({
+      type: 'actions',
+      block_id: `choose-${request.id}-${plan.stageId}`,
+      elements: decision.choices.map((c) => button(actionIds.choose, c.label, { r: request.id, s: plan.stageId, c: c.id } satisfies ChoiceRef, c.then && 'stage' in c.then ? 'danger' : 'primary')),
+    });
+  } else if (outcome.status !== 'completed') {
+    blocks.push({
+      type: 'actions',
+      block_id: `replan-${request.id}-${plan.stageId}`,
+      elements: [button(actionIds.replan, 'Plan again', { r: request.id, s: plan.stageId, h: plan.hash } satisfies PlanRef)],
+    });
+  }
+  return { text: `${icon} ${head}`, blocks };
+}
+
+/** A plan or run job failed (cluster unreachable, permission missing…). */
+export function failureBlocks(request: RemedyRequest, message: string): { text: string; blocks: Block[] } {
+  const text = `❌ ${message}`;
+  return {
+    text,
+    blocks: [
+      section(esc(text)),
+      { type: 'actions', block_id: `replan-${request.id}-${request.stageId}`, elements: [button(actionIds.replan, 'Plan again', { r: request.id, s: request.stageId, h: '' } satisfies PlanRef)] },
+    ],
+  };
+}
+
+/** The remedy's end, after the last decision. */
+export function endBlocks(end: 'resolved' | 'not-resolved', message: string, by?: string): { text: string; blocks: Block[] } {
+  const text = `${end === 'resolved' ? '🎉 Resolved' : '🛑 Not resolved'}: ${message}${by ? ` (answered by ${who(by)})` : ''}`;
+  return { text, blocks: [section(text)] };
+}

@@ -1,0 +1,122 @@
+import type { webApi } from '@slack/bolt';
+import type { Logger } from 'pino';
+import { findEntry } from '../catalogue/index.js';
+import type { CatalogueEntry, Decision, Stage } from '../catalogue/model.js';
+import type { RemedyRequest, RequestStore } from '../jobs/requests.js';
+import type { RemedyReporter } from '../remedies/coordinator.js';
+import type { Plan } from '../remedies/plan.js';
+import type { RunOutcome, StepProgress } from '../remedies/runner.js';
+import type { Block } from './blocks/kit.js';
+import { approvalCard, approvalCardText, endBlocks, failureBlocks, planningText, progressBlocks, rootText, stageEndBlocks } from './blocks/remedy.js';
+
+/** Where a request's conversation lives in Slack. */
+export interface SlackThread {
+  channel: string;
+  threadTs: string;
+  cardTs?: string;
+}
+
+/** Reports a remedy's life in its Slack thread: the approval card, step results, the outcome. */
+export class SlackReporter implements RemedyReporter {
+  private store: RequestStore | undefined;
+
+  constructor(
+    private readonly client: webApi.WebClient,
+    private readonly logger: Logger,
+  ) {}
+
+  /** The store where the card's ts is kept; set once the coordinator exists. */
+  attach(store: RequestStore): void {
+    this.store = store;
+  }
+
+  private thread(req: RemedyRequest): SlackThread {
+    return JSON.parse(req.context) as SlackThread;
+  }
+
+  private async reply(req: RemedyRequest, text: string, blocks?: Block[]): Promise<string | undefined> {
+    const t = this.thread(req);
+    try {
+      const res = await this.client.chat.postMessage({ channel: t.channel, thread_ts: t.threadTs, text, ...(blocks ? { blocks } : {}) });
+      return res.ts;
+    } catch (err) {
+      this.logger.error({ err: (err as Error).message, requestId: req.id }, 'could not post in the thread');
+      return undefined;
+    }
+  }
+
+  private async updateCard(req: RemedyRequest, plan: Plan, status?: string): Promise<void> {
+    const entry = findEntry(req.entryId);
+    const t = this.thread(await this.fresh(req));
+    if (!entry || !t.cardTs) return;
+    try {
+      await this.client.chat.update({ channel: t.channel, ts: t.cardTs, text: approvalCardText(entry, plan), blocks: approvalCard(entry, plan, { request: req, ...(status ? { status } : {}) }) });
+    } catch (err) {
+      this.logger.error({ err: (err as Error).message, requestId: req.id }, 'could not update the approval card');
+    }
+  }
+
+  /** The stored record has the card's ts even when the caller's copy predates it. */
+  private async fresh(req: RemedyRequest): Promise<RemedyRequest> {
+    return (await this.store?.get(req.id)) ?? req;
+  }
+
+  async planning(req: RemedyRequest, _entry: CatalogueEntry, stage: Stage): Promise<void> {
+    await this.reply(req, planningText(stage.title, req.cluster));
+  }
+
+  async planned(req: RemedyRequest, entry: CatalogueEntry, plan: Plan): Promise<void> {
+    const ts = await this.reply(req, approvalCardText(entry, plan), approvalCard(entry, plan, { request: req }));
+    if (ts && this.store) await this.store.update(req.id, { context: JSON.stringify({ ...this.thread(req), cardTs: ts }) });
+  }
+
+  async approved(req: RemedyRequest, plan: Plan): Promise<void> {
+    await this.updateCard(req, plan, 'running');
+  }
+
+  async denied(req: RemedyRequest, plan: Plan, by: string): Promise<void> {
+    await this.updateCard(req, plan, 'nothing was done');
+    await this.reply(req, `🚫 <@${by}> denied the plan; nothing was done.`);
+  }
+
+  async progress(req: RemedyRequest, plan: Plan, p: StepProgress): Promise<void> {
+    if (p.status === 'started') {
+      await this.updateCard(req, plan, `running step ${p.index + 1} of ${plan.steps.length}`);
+      return;
+    }
+    const m = progressBlocks(plan, p);
+    await this.reply(req, m.text, m.blocks);
+  }
+
+  async stageEnded(req: RemedyRequest, plan: Plan, outcome: Exclude<RunOutcome, { status: 'waiting' }>, decision?: Decision): Promise<void> {
+    await this.updateCard(req, plan, `outcome: ${outcome.status === 'completed' ? 'done' : outcome.status}`);
+    const m = stageEndBlocks(req, plan, outcome, decision);
+    await this.reply(req, m.text, m.blocks);
+    if (!decision) await this.markRoot(req, outcome.status === 'completed' ? '✅ done' : `❌ ${outcome.status}`);
+  }
+
+  async remedyEnded(req: RemedyRequest, end: 'resolved' | 'not-resolved', message: string, by?: string): Promise<void> {
+    const m = endBlocks(end, message, by);
+    await this.reply(req, m.text, m.blocks);
+    await this.markRoot(req, end === 'resolved' ? '🎉 resolved' : '🛑 not resolved');
+  }
+
+  async failed(req: RemedyRequest, message: string): Promise<void> {
+    const plan = await this.store?.plan(req.id, req.stageId);
+    if (plan) await this.updateCard(req, plan, 'outcome: failed');
+    const m = failureBlocks(req, message);
+    await this.reply(req, m.text, m.blocks);
+  }
+
+  /** Appends the outcome to the root message, so the channel sees it without opening the thread. */
+  private async markRoot(req: RemedyRequest, outcome: string): Promise<void> {
+    const entry = findEntry(req.entryId);
+    const t = this.thread(req);
+    if (!entry) return;
+    try {
+      await this.client.chat.update({ channel: t.channel, ts: t.threadTs, text: `${rootText(entry, req.cluster, req.requestedBy)} — ${outcome}` });
+    } catch (err) {
+      this.logger.warn({ err: (err as Error).message, requestId: req.id }, 'could not update the root message');
+    }
+  }
+}

@@ -1,0 +1,117 @@
+import type { KubeConfig } from '@kubernetes/client-node';
+import { Queue, UnrecoverableError, Worker, type Job } from 'bullmq';
+import type { Logger } from 'pino';
+import { findEntry, findStage } from '../catalogue/index.js';
+import { ClusterError } from '../cluster/errors.js';
+import { ClusterGateway } from '../cluster/gateway.js';
+import type { ClusterConfig, Config } from '../config.js';
+import { planStage } from '../remedies/planner.js';
+import { runPlan, type RunOutcome } from '../remedies/runner.js';
+import type { StepContext } from '../remedies/steps/index.js';
+import type { Plan } from '../remedies/plan.js';
+import { clusterQueueName, planJobSchema, runJobId, runJobSchema } from './names.js';
+import { connectRedis } from './redis.js';
+
+/** What a cluster's worker needs. */
+export interface ClusterWorkerOptions {
+  readonly config: Config;
+  readonly cluster: ClusterConfig;
+  readonly kubeConfig: KubeConfig;
+  readonly logger: Logger;
+  /** Interval between checks while verifying; default 1 s. */
+  readonly pollMs?: number;
+}
+
+/** A running worker of one cluster's queue. */
+export interface ClusterWorker {
+  readonly worker: Worker;
+  close(): Promise<void>;
+}
+
+/** Only this error's text reaches people; everything else is reported as an internal error. */
+function userSafe(err: unknown, requestId: string, logger: Logger): UnrecoverableError {
+  if (err instanceof UnrecoverableError) return err;
+  if (err instanceof ClusterError) return new UnrecoverableError(err.message);
+  logger.error({ err, requestId }, 'remedy job failed with an internal error');
+  return new UnrecoverableError(`Internal error in the worker (${(err as Error)?.name ?? 'Error'}); see the worker's log for request ${requestId}.`);
+}
+
+/**
+ * Starts the worker of one cluster: plan jobs resolve targets read-only, run jobs carry out exactly
+ * the approved plan. Jobs are not retried: a step that is not idempotent must never run twice blindly.
+ */
+export function startClusterWorker(options: ClusterWorkerOptions): ClusterWorker {
+  const { config, cluster, logger } = options;
+  const queueName = clusterQueueName(cluster.name);
+  const ctx: StepContext = {
+    gateway: new ClusterGateway(options.kubeConfig),
+    names: cluster,
+    ...(config.waitOverrideSeconds !== undefined ? { waitOverrideSeconds: config.waitOverrideSeconds } : {}),
+    pollMs: options.pollMs ?? 1_000,
+    now: () => new Date(),
+  };
+  // BullMQ does not close connections it was handed; close() quits them.
+  const queueConnection = connectRedis(config.redisUrl, 'client');
+  const workerConnection = connectRedis(config.redisUrl, 'worker');
+  const continuations = new Queue(queueName, { connection: queueConnection, prefix: config.queuePrefix });
+
+  async function plan(job: Job): Promise<Plan> {
+    const parsed = planJobSchema.safeParse(job.data);
+    if (!parsed.success) throw new UnrecoverableError(`Plan job ${job.id} has invalid data: ${parsed.error.issues[0]?.message}`);
+    const data = parsed.data;
+    if (data.cluster !== cluster.name) throw new UnrecoverableError(`Plan for cluster ${data.cluster} reached the worker of ${cluster.name}.`);
+    const entry = findEntry(data.entryId);
+    const stage = entry && findStage(entry, data.stageId);
+    if (!entry || !stage) throw new UnrecoverableError(`This worker does not know ${data.entryId}/${data.stageId}; is it older than the bot?`);
+    return planStage(ctx, { requestId: data.requestId, cluster: cluster.name, entry, stage });
+  }
+
+  async function run(job: Job): Promise<RunOutcome> {
+    const parsed = runJobSchema.safeParse(job.data);
+    if (!parsed.success) throw new UnrecoverableError(`Run job ${job.id} has invalid data: ${parsed.error.issues[0]?.message}`);
+    const { plan: p, fromStep } = parsed.data;
+    if (p.cluster !== cluster.name) throw new UnrecoverableError(`Plan for cluster ${p.cluster} reached the worker of ${cluster.name}.`);
+    const outcome = await runPlan(ctx, p, fromStep, (progress) => job.updateProgress({ ...progress }));
+    if (outcome.status === 'waiting') {
+      // The rest of the stage continues as a delayed job with a derived id, so a retried job adds nothing.
+      await continuations.add(
+        'run',
+        { ...parsed.data, fromStep: outcome.resumeFrom },
+        { jobId: runJobId(p.requestId, p.stageId, p.hash, outcome.resumeFrom), delay: outcome.seconds * 1000, attempts: 1, removeOnComplete: 1000, removeOnFail: 5000 },
+      );
+    }
+    return outcome;
+  }
+
+  const worker = new Worker(
+    queueName,
+    async (job: Job) => {
+      const requestId = String((job.data as { requestId?: string; plan?: { requestId?: string } }).requestId ?? (job.data as { plan?: { requestId?: string } }).plan?.requestId ?? '?');
+      const log = logger.child({ job: job.id, name: job.name, requestId });
+      log.info('job started');
+      try {
+        const result = job.name === 'plan' ? await plan(job) : job.name === 'run' ? await run(job) : undefined;
+        if (result === undefined) throw new UnrecoverableError(`Unknown job kind "${job.name}".`);
+        log.info({ status: 'status' in result ? result.status : 'planned' }, 'job finished');
+        return result;
+      } catch (err) {
+        throw userSafe(err, requestId, log);
+      }
+    },
+    {
+      connection: workerConnection,
+      prefix: config.queuePrefix,
+      concurrency: 4,
+    },
+  );
+  worker.on('error', (err) => logger.error({ err: err.message }, 'worker connection error'));
+
+  return {
+    worker,
+    async close() {
+      await worker.close();
+      await continuations.close();
+      await Promise.allSettled([queueConnection.quit(), workerConnection.quit()]);
+    },
+  };
+}

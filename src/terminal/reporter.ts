@@ -1,0 +1,105 @@
+import type { CatalogueEntry, Decision, Stage } from '../catalogue/model.js';
+import { approvalCard, endBlocks, failureBlocks, planningText, progressBlocks, stageEndBlocks } from '../handlers/blocks/remedy.js';
+import type { RemedyRequest } from '../jobs/requests.js';
+import type { RemedyReporter } from '../remedies/coordinator.js';
+import type { Plan } from '../remedies/plan.js';
+import type { RunOutcome, StepProgress } from '../remedies/runner.js';
+import { blocksToText, mrkdwnToText } from './render.js';
+
+/** A question the terminal asks; each answer is a word the person types. */
+export interface Question {
+  readonly prompt: string;
+  readonly answers: readonly { readonly keys: readonly string[]; readonly label: string; readonly act: () => Promise<void> }[];
+}
+
+/** What the reporter needs from the terminal session. */
+export interface TerminalIO {
+  print(text: string): void;
+  ask(q: Question): void;
+  /** A remedy reached an end (or a question); lets a scripted session know when it may exit. */
+  settled(requestId: string, done: boolean): void;
+}
+
+/** What the reporter may do with a request. */
+export interface TerminalActions {
+  approve(req: RemedyRequest, plan: Plan): Promise<void>;
+  deny(req: RemedyRequest, plan: Plan): Promise<void>;
+  choose(req: RemedyRequest, stageId: string, choiceId: string): Promise<void>;
+  replan(req: RemedyRequest): Promise<void>;
+}
+
+/** Shows a remedy's life in the terminal, with the Slack surface's content, and asks at its decision points. */
+export class TerminalReporter implements RemedyReporter {
+  constructor(
+    private readonly io: TerminalIO,
+    private readonly actions: TerminalActions,
+  ) {}
+
+  private tag(req: RemedyRequest): string {
+    return `[${req.entryId} ${req.id}]`;
+  }
+
+  async planning(req: RemedyRequest, _entry: CatalogueEntry, stage: Stage): Promise<void> {
+    this.io.print(`${this.tag(req)} ${mrkdwnToText(planningText(stage.title, req.cluster))}`);
+  }
+
+  async planned(req: RemedyRequest, entry: CatalogueEntry, plan: Plan): Promise<void> {
+    this.io.print(blocksToText(approvalCard(entry, plan, { request: { ...req, status: plan.approval === 'none' ? 'running' : req.status } })).replace(/\n\s*\[Approve\] \[Deny\]$/, ''));
+    if (plan.approval === 'none') return;
+    this.io.ask({
+      prompt: `${this.tag(req)} Approve this plan? [a]pprove / [d]eny`,
+      answers: [
+        { keys: ['a', 'approve', 'y', 'yes'], label: 'approve', act: () => this.actions.approve(req, plan) },
+        { keys: ['d', 'deny', 'n', 'no'], label: 'deny', act: () => this.actions.deny(req, plan) },
+      ],
+    });
+  }
+
+  async approved(req: RemedyRequest, _plan: Plan, by: string, auto: boolean): Promise<void> {
+    this.io.print(`${this.tag(req)} ${auto ? 'Read-only: running without approval.' : `Approved by ${by}; running.`}`);
+  }
+
+  async denied(req: RemedyRequest, _plan: Plan, by: string): Promise<void> {
+    this.io.print(`${this.tag(req)} Denied by ${by}; nothing was done.`);
+    this.io.settled(req.id, true);
+  }
+
+  async progress(req: RemedyRequest, plan: Plan, p: StepProgress): Promise<void> {
+    if (p.status === 'started') return;
+    this.io.print(`${this.tag(req)} ${blocksToText(progressBlocks(plan, p).blocks)}`);
+  }
+
+  async stageEnded(req: RemedyRequest, plan: Plan, outcome: Exclude<RunOutcome, { status: 'waiting' }>, decision?: Decision): Promise<void> {
+    const m = stageEndBlocks(req, plan, outcome, decision);
+    this.io.print(`${this.tag(req)} ${blocksToText(m.blocks.filter((b) => b.type !== 'actions'))}`);
+    if (decision) {
+      this.io.ask({
+        prompt: `${this.tag(req)} ${decision.question} ${decision.choices.map((c, i) => `[${i + 1}] ${c.label}`).join(' / ')}`,
+        answers: decision.choices.map((c, i) => ({ keys: [String(i + 1), c.id, c.label.toLowerCase()], label: c.label, act: () => this.actions.choose(req, plan.stageId, c.id) })),
+      });
+      return;
+    }
+    if (outcome.status !== 'completed') this.askReplan(req);
+    else this.io.settled(req.id, true);
+  }
+
+  async remedyEnded(req: RemedyRequest, end: 'resolved' | 'not-resolved', message: string): Promise<void> {
+    this.io.print(`${this.tag(req)} ${blocksToText(endBlocks(end, message).blocks)}`);
+    this.io.settled(req.id, true);
+  }
+
+  async failed(req: RemedyRequest, message: string): Promise<void> {
+    this.io.print(`${this.tag(req)} ${blocksToText(failureBlocks(req, message).blocks.filter((b) => b.type !== 'actions'))}`);
+    this.askReplan(req);
+  }
+
+  private askReplan(req: RemedyRequest): void {
+    this.io.ask({
+      prompt: `${this.tag(req)} Plan again? [p]lan again / [s]top`,
+      answers: [
+        { keys: ['p', 'plan', 'y', 'yes'], label: 'plan again', act: () => this.actions.replan(req) },
+        { keys: ['s', 'stop', 'n', 'no'], label: 'stop', act: async () => this.io.settled(req.id, true) },
+      ],
+    });
+  }
+}

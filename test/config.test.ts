@@ -1,0 +1,97 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ConfigError, hasSlackCredentials, loadConfig } from '../src/config.js';
+
+const noFile = join(tmpdir(), 'platform-medic-no-such-dir', 'none.yaml');
+
+function load(env: Record<string, string>, yaml?: string) {
+  if (yaml === undefined) return loadConfig({ env });
+  const dir = mkdtempSync(join(tmpdir(), 'medic-config-'));
+  const file = join(dir, 'platform-medic.yaml');
+  writeFileSync(file, yaml);
+  return loadConfig({ env, file });
+}
+
+function problems(fn: () => unknown): string {
+  try {
+    fn();
+  } catch (err) {
+    expect(err).toBeInstanceOf(ConfigError);
+    return (err as Error).message;
+  }
+  throw new Error('expected a ConfigError');
+}
+
+describe('configuration', () => {
+  it('given nothing, runs the terminal on one cluster with the guide defaults of a standard install', () => {
+    const c = loadConfig({ env: { PLATFORM_MEDIC_CONFIG: '' }, file: undefined });
+    expect(hasSlackCredentials(c)).toBe(false);
+    expect(c.redisUrl).toBe('redis://127.0.0.1:6379');
+    expect(c.defaultCluster).toBe('default');
+    expect(c.clusters[0]).toMatchObject({
+      platformNamespace: 'devtroncd',
+      ciNamespace: 'devtron-ci',
+      platformSecret: 'devtron-secret',
+      mainPodLabel: 'app=devtron',
+      eventWatcherLabel: 'app=kubewatch',
+      brokerPods: ['devtron-nats-0', 'devtron-stan-0'],
+      gitSensorPod: 'git-sensor-0',
+      dashboardUrl: 'http://devtron-grafana.devtroncd/grafana',
+    });
+  });
+
+  it('is frozen, deeply', () => {
+    const c = load({});
+    expect(Object.isFrozen(c)).toBe(true);
+    expect(Object.isFrozen(c.clusters[0]!.brokerPods)).toBe(true);
+    expect(() => {
+      (c as { redisUrl: string }).redisUrl = 'x';
+    }).toThrow();
+  });
+
+  it('names the missing key when a bot token comes without a signing secret or app token', () => {
+    const msg = problems(() => load({ SLACK_BOT_TOKEN: 'xoxb-1-2-abc' }));
+    expect(msg).toContain('SLACK_SIGNING_SECRET');
+  });
+
+  it('names the wrong key and what is expected, and never prints the secret value', () => {
+    const secret = 'not-a-hex-secret-but-still-secret-value';
+    const msg = problems(() => load({ SLACK_BOT_TOKEN: 'xoxb-1', SLACK_SIGNING_SECRET: secret, REDIS_URL: 'http://nope' }));
+    expect(msg).toContain('SLACK_SIGNING_SECRET (slack.signingSecret)');
+    expect(msg).toContain('REDIS_URL (redisUrl): a redis:// or rediss:// URL');
+    expect(msg).not.toContain(secret);
+  });
+
+  it('rejects an approver that is not a Slack user id', () => {
+    expect(problems(() => load({ PLATFORM_MEDIC_APPROVERS: 'U0123ABC,alice' }))).toMatch(/approvers.*Slack user id/);
+  });
+
+  it('reads clusters and approvers from the YAML file, with per-cluster names', () => {
+    const c = load(
+      { SLACK_BOT_TOKEN: 'xoxb-1', SLACK_SIGNING_SECRET: 'abcdef0123456789abcdef' },
+      'approvers: [U0APPROVER]\nclusters:\n  - name: prod-eu\n    platformNamespace: platform\n    kube: { source: in-cluster }\n  - name: staging\n',
+    );
+    expect(hasSlackCredentials(c)).toBe(true);
+    expect(c.approvers).toEqual(['U0APPROVER']);
+    expect(c.defaultCluster).toBe('prod-eu');
+    expect(c.clusters.map((k) => [k.name, k.platformNamespace, k.kube.source])).toEqual([
+      ['prod-eu', 'platform', 'in-cluster'],
+      ['staging', 'devtroncd', 'default'],
+    ]);
+  });
+
+  it('rejects unknown keys, duplicate clusters and a default cluster that does not exist', () => {
+    expect(problems(() => load({}, 'redisURL: redis://x\n'))).toContain('unknown key(s) redisURL');
+    expect(problems(() => load({}, 'clusters:\n  - name: a\n  - name: a\n'))).toContain('cluster name "a" appears twice');
+    expect(problems(() => load({ PLATFORM_MEDIC_DEFAULT_CLUSTER: 'prod' }, 'clusters:\n  - name: staging\n'))).toContain(
+      'PLATFORM_MEDIC_DEFAULT_CLUSTER (defaultCluster): "prod" is not one of the configured clusters (staging)',
+    );
+  });
+
+  it('says when an explicitly named config file is missing or not YAML', () => {
+    expect(problems(() => loadConfig({ env: {}, file: noFile }))).toContain('does not exist');
+    expect(problems(() => load({}, 'clusters: [\n'))).toContain('is not valid YAML');
+  });
+});
