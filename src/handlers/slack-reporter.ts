@@ -50,7 +50,7 @@ export class SlackReporter implements RemedyReporter {
     const t = this.thread(await this.fresh(req));
     if (!entry || !t.cardTs) return;
     try {
-      await this.client.chat.update({ channel: t.channel, ts: t.cardTs, text: approvalCardText(entry, plan), blocks: approvalCard(entry, plan, { request: req, ...(status ? { status } : {}) }) });
+      await this.client.chat.update({ channel: t.channel, ts: t.cardTs, text: approvalCardText(entry, plan, req), blocks: approvalCard(entry, plan, { request: req, ...(status ? { status } : {}) }) });
     } catch (err) {
       this.logger.error({ err: (err as Error).message, requestId: req.id }, 'could not update the approval card');
     }

@@ -62,6 +62,11 @@ export class RequestStore {
     if (Object.keys(clean).length > 0) await this.redis.multi().hset(this.key(id), clean).expire(this.key(id), ttlSeconds).exec();
   }
 
+  /** Forgets the approval or denial of the previous stage when the next stage is planned. */
+  async clearDecision(id: string): Promise<void> {
+    await this.redis.hdel(this.key(id), 'approvedBy', 'approvedAt', 'deniedBy');
+  }
+
   /** The next plan number of the request (1, 2, …). */
   async nextPlanSeq(id: string): Promise<number> {
     return this.redis.hincrby(this.key(id), 'planSeq', 1);

@@ -197,7 +197,9 @@ export class RemedyCoordinator {
     if ('stage' in choice.then) {
       const next = findStage(entry, choice.then.stage)!;
       await this.store.update(requestId, { stageId: next.id, status: 'planning' });
-      const updated = { ...request, stageId: next.id, status: 'planning' as const };
+      await this.store.clearDecision(requestId);
+      const { approvedBy: _a, approvedAt: _t, deniedBy: _d, ...rest } = request;
+      const updated = { ...rest, stageId: next.id, status: 'planning' as const };
       await this.serial(requestId, () => this.options.reporter.planning(updated, entry, next));
       await this.enqueuePlan(updated, next.id);
       return { ok: true, message: choice.label };
@@ -217,7 +219,9 @@ export class RemedyCoordinator {
     const entry = findEntry(request.entryId)!;
     const stage = findStage(entry, stageId)!;
     await this.store.update(requestId, { status: 'planning' });
-    const updated = { ...request, status: 'planning' as const };
+    await this.store.clearDecision(requestId);
+    const { approvedBy: _a, approvedAt: _t, deniedBy: _d, ...rest } = request;
+    const updated = { ...rest, status: 'planning' as const };
     await this.serial(requestId, () => this.options.reporter.planning(updated, entry, stage));
     await this.enqueuePlan(updated, stageId);
     return { ok: true, message: `Planning again for <@${user}>.` };

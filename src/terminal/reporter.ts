@@ -8,6 +8,8 @@ import { blocksToText, mrkdwnToText } from './render.js';
 
 /** A question the terminal asks; each answer is a word the person types. */
 export interface Question {
+  /** The remedy that asks. */
+  readonly requestId: string;
   readonly prompt: string;
   readonly answers: readonly { readonly keys: readonly string[]; readonly label: string; readonly act: () => Promise<void> }[];
 }
@@ -47,6 +49,7 @@ export class TerminalReporter implements RemedyReporter {
     this.io.print(blocksToText(approvalCard(entry, plan, { request: { ...req, status: plan.approval === 'none' ? 'running' : req.status } })).replace(/\n\s*\[Approve\] \[Deny\]$/, ''));
     if (plan.approval === 'none') return;
     this.io.ask({
+      requestId: req.id,
       prompt: `${this.tag(req)} Approve this plan? [a]pprove / [d]eny`,
       answers: [
         { keys: ['a', 'approve', 'y', 'yes'], label: 'approve', act: () => this.actions.approve(req, plan) },
@@ -74,6 +77,7 @@ export class TerminalReporter implements RemedyReporter {
     this.io.print(`${this.tag(req)} ${blocksToText(m.blocks.filter((b) => b.type !== 'actions'))}`);
     if (decision) {
       this.io.ask({
+        requestId: req.id,
         prompt: `${this.tag(req)} ${decision.question} ${decision.choices.map((c, i) => `[${i + 1}] ${c.label}`).join(' / ')}`,
         answers: decision.choices.map((c, i) => ({ keys: [String(i + 1), c.id, c.label.toLowerCase()], label: c.label, act: () => this.actions.choose(req, plan.stageId, c.id) })),
       });
@@ -95,6 +99,7 @@ export class TerminalReporter implements RemedyReporter {
 
   private askReplan(req: RemedyRequest): void {
     this.io.ask({
+      requestId: req.id,
       prompt: `${this.tag(req)} Plan again? [p]lan again / [s]top`,
       answers: [
         { keys: ['p', 'plan', 'y', 'yes'], label: 'plan again', act: () => this.actions.replan(req) },

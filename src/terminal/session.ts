@@ -44,22 +44,27 @@ const terminalHelp = 'Terminal only: `cluster` shows the cluster and its symptom
  */
 export async function runTerminal(options: TerminalOptions): Promise<void> {
   const { config, logger, output, user } = options;
+  const interactive = (options.input as { isTTY?: boolean }).isTTY === true;
   const print = (text: string): void => {
     output.write(`${text}\n`);
   };
   const questions: Question[] = [];
+  /** Remedies started here that have not ended. */
   const open = new Set<string>();
+  /** Remedies working on their own (planning, running, waiting) rather than waiting for an answer. */
+  const busy = new Set<string>();
+  const lines: string[] = [];
   let inputClosed = false;
+  let pumping = false;
   let finish: () => void = () => undefined;
   const finished = new Promise<void>((r) => (finish = r));
 
-  const rl = createInterface({ input: options.input, output: options.output, terminal: (options.input as { isTTY?: boolean }).isTTY === true });
+  // Created once the coordinator listens, so no line typed (or piped) early is lost.
+  const term: { rl?: ReturnType<typeof createInterface> } = {};
   const prompt = () => {
-    rl.setPrompt(questions[0] ? `${questions[0].prompt} > ` : 'platform> ');
-    rl.prompt();
-  };
-  const maybeEnd = () => {
-    if (inputClosed && (open.size === 0 || questions.length > 0)) finish();
+    if (!term.rl || inputClosed) return;
+    term.rl.setPrompt(questions[0] ? `${questions[0].prompt} > ` : 'platform> ');
+    term.rl.prompt();
   };
 
   const reporter: TerminalReporter = new TerminalReporter(
@@ -70,13 +75,14 @@ export async function runTerminal(options: TerminalOptions): Promise<void> {
       },
       ask: (q) => {
         questions.push(q);
-        if (inputClosed) print(`(input ended; not answered: ${q.prompt})`);
+        busy.delete(q.requestId);
         prompt();
-        maybeEnd();
+        void pump();
       },
       settled: (id, done) => {
+        busy.delete(id);
         if (done) open.delete(id);
-        maybeEnd();
+        void pump();
       },
     },
     {
@@ -117,6 +123,7 @@ export async function runTerminal(options: TerminalOptions): Promise<void> {
         const started = await coordinator.requestFix({ entryId: parsed.entryId, cluster, requestedBy: user, context: {} });
         if (!started.ok) return print(started.message);
         open.add(started.request.id);
+        busy.add(started.request.id);
         return;
       }
     }
@@ -129,24 +136,53 @@ export async function runTerminal(options: TerminalOptions): Promise<void> {
       print(`Please answer one of: ${q.answers.map((a) => `${a.keys[0]} (${a.label})`).join(', ')}.`);
       return;
     }
+    // Piped answers are echoed, so a transcript reads like the session a person would see.
+    if (!interactive) print(`${q.prompt} > ${line.trim()}`);
     questions.shift();
+    busy.add(q.requestId);
     await chosen.act();
   }
 
-  // Lines are handled one at a time, in order, even when handling one awaits Redis.
-  let chain = Promise.resolve();
+  /**
+   * Handles the lines in order. A person at a terminal may type while a remedy runs; piped input is
+   * taken in step with the remedies instead, so a scripted "fix …" then "a" answers the approval
+   * rather than arriving before the question.
+   */
+  async function pump(): Promise<void> {
+    if (pumping) return;
+    pumping = true;
+    try {
+      while (lines.length > 0) {
+        if (!interactive && questions.length === 0 && busy.size > 0) break;
+        const line = lines.shift()!;
+        try {
+          await (questions[0] ? answer(questions[0], line) : command(line));
+        } catch (err) {
+          print(`Error: ${(err as Error).message}`);
+        }
+        prompt();
+      }
+    } finally {
+      pumping = false;
+    }
+    if (inputClosed && lines.length === 0 && (busy.size === 0 || !interactive)) {
+      if (busy.size === 0) {
+        for (const q of questions) print(`(input ended; not answered: ${q.prompt})`);
+        finish();
+      }
+    }
+  }
+
+  const rl = createInterface({ input: options.input, output: options.output, terminal: interactive });
+  term.rl = rl;
   rl.on('line', (line) => {
-    chain = chain
-      .then(() => (questions[0] ? answer(questions[0], line) : command(line)))
-      .catch((err: unknown) => print(`Error: ${(err as Error).message}`))
-      .then(prompt);
+    lines.push(line);
+    void pump();
   });
   rl.on('close', () => {
-    void chain.then(() => {
-      inputClosed = true;
-      if (open.size > 0 && questions.length === 0) print('(input ended; waiting for the running remedies to finish)');
-      maybeEnd();
-    });
+    inputClosed = true;
+    if (busy.size > 0 && lines.length === 0) print('(input ended; waiting for the running remedies to finish)');
+    void pump();
   });
   print(`platform-medic terminal — cluster ${config.defaultCluster}. Type "help", "list" or "fix build-logs".`);
   prompt();

@@ -1,5 +1,5 @@
 import type { App, BlockButtonAction } from '@slack/bolt';
-import { actionIds } from '../blocks/remedy.js';
+import { actionIds, chooseActionPattern } from '../blocks/remedy.js';
 import type { HandlerDeps } from '../deps.js';
 import { approveButton, chooseButton, denyButton, replanButton } from './remedy-buttons.js';
 
@@ -7,6 +7,6 @@ import { approveButton, chooseButton, denyButton, replanButton } from './remedy-
 export function registerActions(app: App, deps: HandlerDeps): void {
   app.action<BlockButtonAction>(actionIds.approve, approveButton(deps));
   app.action<BlockButtonAction>(actionIds.deny, denyButton(deps));
-  app.action<BlockButtonAction>(actionIds.choose, chooseButton(deps));
+  app.action<BlockButtonAction>(chooseActionPattern, chooseButton(deps));
   app.action<BlockButtonAction>(actionIds.replan, replanButton(deps));
 }

@@ -4,8 +4,14 @@ import type { Plan, PlannedStep } from '../../remedies/plan.js';
 import type { RunOutcome, StepProgress } from '../../remedies/runner.js';
 import { button, clip, context, esc, fitLines, header, limits, section, when, who, type Block } from './kit.js';
 
-/** Action ids of the remedy buttons; one registration each in handlers/actions. */
+/**
+ * Action ids of the remedy buttons; one registration each in handlers/actions. Decision buttons share
+ * a block, where action ids must be unique, so each carries its choice: `remedy-choose-<choice>`.
+ */
 export const actionIds = { approve: 'remedy-approve', deny: 'remedy-deny', choose: 'remedy-choose', replan: 'remedy-replan' } as const;
+
+/** Matches every decision button's action id. */
+export const chooseActionPattern = /^remedy-choose-[a-z0-9-]+$/;
 
 /** What a plan button carries: the request, the stage and the plan's hash. */
 export interface PlanRef {
@@ -89,8 +95,9 @@ export function approvalCard(entry: CatalogueEntry, plan: Plan, state: CardState
 }
 
 /** Plain text of the card, for notifications and clients without blocks. */
-export function approvalCardText(entry: CatalogueEntry, plan: Plan): string {
-  return `${plan.approval === 'none' ? 'Plan' : 'Approval needed'} for ${entry.id} on ${plan.cluster}: ${plan.steps.length} step(s).`;
+export function approvalCardText(entry: CatalogueEntry, plan: Plan, request?: RemedyRequest): string {
+  const what = request?.approvedBy ? `Approved by ${who(request.approvedBy)}` : request?.deniedBy ? `Denied by ${who(request.deniedBy)}` : plan.approval === 'none' ? 'Plan' : 'Approval needed';
+  return `${what}: ${entry.id} on ${plan.cluster}, ${plan.steps.length} step(s).`;
 }
 
 const progressIcon: Record<StepProgress['status'], string> = {
@@ -115,7 +122,7 @@ export function stageEndBlocks(request: RemedyRequest, plan: Plan, outcome: Excl
     blocks.push({
       type: 'actions',
       block_id: `choose-${request.id}-${plan.stageId}`,
-      elements: decision.choices.map((c) => button(actionIds.choose, c.label, { r: request.id, s: plan.stageId, c: c.id } satisfies ChoiceRef, c.then && 'stage' in c.then ? 'danger' : 'primary')),
+      elements: decision.choices.map((c) => button(`${actionIds.choose}-${c.id}`, c.label, { r: request.id, s: plan.stageId, c: c.id } satisfies ChoiceRef, c.then && 'stage' in c.then ? 'danger' : 'primary')),
     });
   } else if (outcome.status !== 'completed') {
     blocks.push({

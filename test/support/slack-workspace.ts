@@ -1,0 +1,17 @@
+/**
+ * The one pretend workspace every Slack test talks about. The fake Web API answers `auth.test` with
+ * these ids and the request builders put them in payloads, so the two always agree.
+ */
+export const FAKE_WORKSPACE = Object.freeze({
+  teamId: 'T0MEDIC01',
+  teamDomain: 'platform-medic-test',
+  teamName: 'Platform Medic Test',
+  appId: 'A0MEDIC01',
+  botUserId: 'U0MEDICBOT',
+  botId: 'B0MEDICBOT',
+  botName: 'platform-medic',
+  botToken: 'xoxb-0000-fake-platform-medic',
+  signingSecret: 'fake-signing-secret-0123456789abcdef',
+  /** Slack still sends the deprecated verification token in payloads; nothing should rely on it. */
+  verificationToken: 'fake-verification-token',
+});
