@@ -1,0 +1,155 @@
+import { statusErrors } from './errors.js';
+import { pendingStatus, podFromTemplate } from './pods.js';
+import type { PodTemplate } from './pods.js';
+import type { ResourceKind } from './resources.js';
+import { kinds } from './resources.js';
+import type { ObjectStore } from './store.js';
+import type { JsonObject, KubeObject } from './types.js';
+import { deepEqual, isJsonObject } from './types.js';
+
+/**
+ * The API server's defaulting and validation for the kinds whose rules a remedy can run into. Only the rules
+ * that make a difference to repairs are modelled (claim resize, stateful set immutability, job selectors);
+ * everything else is accepted as sent.
+ */
+
+const dns1123Subdomain = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
+
+export function validateName(kind: ResourceKind, name: string | undefined): void {
+  if (!name) throw statusErrors.invalid(kind, undefined, 'metadata.name', 'FieldValueRequired', 'Required value: name or generateName is required');
+  if (name.length > 253 || !dns1123Subdomain.test(name)) {
+    throw statusErrors.invalid(
+      kind,
+      name,
+      'metadata.name',
+      'FieldValueInvalid',
+      `Invalid value: "${name}": a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')`,
+    );
+  }
+}
+
+const units: Record<string, number> = { '': 1, k: 1e3, M: 1e6, G: 1e9, T: 1e12, P: 1e15, Ki: 2 ** 10, Mi: 2 ** 20, Gi: 2 ** 30, Ti: 2 ** 40, Pi: 2 ** 50, m: 1e-3 };
+
+/** A Kubernetes quantity ("10Gi", "500M") in base units; NaN when it is not one. */
+export function parseQuantity(text: string): number {
+  const m = /^([0-9.]+)([a-zA-Z]*)$/.exec(text.trim());
+  const unit = m ? units[m[2] ?? ''] : undefined;
+  return m && unit !== undefined ? Number(m[1]) * unit : NaN;
+}
+
+/** Fills in what the API server defaults on create. `uid` is the uid the object is about to get. */
+export function admitCreate(kind: ResourceKind, obj: KubeObject, uid: string): void {
+  if (kind.statusSubresource) delete obj['status'];
+  if (kind === kinds.pod) {
+    const template: PodTemplate = { spec: (obj['spec'] as PodTemplate['spec'] | undefined) ?? { containers: [] } };
+    const pod = podFromTemplate(template, { name: obj.metadata.name ?? '', namespace: obj.metadata.namespace ?? '' });
+    obj['spec'] = pod['spec'];
+    obj['status'] = pendingStatus(obj);
+  } else if (kind === kinds.namespace) {
+    obj.metadata.labels = { ...(obj.metadata.labels ?? {}), 'kubernetes.io/metadata.name': obj.metadata.name ?? '' };
+    obj['spec'] = { finalizers: ['kubernetes'] };
+    obj['status'] = { phase: 'Active' };
+  } else if (kind === kinds.secret) {
+    obj['type'] ??= 'Opaque';
+    const stringData = obj['stringData'];
+    if (isJsonObject(stringData)) {
+      const data = { ...((obj['data'] as JsonObject | undefined) ?? {}) };
+      for (const [key, value] of Object.entries(stringData)) data[key] = Buffer.from(String(value)).toString('base64');
+      obj['data'] = data;
+      delete obj['stringData'];
+    }
+  } else if (kind === kinds.job) {
+    admitJob(obj, uid);
+  } else if (kind === kinds.deployment || kind === kinds.statefulSet || kind === kinds.replicaSet) {
+    const spec = (obj['spec'] as JsonObject | undefined) ?? {};
+    if (!isJsonObject(spec['selector'])) throw statusErrors.invalid(kind, obj.metadata.name, 'spec.selector', 'FieldValueRequired', 'Required value');
+    spec['replicas'] ??= 1;
+  } else if (kind === kinds.pvc) {
+    const spec = (obj['spec'] as JsonObject | undefined) ?? {};
+    const storage = (spec['resources'] as { requests?: { storage?: string } } | undefined)?.requests?.storage ?? '1Gi';
+    spec['storageClassName'] ??= 'standard';
+    spec['volumeMode'] ??= 'Filesystem';
+    obj['status'] = { phase: 'Bound', accessModes: spec['accessModes'] ?? ['ReadWriteOnce'], capacity: { storage } };
+  } else if (kind === kinds.service) {
+    const spec = (obj['spec'] as JsonObject | undefined) ?? {};
+    spec['type'] ??= 'ClusterIP';
+    spec['clusterIP'] ??= `10.96.${Math.floor(Math.random() * 255)}.${2 + Math.floor(Math.random() * 250)}`;
+    obj['spec'] = spec;
+  }
+}
+
+function admitJob(obj: KubeObject, uid: string): void {
+  const spec = (obj['spec'] as JsonObject | undefined) ?? {};
+  obj['spec'] = spec;
+  spec['completions'] ??= 1;
+  spec['parallelism'] ??= 1;
+  spec['backoffLimit'] ??= 6;
+  spec['completionMode'] ??= 'NonIndexed';
+  const name = obj.metadata.name ?? '';
+  const selectorLabels = { 'batch.kubernetes.io/controller-uid': uid };
+  spec['selector'] ??= { matchLabels: selectorLabels };
+  const template = (spec['template'] as PodTemplate | undefined) ?? { spec: { containers: [] } };
+  template.metadata = {
+    ...(template.metadata ?? {}),
+    labels: { ...(template.metadata?.labels ?? {}), ...selectorLabels, 'batch.kubernetes.io/job-name': name, 'controller-uid': uid, 'job-name': name },
+  };
+  template.spec.restartPolicy ??= 'Never';
+  spec['template'] = template;
+}
+
+const statefulSetMutable = ['replicas', 'ordinals', 'template', 'updateStrategy', 'persistentVolumeClaimRetentionPolicy', 'minReadySeconds'];
+
+/** Rejects updates the API server rejects, with its messages; may adjust `next` the way the server would. */
+export function validateUpdate(kind: ResourceKind, previous: KubeObject, next: KubeObject, store: ObjectStore): void {
+  const name = next.metadata.name ?? '';
+  if (kind === kinds.statefulSet) {
+    const strip = (o: KubeObject) => {
+      const spec = { ...((o['spec'] as JsonObject | undefined) ?? {}) };
+      for (const key of statefulSetMutable) delete spec[key];
+      return spec;
+    };
+    if (!deepEqual(strip(previous), strip(next))) {
+      throw statusErrors.unprocessable(
+        kind,
+        name,
+        "spec: Forbidden: updates to statefulset spec for fields other than 'replicas', 'ordinals', 'template', 'updateStrategy', 'persistentVolumeClaimRetentionPolicy' and 'minReadySeconds' are forbidden",
+      );
+    }
+  }
+  if (kind === kinds.pvc) validateClaimResize(previous, next, store);
+}
+
+function requestedStorage(obj: KubeObject): string | undefined {
+  return (obj['spec'] as { resources?: { requests?: { storage?: string } } } | undefined)?.resources?.requests?.storage;
+}
+
+function validateClaimResize(previous: KubeObject, next: KubeObject, store: ObjectStore): void {
+  const name = next.metadata.name ?? '';
+  const before = requestedStorage(previous);
+  const after = requestedStorage(next);
+  const withoutRequests = (o: KubeObject) => {
+    const spec = structuredClone((o['spec'] as JsonObject | undefined) ?? {});
+    delete spec['resources'];
+    return spec;
+  };
+  if (!deepEqual(withoutRequests(previous), withoutRequests(next))) {
+    throw statusErrors.unprocessable(kinds.pvc, name, 'spec: Forbidden: spec is immutable after creation except resources.requests and volumeAttributesClassName for bound claims');
+  }
+  if (before === after || after === undefined) return;
+  if (parseQuantity(after) < parseQuantity(before ?? '0')) {
+    throw statusErrors.unprocessable(kinds.pvc, name, 'spec.resources.requests.storage: Forbidden: field can not be less than status.capacity');
+  }
+  const className = (next['spec'] as { storageClassName?: string } | undefined)?.storageClassName ?? '';
+  const storageClass = store.get(kinds.storageClass, undefined, className);
+  if (storageClass?.['allowVolumeExpansion'] !== true) {
+    throw statusErrors.unprocessable(
+      kinds.pvc,
+      name,
+      'spec: Forbidden: only dynamically provisioned pvc can be resized and the storageclass that provisions the pvc must support resize',
+    );
+  }
+  // The volume is expanded at once; a real resize takes a while and may need the pod restarted.
+  const status = (next['status'] as JsonObject | undefined) ?? {};
+  status['capacity'] = { ...((status['capacity'] as JsonObject | undefined) ?? {}), storage: after };
+  next['status'] = status;
+}

@@ -1,0 +1,94 @@
+import { resolve } from 'node:path';
+import { startSimulatedCluster } from './index.js';
+
+/** The parsed flags of `npm run sim`. */
+interface SimArgs {
+  host: string;
+  port: number;
+  kubeconfig: string;
+  broken: Array<{ entryId: string; depth?: string }>;
+  verbose: boolean;
+}
+
+const usage = 'usage: npm run sim -- [--port N] [--host ADDR] [--kubeconfig PATH] [--broken ENTRY[:depth]]... [--verbose]';
+
+function parseArgs(argv: string[]): SimArgs {
+  const args: SimArgs = { host: '127.0.0.1', port: 0, kubeconfig: './.kube-sim/config', broken: [], verbose: false };
+  for (let i = 0; i < argv.length; i++) {
+    const flag = argv[i] ?? '';
+    const [name, inline] = flag.includes('=') ? [flag.slice(0, flag.indexOf('=')), flag.slice(flag.indexOf('=') + 1)] : [flag, undefined];
+    const value = () => {
+      const v = inline ?? argv[++i];
+      if (v === undefined || v === '') throw new Error(`${name} needs a value\n${usage}`);
+      return v;
+    };
+    switch (name) {
+      case '--port': {
+        const port = Number(value());
+        if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`--port must be a port number\n${usage}`);
+        args.port = port;
+        break;
+      }
+      case '--host':
+        args.host = value();
+        break;
+      case '--kubeconfig':
+        args.kubeconfig = value();
+        break;
+      case '--broken': {
+        const [entryId = '', depth] = value().split(':');
+        args.broken.push(depth ? { entryId, depth } : { entryId });
+        break;
+      }
+      case '--verbose':
+        args.verbose = true;
+        break;
+      default:
+        throw new Error(`unknown argument ${flag}\n${usage}`);
+    }
+  }
+  return args;
+}
+
+/**
+ * `npm run sim`: serves a simulated cluster for the terminal demo until SIGINT or SIGTERM, and writes a
+ * kubeconfig so that kubectl and the bot can reach it.
+ */
+export async function runSimCommand(argv: string[], out: NodeJS.WritableStream): Promise<void> {
+  const args = parseArgs(argv);
+  const sim = await startSimulatedCluster({
+    host: args.host,
+    port: args.port,
+    ...(args.verbose ? { log: (line: string) => out.write(`${line}\n`) } : {}),
+  });
+  try {
+    for (const b of args.broken) sim.break(b.entryId, b.depth ? { depth: b.depth } : {});
+    const kubeconfig = resolve(args.kubeconfig);
+    await sim.writeKubeconfig(kubeconfig);
+    out.write(
+      [
+        `simulated cluster serving at ${sim.url}`,
+        `kubeconfig written to ${kubeconfig}`,
+        ...(args.broken.length > 0 ? [`broken: ${args.broken.map((b) => b.entryId + (b.depth ? `:${b.depth}` : '')).join(', ')}`] : []),
+        'try:',
+        `  KUBECONFIG=${kubeconfig} kubectl get pods -n ${sim.names.platformNamespace}`,
+        'press Ctrl-C to stop',
+        '',
+      ].join('\n'),
+    );
+  } catch (error) {
+    await sim.close();
+    throw error;
+  }
+  await new Promise<void>((done) => {
+    const stop = () => {
+      process.off('SIGINT', stop);
+      process.off('SIGTERM', stop);
+      done();
+    };
+    process.on('SIGINT', stop);
+    process.on('SIGTERM', stop);
+  });
+  await sim.close();
+  out.write('simulated cluster stopped\n');
+}

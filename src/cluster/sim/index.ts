@@ -1,0 +1,139 @@
+import { randomBytes } from 'node:crypto';
+import { mkdir, writeFile } from 'node:fs/promises';
+import { dirname } from 'node:path';
+import { KubeConfig } from '@kubernetes/client-node';
+import { defaultPlatformNames } from '../../platform-names.js';
+import type { PlatformNames } from '../../platform-names.js';
+import { Breakage } from './breakage.js';
+import { Controllers } from './controllers.js';
+import { kubeconfigYaml } from './kubeconfig.js';
+import type { SimPolicy } from './rbac.js';
+import { kindOf } from './resources.js';
+import { Scheduler } from './scheduler.js';
+import { seedStandardInstall } from './seed.js';
+import { matchesLabels, parseLabelSelector } from './selectors.js';
+import { SimApiServer } from './server.js';
+import type { RequestRecord } from './server.js';
+import { ObjectStore } from './store.js';
+import type { ResourceRef } from './types.js';
+
+export type { PolicyRule, SimPolicy } from './rbac.js';
+export type { RequestRecord } from './server.js';
+export type { KubeObject, ObjectMeta, OwnerReference, ResourceRef } from './types.js';
+export { faultAnnotation, faultEntries } from './faults.js';
+export { resourceKinds } from './resources.js';
+export { runSimCommand } from './cli.js';
+
+/** How to start a simulated cluster; every field has a default suited to a test. */
+export interface SimulatedClusterOptions {
+  /** Default 127.0.0.1. */
+  host?: string;
+  /** Default 0: any free port. */
+  port?: number;
+  /** Overrides of the standard install's names. */
+  names?: Partial<PlatformNames>;
+  /** Between a controlled pod's deletion and its replacement; default 1500 ms. */
+  recreateDelayMs?: number;
+  /** Between a pod's creation and Running/Ready; default 1000 ms. */
+  readyDelayMs?: number;
+  /** RBAC for every request; default none (everything allowed, as for a cluster admin). */
+  policy?: SimPolicy;
+  /** The bearer token clients must send; default random. */
+  token?: string;
+  /** The installer object's `LTAG=`; default v0.6.29. */
+  platformVersion?: string;
+  /** Receives one line per request and internal errors; default silent. */
+  log?: (line: string) => void;
+}
+
+/** A running in-memory Kubernetes API server holding a standard install of the platform. */
+export interface SimulatedCluster {
+  /**
+   * `http://127.0.0.1:PORT`. The same port also speaks TLS; the kubeconfig uses `https://` on it because
+   * kubectl never sends a token over plain HTTP.
+   */
+  readonly url: string;
+  readonly token: string;
+  readonly names: PlatformNames;
+  /** A kubeconfig whose cluster, user and context are all named `context` (default `platform-sim`). */
+  kubeconfigYaml(context?: string): string;
+  writeKubeconfig(path: string): Promise<void>;
+  /** A client-node KubeConfig loaded from `kubeconfigYaml()`. */
+  kubeConfig(): KubeConfig;
+  /** Puts the cluster into the broken state of a guide entry (`sso-login`, `build-logs`, `git-sensor-stuck`). */
+  break(entryId: string, options?: Record<string, unknown>): void;
+  /** Clears every fault. */
+  heal(): void;
+  /** Ids of the entries whose symptom is present now: the ground truth for "did the remedy work". */
+  symptoms(): string[];
+  /** Replaces the RBAC policy; undefined allows everything. */
+  setPolicy(policy: SimPolicy | undefined): void;
+  /**
+   * Copies of stored objects (with kind and apiVersion), optionally filtered by a label selector.
+   * The element type defaults to `any` on purpose: tests read arbitrary fields of arbitrary kinds and
+   * say what they expect in their own annotations; pass a type (e.g. V1Pod-like or KubeObject) for checking.
+   */
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  list<T = any>(resource: ResourceRef, namespace?: string, labelSelector?: string): T[];
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  get<T = any>(resource: ResourceRef, namespace: string | undefined, name: string): T | undefined;
+  /** Every request served so far, oldest first. */
+  requests(): RequestRecord[];
+  /** Resolves when no controller action is pending (pods recreated, Ready, statuses updated). */
+  settle(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export async function startSimulatedCluster(opts: SimulatedClusterOptions = {}): Promise<SimulatedCluster> {
+  const names: PlatformNames = { ...defaultPlatformNames, ...(opts.names ?? {}) };
+  const token = opts.token ?? randomBytes(24).toString('hex');
+  let policy = opts.policy;
+  const store = new ObjectStore();
+  const scheduler = new Scheduler((error) => opts.log?.(`controller error: ${String(error)}`));
+  const controllers = new Controllers(store, scheduler, { recreateDelayMs: opts.recreateDelayMs ?? 1500, readyDelayMs: opts.readyDelayMs ?? 1000 }, names);
+  seedStandardInstall(store, controllers, { names, platformVersion: opts.platformVersion ?? 'v0.6.29' });
+  const breakage = new Breakage(store, names);
+  const server = new SimApiServer({ host: opts.host ?? '127.0.0.1', port: opts.port ?? 0, token, store, policy: () => policy, log: opts.log });
+  const urls = await server.listen();
+  const url = urls.http;
+  const yaml = (context = 'platform-sim') => kubeconfigYaml(urls.https, server.certificatePem, token, context, names.platformNamespace);
+  let closed = false;
+
+  return {
+    url,
+    token,
+    names,
+    kubeconfigYaml: yaml,
+    async writeKubeconfig(path) {
+      await mkdir(dirname(path), { recursive: true });
+      await writeFile(path, yaml(), { mode: 0o600 });
+    },
+    kubeConfig() {
+      const kc = new KubeConfig();
+      kc.loadFromString(yaml());
+      return kc;
+    },
+    break: (entryId, options) => breakage.break(entryId, options),
+    heal: () => breakage.heal(),
+    symptoms: () => breakage.symptoms(),
+    setPolicy(next) {
+      policy = next;
+    },
+    list<T>(resource: ResourceRef, namespace?: string, labelSelector?: string): T[] {
+      const selector = parseLabelSelector(labelSelector);
+      return store.list(kindOf(resource), namespace).filter((o) => matchesLabels(selector, o.metadata.labels)) as T[];
+    },
+    get<T>(resource: ResourceRef, namespace: string | undefined, name: string): T | undefined {
+      return store.get(kindOf(resource), namespace, name) as T | undefined;
+    },
+    requests: () => server.records.map((r) => ({ ...r })),
+    settle: () => scheduler.settle(),
+    async close() {
+      if (closed) return;
+      closed = true;
+      scheduler.close();
+      controllers.stop();
+      await server.close();
+    },
+  };
+}

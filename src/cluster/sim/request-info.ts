@@ -1,0 +1,76 @@
+import { statusErrors } from './errors.js';
+import type { ResourceKind } from './resources.js';
+import { findKind } from './resources.js';
+
+/** A request for a resource, decoded from its URL the way the API server's RequestInfoFactory does. */
+export interface ResourceRequest {
+  kind: ResourceKind;
+  /** The Kubernetes verb used for authorisation: get, list, watch, create, update, patch, delete, deletecollection. */
+  verb: string;
+  namespace: string;
+  name: string;
+  subresource: string;
+}
+
+/** Path segments that are subresources of a namespace rather than resources inside it. */
+const namespaceSubresources = new Set(['status', 'finalize']);
+
+function isWatch(query: URLSearchParams): boolean {
+  const w = query.get('watch');
+  return w === 'true' || w === '1';
+}
+
+function verbOf(method: string, name: string, query: URLSearchParams): string {
+  switch (method) {
+    case 'GET':
+    case 'HEAD':
+      if (isWatch(query)) return 'watch';
+      return name ? 'get' : 'list';
+    case 'POST':
+      return 'create';
+    case 'PUT':
+      return 'update';
+    case 'PATCH':
+      return 'patch';
+    case 'DELETE':
+      return name ? 'delete' : 'deletecollection';
+    default:
+      throw statusErrors.methodNotAllowed();
+  }
+}
+
+/**
+ * Decodes `/api/v1/namespaces/{ns}/pods/{name}/log` and `/apis/{group}/{version}/...`. Returns undefined for
+ * paths that are not resource paths (discovery and the like); throws 404 for resources the server does not serve.
+ */
+export function parseResourcePath(method: string, pathname: string, query: URLSearchParams): ResourceRequest | undefined {
+  const parts = pathname.split('/').filter((p) => p !== '').map(decodeURIComponent);
+  let group: string;
+  let version: string;
+  let rest: string[];
+  if (parts[0] === 'api' && parts.length >= 3) {
+    group = '';
+    version = parts[1] ?? '';
+    rest = parts.slice(2);
+  } else if (parts[0] === 'apis' && parts.length >= 4) {
+    group = parts[1] ?? '';
+    version = parts[2] ?? '';
+    rest = parts.slice(3);
+  } else {
+    return undefined;
+  }
+  let namespace = '';
+  if (rest[0] === 'namespaces' && rest.length >= 2) {
+    namespace = rest[1] ?? '';
+    if (rest.length > 2 && !namespaceSubresources.has(rest[2] ?? '')) rest = rest.slice(2);
+  }
+  const [plural = '', name = '', subresource = '', ...extra] = rest;
+  const kind = findKind(group, version, plural);
+  if (!kind || extra.length > 0) throw statusErrors.pathNotFound();
+  if (kind.plural === 'namespaces') {
+    // `/api/v1/namespaces/{name}` names the namespace itself; like the API server, it counts as in that namespace for RBAC.
+    return { kind, verb: verbOf(method, name, query), namespace: name, name, subresource };
+  }
+  if (!kind.namespaced && namespace) throw statusErrors.pathNotFound();
+  return { kind, verb: verbOf(method, name, query), namespace, name, subresource };
+}

@@ -1,0 +1,285 @@
+import { randomUUID } from 'node:crypto';
+import { admitCreate, validateName, validateUpdate } from './admission.js';
+import { SimApiError, statusErrors } from './errors.js';
+import { defaultPropagation, deleteCascading, orphanedJobPodsWarning } from './garbage-collector.js';
+import type { PropagationPolicy } from './garbage-collector.js';
+import { podLog } from './logs.js';
+import { jsonPatch, mergePatch, PatchError, patchTypes, strategicMergePatch } from './patch.js';
+import { randomSuffix } from './pods.js';
+import type { ResourceRequest } from './request-info.js';
+import type { ResourceKind } from './resources.js';
+import { apiVersionOf, kinds } from './resources.js';
+import { matchesFields, matchesLabels, parseFieldSelector, parseLabelSelector } from './selectors.js';
+import type { WorkloadSelector } from './selectors.js';
+import type { ObjectStore } from './store.js';
+import { toTable, wantsTable } from './table.js';
+import type { KubeObject } from './types.js';
+import { clone, isJsonObject } from './types.js';
+
+/** What a verb handler answers; the server writes it out. */
+export interface ApiResult {
+  status: number;
+  body: unknown;
+  /** Defaults to application/json; logs are text/plain. */
+  contentType?: string;
+  headers?: Record<string, string>;
+}
+
+/** One decoded request, as the handlers need it. */
+export interface ApiCall {
+  req: ResourceRequest;
+  query: URLSearchParams;
+  accept: string | undefined;
+  contentType: string;
+  body: unknown;
+}
+
+const ok = (body: unknown, status = 200): ApiResult => ({ status, body });
+
+function isDryRun(call: ApiCall): boolean {
+  const values = call.query.getAll('dryRun');
+  const fromBody = isJsonObject(call.body) && Array.isArray(call.body['dryRun']) ? (call.body['dryRun'] as unknown[]).map(String) : [];
+  const all = [...values, ...fromBody];
+  for (const v of all) if (v !== 'All') throw statusErrors.badRequest(`Invalid dry run value: ${v}`);
+  return all.length > 0;
+}
+
+function namespaceOf(call: ApiCall): string | undefined {
+  return call.req.kind.namespaced ? call.req.namespace : undefined;
+}
+
+function requireObject(call: ApiCall): KubeObject {
+  if (!isJsonObject(call.body)) throw statusErrors.badRequest('the body of the request was in an unknown format - accepted media types include: application/json');
+  const obj = clone(call.body) as KubeObject;
+  if (!isJsonObject(obj.metadata)) obj.metadata = {};
+  return obj;
+}
+
+function current(store: ObjectStore, call: ApiCall): KubeObject {
+  const found = store.get(call.req.kind, namespaceOf(call), call.req.name);
+  if (!found) throw statusErrors.notFound(call.req.kind, call.req.name);
+  return found;
+}
+
+/** Built-in list items carry no kind/apiVersion on the wire; custom resources keep theirs. */
+function asListItem(kind: ResourceKind, obj: KubeObject): KubeObject {
+  if (kind.custom) return obj;
+  const copy = { ...obj };
+  delete copy.apiVersion;
+  delete copy.kind;
+  return copy;
+}
+
+function checkSubresource(call: ApiCall, allowed: readonly string[]): void {
+  const sub = call.req.subresource;
+  if (sub === '') return;
+  const served = sub === 'status' ? call.req.kind.statusSubresource === true : (call.req.kind.subresources ?? []).includes(sub);
+  if (!served || !allowed.includes(sub)) throw served ? statusErrors.methodNotAllowed() : statusErrors.pathNotFound();
+}
+
+export function selectObjects(store: ObjectStore, kind: ResourceKind, namespace: string | undefined, query: URLSearchParams): KubeObject[] {
+  const labels = parseLabelSelector(query.get('labelSelector'));
+  const fields = parseFieldSelector(query.get('fieldSelector'), kind.kind);
+  return store.list(kind, namespace || undefined).filter((o) => matchesLabels(labels, o.metadata.labels) && matchesFields(fields, o));
+}
+
+/** The autoscaling/v1 Scale view of a workload. */
+function scaleOf(obj: KubeObject): KubeObject {
+  const spec = (obj['spec'] as { replicas?: number; selector?: WorkloadSelector } | undefined) ?? {};
+  const status = (obj['status'] as { replicas?: number } | undefined) ?? {};
+  const selector = Object.entries(spec.selector?.matchLabels ?? {})
+    .map(([k, v]) => `${k}=${v}`)
+    .join(',');
+  const { name, namespace, uid, resourceVersion, creationTimestamp } = obj.metadata;
+  return {
+    kind: 'Scale',
+    apiVersion: 'autoscaling/v1',
+    metadata: { name, namespace, uid, resourceVersion, creationTimestamp },
+    spec: { replicas: spec.replicas ?? 0 },
+    status: { replicas: status.replicas ?? 0, selector },
+  };
+}
+
+/** Applies a Scale written through `/scale` to its workload. */
+function writeScale(store: ObjectStore, call: ApiCall, previous: KubeObject, scale: KubeObject): ApiResult {
+  const replicas = (scale['spec'] as { replicas?: unknown } | undefined)?.replicas;
+  if (typeof replicas !== 'number' || !Number.isInteger(replicas) || replicas < 0) {
+    throw statusErrors.invalid(call.req.kind, call.req.name, 'spec.replicas', 'FieldValueInvalid', `Invalid value: ${JSON.stringify(replicas)}: must be greater than or equal to 0`);
+  }
+  const wanted = scale.metadata.resourceVersion;
+  if (wanted && wanted !== previous.metadata.resourceVersion) throw statusErrors.conflict(call.req.kind, call.req.name);
+  const next = clone(previous);
+  (next['spec'] as { replicas?: number }).replicas = replicas;
+  return ok(scaleOf(store.update(call.req.kind, next, { dryRun: isDryRun(call) })));
+}
+
+export function get(store: ObjectStore, call: ApiCall): ApiResult {
+  checkSubresource(call, ['status', 'log', 'scale']);
+  const obj = current(store, call);
+  if (call.req.subresource === 'scale') return ok(scaleOf(obj));
+  if (call.req.subresource === 'log') {
+    const tail = call.query.get('tailLines');
+    const text = podLog(obj, {
+      container: call.query.get('container') ?? undefined,
+      tailLines: tail === null ? undefined : Number(tail),
+      timestamps: call.query.get('timestamps') === 'true',
+    });
+    return { status: 200, body: text, contentType: 'text/plain' };
+  }
+  if (wantsTable(call.accept)) return ok(toTable(call.req.kind, [obj], obj.metadata.resourceVersion ?? '', call.query.get('includeObject')));
+  return ok(obj);
+}
+
+export function list(store: ObjectStore, call: ApiCall): ApiResult {
+  checkSubresource(call, []);
+  const { kind } = call.req;
+  const items = selectObjects(store, kind, namespaceOf(call), call.query);
+  const resourceVersion = String(store.resourceVersion);
+  if (wantsTable(call.accept)) return ok(toTable(kind, items, resourceVersion, call.query.get('includeObject')));
+  return ok({ kind: `${kind.kind}List`, apiVersion: apiVersionOf(kind), metadata: { resourceVersion }, items: items.map((o) => asListItem(kind, o)) });
+}
+
+export function create(store: ObjectStore, call: ApiCall): ApiResult {
+  checkSubresource(call, []);
+  if (call.req.name) throw statusErrors.methodNotAllowed();
+  const { kind } = call.req;
+  const obj = requireObject(call);
+  const meta = obj.metadata;
+  if (!meta.name && meta.generateName) meta.name = `${meta.generateName}${randomSuffix()}`;
+  validateName(kind, meta.name);
+  if (kind.namespaced) {
+    if (meta.namespace && meta.namespace !== call.req.namespace) {
+      throw statusErrors.badRequest('the namespace of the provided object does not match the namespace sent on the request');
+    }
+    meta.namespace = call.req.namespace;
+    if (!store.get(kinds.namespace, undefined, call.req.namespace)) throw statusErrors.notFound(kinds.namespace, call.req.namespace);
+  }
+  for (const field of ['uid', 'resourceVersion', 'creationTimestamp', 'generation', 'deletionTimestamp', 'selfLink']) delete meta[field];
+  const uid = randomUUID();
+  admitCreate(kind, obj, uid);
+  return ok(store.create(kind, obj, { dryRun: isDryRun(call), uid }), 201);
+}
+
+/** Writes `next` over `previous`, honouring the status subresource split, validation and dry run. */
+function write(store: ObjectStore, call: ApiCall, previous: KubeObject, next: KubeObject): ApiResult {
+  const { kind } = call.req;
+  next.metadata.name = previous.metadata.name;
+  if (kind.namespaced) next.metadata.namespace = previous.metadata.namespace;
+  if (call.req.subresource === 'status') {
+    // Through /status only the status changes.
+    const onlyStatus = clone(previous);
+    onlyStatus['status'] = next['status'];
+    onlyStatus.metadata.resourceVersion = next.metadata.resourceVersion;
+    next = onlyStatus;
+  } else if (kind.statusSubresource) {
+    if (previous['status'] === undefined) delete next['status'];
+    else next['status'] = previous['status'];
+  }
+  validateUpdate(kind, previous, next, store);
+  return ok(store.update(kind, next, { dryRun: isDryRun(call) }));
+}
+
+export function update(store: ObjectStore, call: ApiCall): ApiResult {
+  checkSubresource(call, ['status', 'scale']);
+  const obj = requireObject(call);
+  if (call.req.subresource === 'scale') return writeScale(store, call, current(store, call), obj);
+  const { name, namespace } = obj.metadata;
+  if (name !== call.req.name) throw statusErrors.badRequest(`the name of the object (${name ?? ''}) does not match the name on the URL (${call.req.name})`);
+  if (call.req.kind.namespaced && namespace && namespace !== call.req.namespace) {
+    throw statusErrors.badRequest('the namespace of the provided object does not match the namespace sent on the request');
+  }
+  return write(store, call, current(store, call), obj);
+}
+
+const builtInPatchTypes = [patchTypes.json, patchTypes.merge, patchTypes.strategic];
+const customPatchTypes = [patchTypes.json, patchTypes.merge];
+
+export function patch(store: ObjectStore, call: ApiCall): ApiResult {
+  checkSubresource(call, ['status', 'scale']);
+  const { kind } = call.req;
+  const accepted = kind.custom ? customPatchTypes : builtInPatchTypes;
+  if (!(accepted as string[]).includes(call.contentType)) throw statusErrors.unsupportedMediaType(accepted);
+  const stored = current(store, call);
+  const previous = call.req.subresource === 'scale' ? scaleOf(stored) : stored;
+  let patched: unknown;
+  try {
+    if (call.contentType === patchTypes.json) patched = jsonPatch(previous, call.body);
+    else if (!isJsonObject(call.body)) throw new PatchError('patch body must be a JSON object', 'malformed');
+    else if (call.contentType === patchTypes.merge) patched = mergePatch(previous, call.body);
+    else patched = strategicMergePatch(previous, call.body);
+  } catch (error) {
+    if (!(error instanceof PatchError)) throw error;
+    if (error.kind === 'malformed') throw statusErrors.badRequest(error.message);
+    throw statusErrors.unprocessable(kind, call.req.name, error.message);
+  }
+  if (!isJsonObject(patched) || !isJsonObject(patched['metadata'])) throw statusErrors.unprocessable(kind, call.req.name, 'metadata: Required value');
+  const next = patched as KubeObject;
+  // A resourceVersion the patch itself sets is a precondition, exactly as on update.
+  const wanted = next.metadata.resourceVersion;
+  if (wanted !== undefined && wanted !== '' && wanted !== previous.metadata.resourceVersion) throw statusErrors.conflict(kind, call.req.name);
+  next.metadata.resourceVersion = previous.metadata.resourceVersion;
+  if (call.req.subresource === 'scale') return writeScale(store, call, stored, next);
+  return write(store, call, previous, next);
+}
+
+interface DeleteOptions {
+  propagationPolicy?: string;
+  orphanDependents?: boolean;
+  preconditions?: { uid?: string; resourceVersion?: string };
+}
+
+function deleteOptions(call: ApiCall): { policy: PropagationPolicy; explicit: boolean; preconditions: DeleteOptions['preconditions'] } {
+  const body = (isJsonObject(call.body) ? call.body : {}) as DeleteOptions;
+  const raw = call.query.get('propagationPolicy') ?? body.propagationPolicy ?? (body.orphanDependents === true ? 'Orphan' : undefined);
+  if (raw !== undefined && raw !== 'Background' && raw !== 'Foreground' && raw !== 'Orphan') {
+    throw statusErrors.badRequest(`DeleteOptions.meta.k8s.io "" is invalid: propagationPolicy: Unsupported value: "${raw}": supported values: "Foreground", "Background", "Orphan"`);
+  }
+  return { policy: raw ?? defaultPropagation(call.req.kind), explicit: raw !== undefined, preconditions: body.preconditions };
+}
+
+function deleteOne(store: ObjectStore, call: ApiCall, name: string, dryRun: boolean): { obj: KubeObject; warn: boolean } {
+  const { kind } = call.req;
+  const options = deleteOptions(call);
+  const existing = store.get(kind, namespaceOf(call), name);
+  if (!existing) throw statusErrors.notFound(kind, name);
+  const pre = options.preconditions;
+  if (pre?.uid && pre.uid !== existing.metadata.uid) {
+    throw new SimApiError(409, 'Conflict', `Precondition failed: UID in precondition: ${pre.uid}, UID in object meta: ${existing.metadata.uid ?? ''}`, {
+      name,
+      ...(kind.group ? { group: kind.group } : {}),
+      kind: kind.plural,
+    });
+  }
+  if (pre?.resourceVersion && pre.resourceVersion !== existing.metadata.resourceVersion) throw statusErrors.conflict(kind, name);
+  if (dryRun) return { obj: existing, warn: false };
+  const obj = deleteCascading(store, kind, namespaceOf(call), name, options.policy);
+  return { obj, warn: kind === kinds.job && !options.explicit };
+}
+
+export function remove(store: ObjectStore, call: ApiCall): ApiResult {
+  checkSubresource(call, []);
+  const { kind } = call.req;
+  const { obj, warn } = deleteOne(store, call, call.req.name, isDryRun(call));
+  const headers = warn ? { Warning: orphanedJobPodsWarning } : undefined;
+  // Pods answer with the object itself (they are deleted gracefully in a real cluster); other kinds with a Status.
+  const body =
+    kind === kinds.pod
+      ? obj
+      : {
+          kind: 'Status',
+          apiVersion: 'v1',
+          metadata: {},
+          status: 'Success',
+          details: { name: call.req.name, ...(kind.group ? { group: kind.group } : {}), kind: kind.plural, uid: obj.metadata.uid },
+        };
+  return { status: 200, body, ...(headers ? { headers } : {}) };
+}
+
+export function removeCollection(store: ObjectStore, call: ApiCall): ApiResult {
+  checkSubresource(call, []);
+  const { kind } = call.req;
+  const dryRun = isDryRun(call);
+  const deleted = selectObjects(store, kind, namespaceOf(call), call.query).map((o) => deleteOne(store, call, o.metadata.name ?? '', dryRun).obj);
+  return ok({ kind: `${kind.kind}List`, apiVersion: apiVersionOf(kind), metadata: { resourceVersion: String(store.resourceVersion) }, items: deleted.map((o) => asListItem(kind, o)) });
+}
+

@@ -1,0 +1,214 @@
+import { createServer } from 'node:http';
+import type { IncomingMessage, RequestListener, Server, ServerResponse } from 'node:http';
+import { createServer as createTlsServer } from 'node:https';
+import { createServer as createNetServer } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
+import { timingSafeEqual } from 'node:crypto';
+import { apiGroup, apiGroupList, apiResourceList, apiVersions, serverVersion } from './discovery.js';
+import { SimApiError, statusErrors } from './errors.js';
+import { authorize, forbiddenReason } from './rbac.js';
+import type { SimPolicy } from './rbac.js';
+import { parseResourcePath } from './request-info.js';
+import type { ResourceRequest } from './request-info.js';
+import * as rest from './rest.js';
+import type { ApiCall, ApiResult } from './rest.js';
+import type { ObjectStore } from './store.js';
+import { serveWatch } from './watch.js';
+import type { OpenWatch } from './watch.js';
+import { selfSignedCertificate } from './tls-cert.js';
+
+/** One served request, for tests that assert what a client actually asked for. */
+export interface RequestRecord {
+  method: string;
+  path: string;
+  /** The query string without the leading `?`, e.g. `labelSelector=app%3Ddevtron`. */
+  query: string;
+  status: number;
+}
+
+/** What the HTTP face needs: where to listen, the token to demand, the state, and the current RBAC policy. */
+export interface ApiServerOptions {
+  host: string;
+  port: number;
+  token: string;
+  store: ObjectStore;
+  policy: () => SimPolicy | undefined;
+  log?: (line: string) => void;
+}
+
+const maxBody = 8 * 1024 * 1024;
+
+/**
+ * The HTTP face of the simulated cluster: bearer-token authentication, RBAC, discovery, and the REST verbs,
+ * answering with the API server's JSON shapes and Status errors.
+ *
+ * One port speaks both plain HTTP and TLS (told apart by the first byte, 0x16 being a TLS handshake):
+ * plain HTTP is the simple way in for tests, while kubectl never sends credentials over plain HTTP, so the
+ * kubeconfig points at the TLS side with this server's self-signed certificate as its CA.
+ */
+export class SimApiServer {
+  private readonly front: Server | ReturnType<typeof createNetServer>;
+  private readonly plain: Server;
+  private readonly tls: ReturnType<typeof createTlsServer>;
+  private readonly sockets = new Set<Socket>();
+  private readonly watches = new Set<OpenWatch>();
+  readonly records: RequestRecord[] = [];
+  readonly certificatePem: string;
+
+  constructor(private readonly options: ApiServerOptions) {
+    const listener: RequestListener = (req, res) => void this.handle(req, res);
+    const cert = selfSignedCertificate(options.host);
+    this.certificatePem = cert.certPem;
+    this.plain = createServer(listener);
+    this.tls = createTlsServer({ key: cert.keyPem, cert: cert.certPem }, listener);
+    this.front = createNetServer((socket) => {
+      this.sockets.add(socket);
+      socket.on('close', () => this.sockets.delete(socket));
+      socket.once('data', (first: Buffer) => {
+        socket.pause();
+        socket.unshift(first);
+        (first[0] === 0x16 ? this.tls : this.plain).emit('connection', socket);
+        process.nextTick(() => socket.resume());
+      });
+    });
+  }
+
+  /** Starts listening; returns the plain-HTTP and the TLS base URL of the same port. */
+  async listen(): Promise<{ http: string; https: string }> {
+    await new Promise<void>((resolve, reject) => {
+      this.front.once('error', reject);
+      this.front.listen(this.options.port, this.options.host, () => resolve());
+    });
+    const address = this.front.address() as AddressInfo;
+    const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+    return { http: `http://${host}:${address.port}`, https: `https://${host}:${address.port}` };
+  }
+
+  async close(): Promise<void> {
+    for (const watch of [...this.watches]) watch.end();
+    for (const socket of this.sockets) socket.destroy();
+    await new Promise<void>((resolve) => this.front.close(() => resolve()));
+  }
+
+  private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const method = req.method ?? 'GET';
+    const url = new URL(req.url ?? '/', 'http://sim.invalid');
+    const record: RequestRecord = { method, path: url.pathname, query: url.search.replace(/^\?/, ''), status: 0 };
+    this.records.push(record);
+    try {
+      this.authenticate(req);
+      const body = await readJsonBody(req);
+      const resource = parseResourcePath(method, url.pathname, url.searchParams);
+      if (!resource) {
+        record.status = this.send(res, this.discovery(method, url.pathname, req));
+        return;
+      }
+      this.authorise(resource);
+      const call: ApiCall = {
+        req: resource,
+        query: url.searchParams,
+        accept: req.headers.accept,
+        contentType: (req.headers['content-type'] ?? 'application/json').split(';')[0]?.trim() ?? '',
+        body,
+      };
+      if (resource.verb === 'watch') {
+        const watch = serveWatch(this.options.store, resource, url.searchParams, req.headers.accept, res);
+        this.watches.add(watch);
+        res.on('close', () => this.watches.delete(watch));
+        record.status = 200;
+        return;
+      }
+      record.status = this.send(res, this.dispatch(call));
+    } catch (error) {
+      const failure = error instanceof SimApiError ? error : new SimApiError(500, 'InternalError', `Internal error occurred: ${String(error)}`);
+      if (!(error instanceof SimApiError)) this.options.log?.(`internal error on ${method} ${url.pathname}: ${String(error)}`);
+      record.status = this.send(res, { status: failure.code, body: failure.status });
+    } finally {
+      this.options.log?.(`${method} ${url.pathname}${url.search} ${record.status}`);
+    }
+  }
+
+  private authenticate(req: IncomingMessage): void {
+    const header = req.headers.authorization ?? '';
+    const given = Buffer.from(header.startsWith('Bearer ') ? header.slice(7).trim() : '');
+    const expected = Buffer.from(this.options.token);
+    if (given.length !== expected.length || !timingSafeEqual(given, expected)) throw statusErrors.unauthorized();
+  }
+
+  private authorise(r: ResourceRequest): void {
+    const policy = this.options.policy();
+    if (!policy) return;
+    const attrs = { verb: r.verb, apiGroup: r.kind.group, resource: r.kind.plural, subresource: r.subresource, name: r.name, namespace: r.namespace };
+    if (authorize(policy, attrs)) return;
+    throw statusErrors.forbidden(r.kind, r.kind.plural, r.name || undefined, forbiddenReason(policy.subject, attrs));
+  }
+
+  private dispatch(call: ApiCall): ApiResult {
+    const store = this.options.store;
+    const named = call.req.name !== '';
+    switch (call.req.verb) {
+      case 'get':
+        return rest.get(store, call);
+      case 'list':
+        return rest.list(store, call);
+      case 'create':
+        return rest.create(store, call);
+      case 'update':
+        if (!named) throw statusErrors.methodNotAllowed();
+        return rest.update(store, call);
+      case 'patch':
+        if (!named) throw statusErrors.methodNotAllowed();
+        return rest.patch(store, call);
+      case 'delete':
+        return rest.remove(store, call);
+      case 'deletecollection':
+        return rest.removeCollection(store, call);
+      default:
+        throw statusErrors.methodNotAllowed();
+    }
+  }
+
+  /** Discovery and the other non-resource paths every client touches. */
+  private discovery(method: string, pathname: string, req: IncomingMessage): ApiResult {
+    if (method !== 'GET' && method !== 'HEAD') throw statusErrors.methodNotAllowed();
+    const parts = pathname.split('/').filter((p) => p !== '');
+    const found = (() => {
+      if (pathname === '/version' || pathname === '/version/') return serverVersion;
+      if (parts.length === 1 && parts[0] === 'api') return apiVersions(req.headers.host ?? '127.0.0.1');
+      if (parts.length === 1 && parts[0] === 'apis') return apiGroupList();
+      if (parts.length === 2 && parts[0] === 'api') return apiResourceList('', parts[1] ?? '');
+      if (parts.length === 2 && parts[0] === 'apis') return apiGroup(parts[1] ?? '');
+      if (parts.length === 3 && parts[0] === 'apis') return apiResourceList(parts[1] ?? '', parts[2] ?? '');
+      return undefined;
+    })();
+    if (found) return { status: 200, body: found };
+    if (['/healthz', '/livez', '/readyz'].includes(pathname)) return { status: 200, body: 'ok', contentType: 'text/plain' };
+    throw statusErrors.pathNotFound();
+  }
+
+  private send(res: ServerResponse, result: ApiResult): number {
+    const contentType = result.contentType ?? 'application/json';
+    const payload = contentType === 'application/json' ? JSON.stringify(result.body) : String(result.body);
+    res.writeHead(result.status, { ...(result.headers ?? {}), 'Content-Type': contentType, 'Content-Length': Buffer.byteLength(payload) });
+    res.end(payload);
+    return result.status;
+  }
+}
+
+async function readJsonBody(req: IncomingMessage): Promise<unknown> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req) {
+    const buf = chunk as Buffer;
+    size += buf.length;
+    if (size > maxBody) throw new SimApiError(413, 'RequestEntityTooLarge', 'Request entity too large: limit is 3145728');
+    chunks.push(buf);
+  }
+  const text = Buffer.concat(chunks).toString('utf8').trim();
+  if (text === '') return undefined;
+  try {
+    return JSON.parse(text) as unknown;
+  } catch (error) {
+    throw statusErrors.badRequest(`error decoding request body: ${(error as Error).message}`);
+  }
+}

@@ -1,0 +1,68 @@
+import { execFile } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startSimulatedCluster } from '../../../src/cluster/sim/index.js';
+import type { SimulatedCluster } from '../../../src/cluster/sim/index.js';
+import { fast, isReady, pods } from './support.js';
+
+const kubectlPath = '/usr/bin/kubectl';
+const run = promisify(execFile);
+
+describe.skipIf(!existsSync(kubectlPath))('kubectl against the simulated cluster', () => {
+  let sim: SimulatedCluster;
+  let dir: string;
+
+  const kubectl = async (...args: string[]) => {
+    const { stdout } = await run(kubectlPath, [...args, '--cache-dir', join(dir, 'cache')], {
+      env: { ...process.env, KUBECONFIG: join(dir, 'config'), HOME: dir },
+      timeout: 20_000,
+    });
+    return stdout;
+  };
+
+  beforeAll(async () => {
+    sim = await startSimulatedCluster(fast);
+    dir = await mkdtemp(join(tmpdir(), 'sim-kubectl-'));
+    await sim.writeKubeconfig(join(dir, 'config'));
+  });
+  afterAll(async () => {
+    await sim?.close();
+    if (dir) await rm(dir, { recursive: true, force: true });
+  });
+
+  it('lists the main pod by label as JSON', async () => {
+    const out = JSON.parse(await kubectl('get', 'pods', '-n', 'devtroncd', '-l', 'app=devtron', '-o', 'json')) as {
+      kind: string;
+      items: Array<{ metadata: { name: string; uid: string } }>;
+    };
+    expect(out.kind).toBe('List');
+    const [main] = sim.list(pods, 'devtroncd', 'app=devtron');
+    expect(out.items.map((p) => [p.metadata.name, p.metadata.uid])).toEqual([[main.metadata.name, main.metadata.uid]]);
+  });
+
+  it('prints the server-side table for human output', async () => {
+    const out = await kubectl('get', 'pods', '-n', 'devtroncd');
+    expect(out.split('\n')[0]).toMatch(/^NAME\s+READY\s+STATUS\s+RESTARTS\s+AGE$/);
+    expect(out).toMatch(/git-sensor-0\s+1\/1\s+Running\s+0\s+3d/);
+  });
+
+  it('deletes git-sensor-0, waiting for the deletion, and the pod comes back with a new uid', async () => {
+    const before = sim.get(pods, 'devtroncd', 'git-sensor-0').metadata.uid;
+    const out = await kubectl('delete', 'pod', 'git-sensor-0', '-n', 'devtroncd');
+    expect(out.trim()).toBe('pod "git-sensor-0" deleted');
+    await sim.settle();
+    const after = sim.get(pods, 'devtroncd', 'git-sensor-0');
+    expect(after.metadata.uid).not.toBe(before);
+    expect(isReady(after)).toBe(true);
+    expect(sim.requests()).toContainEqual(expect.objectContaining({ method: 'DELETE', path: '/api/v1/namespaces/devtroncd/pods/git-sensor-0', status: 200 }));
+  });
+
+  it('reports a missing pod the way kubectl reports it from a real cluster', async () => {
+    const failure = await kubectl('get', 'pod', 'nope', '-n', 'devtroncd').catch((e: { stderr: string }) => e.stderr);
+    expect(failure).toContain('Error from server (NotFound): pods "nope" not found');
+  });
+});

@@ -1,0 +1,60 @@
+import { describe, expect, it } from 'vitest';
+import { jsonPatch, mergePatch, strategicMergePatch } from '../../../src/cluster/sim/patch.js';
+import { matchesLabels, parseLabelSelector } from '../../../src/cluster/sim/selectors.js';
+
+describe('label selectors', () => {
+  const labels = { app: 'devtron', tier: 'api', 'app.kubernetes.io/name': 'argocd-server' };
+  const cases: Array<[string, boolean]> = [
+    ['app=devtron', true],
+    ['app==devtron', true],
+    ['app!=devtron', false],
+    ['app!=other', true],
+    ['missing!=x', true],
+    ['app in (kubewatch, devtron)', true],
+    ['app notin (devtron)', false],
+    ['tier', true],
+    ['!tier', false],
+    ['!missing', true],
+    ['app=devtron,tier in (api),!missing', true],
+    ['app=devtron,tier=web', false],
+    ['app.kubernetes.io/name=argocd-server', true],
+    ['', true],
+  ];
+  it.each(cases)('%s → %s', (selector, expected) => {
+    expect(matchesLabels(parseLabelSelector(selector), labels)).toBe(expected);
+  });
+
+  it.each(['app in devtron', 'app=a b', '=x', 'a/b/c=d'])('rejects %s with a 400 Status', (selector) => {
+    expect(() => parseLabelSelector(selector)).toThrow(expect.objectContaining({ code: 400 }));
+  });
+});
+
+describe('patches', () => {
+  it('merge patch replaces lists and deletes on null', () => {
+    expect(mergePatch({ a: { b: 1, c: 2 }, l: [1, 2] }, { a: { b: null, d: 3 }, l: [3] })).toEqual({ a: { c: 2, d: 3 }, l: [3] });
+  });
+
+  it('strategic merge patch merges containers by name, honours $patch: delete and ignores $setElementOrder', () => {
+    const target = { spec: { containers: [{ name: 'a', image: 'a:1', ports: [{ containerPort: 80 }] }, { name: 'b', image: 'b:1' }] } };
+    const patched = strategicMergePatch(target, {
+      spec: { $setElementOrder: [], '$setElementOrder/containers': [{ name: 'a' }], containers: [{ name: 'a', image: 'a:2' }, { name: 'b', $patch: 'delete' }, { name: 'c', image: 'c:1' }] },
+    });
+    expect(patched).toEqual({ spec: { $setElementOrder: [], containers: [{ name: 'a', image: 'a:2', ports: [{ containerPort: 80 }] }, { name: 'c', image: 'c:1' }] } });
+  });
+
+  it('JSON patch adds, removes, replaces, moves, copies and tests, without touching its input', () => {
+    const input = { a: [1, 2], b: { 'x/y': 1, '~t': 2 } };
+    const out = jsonPatch(input, [
+      { op: 'add', path: '/a/-', value: 3 },
+      { op: 'add', path: '/a/0', value: 0 },
+      { op: 'remove', path: '/b/x~1y' },
+      { op: 'replace', path: '/b/~0t', value: 5 },
+      { op: 'copy', from: '/b', path: '/c' },
+      { op: 'move', from: '/c', path: '/d' },
+      { op: 'test', path: '/d', value: { '~t': 5 } },
+    ]);
+    expect(out).toEqual({ a: [0, 1, 2, 3], b: { '~t': 5 }, d: { '~t': 5 } });
+    expect(input).toEqual({ a: [1, 2], b: { 'x/y': 1, '~t': 2 } });
+    expect(() => jsonPatch(input, [{ op: 'remove', path: '/nope' }])).toThrow(/nonexistent|missing/);
+  });
+});
