@@ -1,0 +1,140 @@
+import { userInfo } from 'node:os';
+import type { Logger } from 'pino';
+import { startSimulatedCluster, type SimulatedCluster } from './cluster/sim/index.js';
+import { loadKubeConfig } from './cluster/kubeconfig.js';
+import { findCluster, hasSlackCredentials, loadConfig, type Config, type ConfigSources } from './config.js';
+import { startPrivateRedis, redisServerInstalled } from './jobs/private-redis.js';
+import { assertRedisReachable, RedisUnavailableError, safeRedisUrl } from './jobs/redis.js';
+import { startClusterWorker } from './jobs/worker.js';
+import { createLogger } from './logger.js';
+import { createSlackBot } from './slack/app.js';
+import { runTerminal } from './terminal/session.js';
+
+/**
+ * The composition root: configuration → logger → Slack app or terminal → queues → start.
+ * It holds no logic of its own beyond choosing what to start.
+ */
+
+/** Stops cleanly on SIGTERM / SIGINT, within the time the manifests allow. */
+function onShutdown(logger: Logger, stop: () => Promise<void>): void {
+  let stopping = false;
+  const handler = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    logger.info({ signal }, 'shutting down');
+    const force = setTimeout(() => process.exit(1), 25_000);
+    force.unref();
+    stop().then(
+      () => process.exit(0),
+      () => process.exit(1),
+    );
+  };
+  process.once('SIGTERM', handler);
+  process.once('SIGINT', handler);
+}
+
+/** The Slack bot: Bolt's HTTP receiver (or Socket Mode) and the queues of every cluster. */
+export async function runBot(config: Config): Promise<void> {
+  const logger = createLogger(config.logLevel);
+  await assertRedisReachable(config.redisUrl);
+  const bot = createSlackBot(config, logger);
+  const port = await bot.start();
+  logger.info({ port, socketMode: port === undefined, clusters: config.clusters.map((c) => c.name), redis: safeRedisUrl(config.redisUrl) }, 'platform-medic bot started');
+  onShutdown(logger, () => bot.stop());
+}
+
+/** One cluster's worker, as its own process (`platform-medic worker --cluster NAME`). */
+export async function runWorker(config: Config, clusterName: string): Promise<void> {
+  const logger = createLogger(config.logLevel).child({ cluster: clusterName });
+  const cluster = findCluster(config, clusterName);
+  if (!cluster) throw new Error(`There is no cluster "${clusterName}". Configured clusters: ${config.clusters.map((c) => c.name).join(', ')}.`);
+  await assertRedisReachable(config.redisUrl);
+  const kubeConfig = loadKubeConfig(cluster.kube);
+  const worker = startClusterWorker({ config, cluster, kubeConfig, logger });
+  await worker.worker.waitUntilReady();
+  logger.info({ server: kubeConfig.getCurrentCluster()?.server, redis: safeRedisUrl(config.redisUrl) }, 'worker started');
+  onShutdown(logger, () => worker.close());
+}
+
+/** Options of the terminal demo. */
+export interface TerminalDemoOptions {
+  /** A kubeconfig to use instead of the simulated cluster. */
+  readonly kubeconfig?: string;
+  readonly context?: string;
+  /** Puts the simulated cluster into an entry's broken state first, e.g. `build-logs:broker`. */
+  readonly broken?: string;
+}
+
+/** The terminal adapter: same commands, prompts for approval, real jobs through Redis. */
+export async function runTerminalDemo(sources: ConfigSources, options: TerminalDemoOptions): Promise<void> {
+  const base = loadConfig(sources);
+  const out = process.stdout;
+  let redisUrl = base.redisUrl;
+  let stopRedis = () => undefined as void;
+  try {
+    await assertRedisReachable(redisUrl);
+  } catch (err) {
+    if (!(err instanceof RedisUnavailableError) || !redisServerInstalled()) throw err;
+    out.write(`Redis is not reachable at ${safeRedisUrl(redisUrl)}; starting a private redis-server for this session.\n`);
+    const own = await startPrivateRedis();
+    redisUrl = own.url;
+    stopRedis = own.stop;
+  }
+
+  const real = options.kubeconfig !== undefined || options.context !== undefined;
+  const clusterName = real ? 'local' : 'simulated';
+  const config = loadConfig({
+    ...sources,
+    overrides: {
+      ...sources.overrides,
+      redisUrl,
+      queuePrefix: `${base.queuePrefix}-terminal`,
+      logLevel: sources.overrides?.logLevel ?? 'warn',
+      clusters: [
+        real
+          ? { name: clusterName, kube: options.kubeconfig ? { source: 'kubeconfig', path: options.kubeconfig, ...(options.context ? { context: options.context } : {}) } : { source: 'default', context: options.context } }
+          : { name: clusterName, kube: { source: 'simulated' } },
+      ],
+      defaultCluster: clusterName,
+      ...(real || base.waitOverrideSeconds !== undefined ? {} : { waitOverrideSeconds: 10 }),
+    },
+  });
+  const logger = createLogger(config.logLevel, process.stderr);
+  let sim: SimulatedCluster | undefined;
+  if (!real) {
+    sim = await startSimulatedCluster();
+    if (options.broken) {
+      const [entry, depth] = options.broken.split(':');
+      sim.break(entry!, depth ? { depth } : undefined);
+    }
+    out.write(`Simulated cluster at ${sim.url} (a standard install of the platform${options.broken ? `, broken as in ${options.broken}` : ''}). The guide's waits are shortened to ${config.waitOverrideSeconds} s.\n`);
+  }
+  const cluster = config.clusters[0]!;
+  const kubeConfig = loadKubeConfig(cluster.kube, sim?.kubeConfig());
+  const worker = startClusterWorker({ config, cluster, kubeConfig, logger, pollMs: 250 });
+  try {
+    await runTerminal({
+      config,
+      logger,
+      input: process.stdin,
+      output: out,
+      user: `terminal:${userInfo().username}`,
+      describeCluster: () =>
+        sim
+          ? `Simulated cluster at ${sim.url}. Symptoms present: ${sim.symptoms().join(', ') || 'none'}.`
+          : `Cluster of ${options.kubeconfig ?? 'the default kubeconfig'}${options.context ? ` (context ${options.context})` : ''}: ${kubeConfig.getCurrentCluster()?.server}.`,
+    });
+  } finally {
+    await worker.close();
+    await sim?.close();
+    stopRedis();
+  }
+}
+
+/** `npm start`: the Slack bot when Slack credentials are set, else the terminal demo. */
+export async function runStart(sources: ConfigSources): Promise<void> {
+  const config = loadConfig(sources);
+  if (hasSlackCredentials(config)) return runBot(config);
+  process.stdout.write('No Slack credentials (SLACK_BOT_TOKEN and SLACK_SIGNING_SECRET or SLACK_APP_TOKEN): starting the terminal adapter.\n');
+  return runTerminalDemo(sources, {});
+}

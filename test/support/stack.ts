@@ -1,0 +1,163 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Writable } from 'node:stream';
+import { Queue } from 'bullmq';
+import { pino } from 'pino';
+import { catalogue } from '../../src/catalogue/index.js';
+import { startSimulatedCluster, type SimulatedCluster } from '../../src/cluster/sim/index.js';
+import { loadConfig, type Config } from '../../src/config.js';
+import { clusterQueueName } from '../../src/jobs/names.js';
+import { defaultPlatformNames } from '../../src/platform-names.js';
+import { workerRbac } from '../../src/remedies/rbac.js';
+import { createSlackBot, type SlackBot } from '../../src/slack/app.js';
+import { startFakeSlackApi, type FakeSlackApi, type StoredMessage } from '../fakes/slack-api.js';
+import { blockActionsBody, postSigned, slashCommandBody, type SignedResponse } from './slack-requests.js';
+import { FAKE_WORKSPACE } from './slack-workspace.js';
+
+/** Redis of the tests: REDIS_URL, or the local default that .ci/run starts. */
+export const testRedisUrl = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+
+export const signingSecret = '8f742231b10e8888abcd99yyyzzz85a5'.replace(/[^0-9a-f]/g, 'a');
+export const channel = 'C0PLATFORM';
+export const approver = 'U0APPROVER';
+export const secondApprover = 'U0APPROVER2';
+export const requester = 'U0REQUESTER';
+export const bystander = 'U0BYSTANDER';
+
+/** The worker's identity in the simulated cluster, holding exactly the RBAC the catalogue declares. */
+export const workerSubject = 'system:serviceaccount:devtroncd:platform-medic-worker';
+
+/** A unique key prefix, so tests sharing one Redis never see each other's queues. */
+export function uniquePrefix(name: string): string {
+  return `test-${name}-${process.pid}-${Math.random().toString(36).slice(2, 8)}`;
+}
+
+/** Everything of the product, running for real: Slack fake, Bolt bot, Redis, worker process, cluster. */
+export interface Stack {
+  readonly sim: SimulatedCluster;
+  readonly fake: FakeSlackApi;
+  readonly bot: SlackBot;
+  readonly config: Config;
+  readonly eventsUrl: string;
+  readonly workerLog: () => string;
+  /** The queue of the simulated cluster, to look at jobs. */
+  readonly queue: Queue;
+  slash(text: string, user?: string, options?: { timestamp?: number; signature?: string }): Promise<SignedResponse>;
+  click(message: StoredMessage, actionIdPrefix: string, user: string, options?: { responseId?: string; buttonIndex?: number }): Promise<{ response: SignedResponse; responseId: string }>;
+  /** The thread of the root message the bot posted for a fix. */
+  thread(rootTs: string): StoredMessage[];
+  stop(): Promise<void>;
+}
+
+/** Waits for a spawned worker to say it started, or fails with what it printed. */
+function waitForStart(child: ChildProcess, log: () => string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`worker did not start:\n${log()}`)), 20_000);
+    const check = () => {
+      if (log().includes('worker started')) {
+        clearTimeout(timer);
+        resolve();
+      }
+    };
+    child.stdout?.on('data', check);
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`worker exited with ${code}:\n${log()}`));
+    });
+  });
+}
+
+/** Starts a worker exactly as deployed: its own process, `platform-medic worker --cluster NAME`. */
+export function spawnWorker(env: Record<string, string>, cluster: string): { child: ChildProcess; log: () => string; started: Promise<void> } {
+  let out = '';
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli.ts', 'worker', '--cluster', cluster], {
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
+  child.stderr!.on('data', (d: Buffer) => (out += d.toString()));
+  const log = () => out;
+  return { child, log, started: waitForStart(child, log) };
+}
+
+/** Starts the whole product against a fresh simulated cluster. */
+export async function startStack(name: string, options: { approvers?: string[] } = {}): Promise<Stack> {
+  const sim = await startSimulatedCluster({ recreateDelayMs: 50, readyDelayMs: 50, policy: { subject: workerSubject, ...workerRbac(catalogue, defaultPlatformNames) } });
+  const dir = mkdtempSync(join(tmpdir(), `medic-${name}-`));
+  const kubeconfig = join(dir, 'kubeconfig');
+  await sim.writeKubeconfig(kubeconfig);
+  const configFile = join(dir, 'platform-medic.yaml');
+  writeFileSync(configFile, `clusters:\n  - name: sim\n    kube: { source: kubeconfig, path: ${kubeconfig} }\n`);
+  const fake = await startFakeSlackApi({ rateLimit: false });
+  const env: Record<string, string> = {
+    SLACK_BOT_TOKEN: fake.botToken,
+    SLACK_SIGNING_SECRET: signingSecret,
+    SLACK_API_URL: fake.apiUrl,
+    REDIS_URL: testRedisUrl,
+    PLATFORM_MEDIC_CONFIG: configFile,
+    PLATFORM_MEDIC_QUEUE_PREFIX: uniquePrefix(name),
+    PLATFORM_MEDIC_APPROVERS: (options.approvers ?? [approver, secondApprover]).join(','),
+    PLATFORM_MEDIC_WAIT_OVERRIDE_SECONDS: '0.3',
+    PORT: '0',
+    LOG_LEVEL: 'info',
+  };
+  const config = loadConfig({ env });
+  const silent = pino({ level: 'silent' }, new Writable({ write: (_c, _e, cb) => cb() }));
+  const bot = createSlackBot(config, silent);
+  const port = await bot.start();
+  const eventsUrl = `http://127.0.0.1:${port}/slack/events`;
+  const worker = spawnWorker(env, 'sim');
+  await worker.started;
+  const queue = new Queue(clusterQueueName('sim'), { connection: { url: testRedisUrl }, prefix: config.queuePrefix });
+  let clicks = 0;
+
+  return {
+    sim,
+    fake,
+    bot,
+    config,
+    eventsUrl,
+    queue,
+    workerLog: worker.log,
+    slash(text, user = requester, opts = {}) {
+      const body = slashCommandBody({ text, user_id: user, channel_id: channel, response_url: fake.responseUrl(`slash-${Math.random()}`, { channel, user }) });
+      return postSigned(eventsUrl, body, { secret: signingSecret, ...opts });
+    },
+    async click(message, prefix, user, opts = {}) {
+      const actions = (message.blocks ?? []).filter((b) => b.type === 'actions') as unknown as { block_id: string; elements: { action_id: string; value: string; text: { text: string } }[] }[];
+      const matches = actions.flatMap((a) => a.elements.filter((e) => e.action_id.startsWith(prefix)).map((e) => ({ block: a.block_id, e })));
+      const hit = matches[opts.buttonIndex ?? 0];
+      if (!hit) throw new Error(`no button ${prefix} on message ${message.ts}: ${JSON.stringify(message.blocks)}`);
+      const responseId = opts.responseId ?? `click-${++clicks}-${user}`;
+      const body = blockActionsBody({
+        user,
+        channel,
+        message_ts: message.ts,
+        ...(message.thread_ts ? { thread_ts: message.thread_ts } : {}),
+        action_id: hit.e.action_id,
+        value: hit.e.value,
+        block_id: hit.block,
+        button_text: hit.e.text.text,
+        response_url: fake.responseUrl(responseId, { channel, messageTs: message.ts, user, ...(message.thread_ts ? { threadTs: message.thread_ts } : {}) }),
+        message: { text: message.text, blocks: message.blocks },
+      });
+      return { response: await postSigned(eventsUrl, body, { secret: signingSecret }), responseId };
+    },
+    thread(rootTs) {
+      return fake.thread(channel, rootTs);
+    },
+    async stop() {
+      worker.child.kill('SIGTERM');
+      await new Promise((r) => (worker.child.exitCode !== null ? r(undefined) : worker.child.once('exit', r)));
+      await bot.stop();
+      await queue.obliterate({ force: true }).catch(() => undefined);
+      await queue.close();
+      await fake.close();
+      await sim.close();
+    },
+  };
+}
+
+export { FAKE_WORKSPACE };

@@ -1,0 +1,65 @@
+import { PassThrough, Writable } from 'node:stream';
+import { pino } from 'pino';
+import { afterEach, describe, expect, it } from 'vitest';
+import { startSimulatedCluster, type SimulatedCluster } from '../../src/cluster/sim/index.js';
+import { loadConfig } from '../../src/config.js';
+import { startClusterWorker, type ClusterWorker } from '../../src/jobs/worker.js';
+import { runTerminal } from '../../src/terminal/session.js';
+import { testRedisUrl, uniquePrefix } from '../support/stack.js';
+
+const silent = pino({ level: 'silent' }, new Writable({ write: (_c, _e, cb) => cb() }));
+
+/** Runs a terminal session fed with `script` (piped, as `printf … | npm start` would) and returns its transcript. */
+async function session(sim: SimulatedCluster, script: string[]): Promise<string> {
+  const config = loadConfig({
+    env: {},
+    overrides: { redisUrl: testRedisUrl, queuePrefix: uniquePrefix('terminal'), clusters: [{ name: 'simulated', kube: { source: 'simulated' } }], defaultCluster: 'simulated', waitOverrideSeconds: 0.2 },
+  });
+  workers.push(startClusterWorker({ config, cluster: config.clusters[0]!, kubeConfig: sim.kubeConfig(), logger: silent, pollMs: 50 }));
+  const input = new PassThrough();
+  let out = '';
+  const output = new Writable({ write: (c, _e, cb) => ((out += c.toString()), cb()) });
+  input.end(script.map((l) => `${l}\n`).join(''));
+  await runTerminal({ config, logger: silent, input, output, user: 'terminal:alice', describeCluster: () => `symptoms: ${sim.symptoms().join(', ') || 'none'}` });
+  return out;
+}
+
+const workers: ClusterWorker[] = [];
+const sims: SimulatedCluster[] = [];
+afterEach(async () => {
+  await Promise.all(workers.splice(0).map((w) => w.close()));
+  await Promise.all(sims.splice(0).map((s) => s.close()));
+});
+
+describe('the terminal adapter', () => {
+  it('takes the same commands, asks for approval by prompt, and repairs build logs in the simulated cluster', async () => {
+    const sim = await startSimulatedCluster({ recreateDelayMs: 30, readyDelayMs: 30 });
+    sims.push(sim);
+    sim.break('build-logs');
+    const transcript = await session(sim, ['list', 'fix build-log', 'fix build-logs', 'a', '1', 'cluster']);
+
+    expect(transcript).toContain('build-logs (guide 7.4) — Build logs not visible and build cannot be aborted');
+    expect(transcript).toContain('There is no remedy build-log in the catalogue. Closest: build-logs');
+    expect(transcript).toContain('== Approve: Restart the main platform pods and the build-event watcher ==');
+    expect(transcript).toMatch(/Approve this plan\? \[a\]pprove \/ \[d\]eny > a/);
+    expect(transcript).toContain('Approved by terminal:alice; running.');
+    expect(transcript).toContain('✅ Step 2 of 4: Deleted 2 pod(s); replacements are Ready with new uids.');
+    expect(transcript).toContain('⏳ Step 3 of 4: Waiting 0.2 s');
+    expect(transcript).toMatch(/Are the build logs visible now\? \[1\] Logs visible \/ \[2\] Still failing > 1/);
+    expect(transcript).toContain('🎉 Resolved: Build logs are visible again.');
+    expect(transcript).toContain('symptoms: none');
+    expect(sim.symptoms()).toEqual([]);
+  });
+
+  it('does nothing when the plan is denied', async () => {
+    const sim = await startSimulatedCluster({ recreateDelayMs: 30, readyDelayMs: 30 });
+    sims.push(sim);
+    sim.break('git-sensor-stuck');
+    const uid = sim.get({ group: '', version: 'v1', plural: 'pods' }, 'devtroncd', 'git-sensor-0')?.metadata?.uid;
+    const transcript = await session(sim, ['fix git-sensor-stuck', 'maybe', 'd']);
+    expect(transcript).toContain('Please answer one of: a (approve), d (deny).');
+    expect(transcript).toContain('Denied by terminal:alice; nothing was done.');
+    expect(sim.get({ group: '', version: 'v1', plural: 'pods' }, 'devtroncd', 'git-sensor-0')?.metadata?.uid).toBe(uid);
+    expect(sim.symptoms()).toEqual(['git-sensor-stuck']);
+  });
+});
