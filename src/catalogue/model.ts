@@ -34,10 +34,11 @@ export interface Permission {
 /** A platform name that is one pod, or a list of pods (the message brokers). */
 export type PodName = 'gitSensorPod' | 'databasePod' | 'brokerPods';
 
-/** Pods chosen by label selector or by name, in one of the platform's namespaces. */
+/** Pods chosen by label selector, by name, or by state (crash-looping), in one of the platform's namespaces. */
 export type PodTarget =
   | { readonly by: 'label'; readonly namespace: NamespaceName; readonly label: LabelName }
-  | { readonly by: 'name'; readonly namespace: NamespaceName; readonly pod: PodName };
+  | { readonly by: 'name'; readonly namespace: NamespaceName; readonly pod: PodName }
+  | { readonly by: 'crash-looping'; readonly namespace: NamespaceName };
 
 /** What every step says about itself. */
 interface StepBase {
@@ -83,8 +84,141 @@ export interface ManualStep extends StepBase {
   readonly items: readonly string[];
 }
 
-/** One step of a remedy. Further kinds (manifests, patches, secrets, dashboard, database) join this union. */
-export type Step = ListPodsStep | DeletePodsStep | WaitStep | ManualStep;
+/** Entry 1: installer jobs at 0/1 completions whose pods are not running, deleted (pods with them). */
+export interface DeleteFailedJobsStep extends StepBase {
+  readonly kind: 'deleteFailedJobs';
+  readonly namespace: NamespaceName;
+}
+
+/** A manifest the guide applies from {manifest_url}. */
+export type ManifestName = 'migrator' | 'rollout';
+
+/** Entries 1 and 2: apply a manifest fetched from a configured address, leaving named objects out. */
+export interface ApplyManifestStep extends StepBase {
+  readonly kind: 'applyManifest';
+  readonly manifest: ManifestName;
+  readonly namespace: NamespaceName;
+  /** Objects of the manifest that must not be applied, e.g. the database-migrator secret. */
+  readonly exclude: readonly { readonly kind: string; readonly nameContains: string }[];
+}
+
+/** Entry 9: set the images of a stateful set's init container and container. */
+export interface PatchStatefulSetImagesStep extends StepBase {
+  readonly kind: 'patchStatefulSetImages';
+  readonly statefulSet: 'databaseStatefulSet';
+  readonly images: readonly { readonly container: 'databaseInitContainer' | 'databaseContainer'; readonly image: string }[];
+}
+
+/** Entry 24: make the claim's storage class allow expansion (its own approved step). */
+export interface AllowVolumeExpansionStep extends StepBase {
+  readonly kind: 'allowVolumeExpansion';
+  readonly claim: 'gitSensorClaim';
+}
+
+/** Entry 24: raise a claim's requested storage, after checking its storage class allows expansion. */
+export interface GrowClaimStep extends StepBase {
+  readonly kind: 'growClaim';
+  readonly claim: 'gitSensorClaim';
+  /** The parameter that holds the new size, e.g. `size` = `20Gi`. */
+  readonly sizeParam: string;
+}
+
+/** Sections 5.2, 5.3 and entry 22: remove keys from a secret, after saving it as a timestamped backup. */
+export interface RemoveSecretKeysStep extends StepBase {
+  readonly kind: 'removeSecretKeys';
+  readonly secret: 'platformSecret' | 'gitopsSecret';
+  readonly keys: readonly string[];
+}
+
+/** Entries 12 and 21: set annotations on an ingress or a service of the platform. */
+export interface AnnotateStep extends StepBase {
+  readonly kind: 'annotate';
+  readonly resource: 'ingresses' | 'services';
+  readonly namespace: NamespaceName;
+  /** Which object: by the main label's app name, e.g. the platform's ingress and service. */
+  readonly select: 'platform';
+  /** Annotation → value; `{param}` names a parameter of the entry. */
+  readonly annotations: Readonly<Record<string, string | { readonly param: string; readonly template?: string }>>;
+}
+
+/** Entry 21: create the cloud load balancer's backend configuration with a longer timeoutSec. */
+export interface CreateBackendConfigStep extends StepBase {
+  readonly kind: 'createBackendConfig';
+  readonly namespace: NamespaceName;
+  readonly nameParam: string;
+  readonly timeoutParam: string;
+}
+
+/** Entry 25: check the last-applied-configuration JSON of the rollouts; repair only when unambiguous. */
+export interface CheckLastAppliedStep extends StepBase {
+  readonly kind: 'checkLastAppliedJson';
+}
+
+/** Read the platform version from the installer object; gate what follows (sections 5 and 9). */
+export interface CheckVersionStep extends StepBase {
+  readonly kind: 'checkVersion';
+  readonly risk: 'read-only';
+  readonly atLeast?: string;
+  readonly below?: string;
+  readonly why: string;
+}
+
+/**
+ * Sections 5.1 and entry 17: read a key of a secret (the key chosen by the platform version) and show
+ * it only as an ephemeral message to an authorised user. Never logged, never in job data.
+ */
+export interface RevealSecretStep extends StepBase {
+  readonly kind: 'revealSecret';
+  readonly risk: 'read-only';
+  readonly secret: 'platformSecret';
+  /** Key from v0.6.9 on, and before it (section 5.1). */
+  readonly key: { readonly fromV069: string; readonly before: string };
+}
+
+/** Entry 5: the dashboard organisation repair, as HTTP calls made by the worker inside the cluster. */
+export interface DashboardOrgRepairStep extends StepBase {
+  readonly kind: 'dashboardOrgRepair';
+  readonly metricsStoreParam: string;
+}
+
+/** Entry 11: remove the `image!=''` filter from the CPU panels' queries of the dashboards. */
+export interface DashboardCpuFilterStep extends StepBase {
+  readonly kind: 'dashboardRemoveCpuFilter';
+}
+
+/** Entry 16: end the sessions on a database, then drop it. */
+export interface DropDatabaseStep extends StepBase {
+  readonly kind: 'dropDatabase';
+  readonly databaseParam: string;
+}
+
+/** Entry 18: label and annotate the platform namespace's resources for the chart manager. */
+export interface LabelForChartManagerStep extends StepBase {
+  readonly kind: 'labelForChartManager';
+  readonly namespace: NamespaceName;
+}
+
+/** One step of a remedy. */
+export type Step =
+  | ListPodsStep
+  | DeletePodsStep
+  | WaitStep
+  | ManualStep
+  | DeleteFailedJobsStep
+  | ApplyManifestStep
+  | PatchStatefulSetImagesStep
+  | AllowVolumeExpansionStep
+  | GrowClaimStep
+  | RemoveSecretKeysStep
+  | AnnotateStep
+  | CreateBackendConfigStep
+  | CheckLastAppliedStep
+  | CheckVersionStep
+  | RevealSecretStep
+  | DashboardOrgRepairStep
+  | DashboardCpuFilterStep
+  | DropDatabaseStep
+  | LabelForChartManagerStep;
 
 /** The kinds of step the catalogue knows. */
 export type StepKind = Step['kind'];
@@ -110,11 +244,35 @@ export interface Stage {
   readonly then?: Decision;
 }
 
+/** A value a person gives with a fix; checked against `pattern` (a linear-time RegExp source). */
+export interface EntryParam {
+  readonly name: string;
+  readonly description: string;
+  readonly default?: string;
+  readonly pattern: string;
+  readonly example: string;
+}
+
 /** A platform version range an entry or procedure applies to (section 9). */
 export interface VersionConstraint {
   readonly atLeast?: string;
   readonly below?: string;
   readonly why: string;
+}
+
+/**
+ * What a pasted text must show for the entry to match. All texts are matched case-insensitively as
+ * literals (never as regular expressions written by hand), so matching stays linear-time.
+ */
+export interface Signatures {
+  /** The guide's exact error texts and the real messages behind them: strong evidence. */
+  readonly errors: readonly string[];
+  /** The words people use for the symptom ("build logs are not streaming"): evidence in sentences. */
+  readonly phrases: readonly string[];
+  /** Words that make the entry more likely when they appear with its evidence (component names). */
+  readonly context?: readonly string[];
+  /** Texts that point elsewhere (near-misses): when present, the entry is not proposed. */
+  readonly excludes?: readonly string[];
 }
 
 /** One entry of the guide: a symptom, its cause and its remedy. */
@@ -125,9 +283,13 @@ export interface CatalogueEntry {
   readonly title: string;
   readonly symptom: string;
   readonly cause: string;
-  /** The guide's exact error texts, and the phrases people use for the symptom. */
-  readonly signatures: { readonly errors: readonly string[]; readonly phrases: readonly string[] };
+  /** What the matcher recognises the entry by. */
+  readonly signatures: Signatures;
   readonly versions?: VersionConstraint;
+  /** Other places of the guide that describe the same remedy (e.g. 7.3 and 5.5). */
+  readonly alsoRefs?: readonly GuideRef[];
+  /** Values a person gives with the fix (`/platform fix upload-too-large size=200m`), with the guide's defaults. */
+  readonly params?: readonly EntryParam[];
   /** The remedy; a fix starts with the first stage. */
   readonly stages: readonly Stage[];
 }

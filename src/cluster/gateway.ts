@@ -11,6 +11,9 @@ export interface PodSummary {
   readonly createdAt: string;
   /** Kind of the controller that recreates it (StatefulSet, ReplicaSet, Job), if any. */
   readonly owner?: string;
+  /** Why a container is waiting, e.g. CrashLoopBackOff or ImagePullBackOff. */
+  readonly waiting?: string;
+  readonly restarts: number;
 }
 
 /** Options of the gateway. */
@@ -22,7 +25,11 @@ export interface GatewayOptions {
 function summarise(pod: V1Pod): PodSummary {
   const ready = pod.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True') ?? false;
   const owner = pod.metadata?.ownerReferences?.find((o) => o.controller)?.kind;
+  const statuses = [...(pod.status?.initContainerStatuses ?? []), ...(pod.status?.containerStatuses ?? [])];
+  const waiting = statuses.map((c) => c.state?.waiting?.reason).find((r): r is string => Boolean(r));
   return {
+    restarts: statuses.reduce((n, c) => n + (c.restartCount ?? 0), 0),
+    ...(waiting ? { waiting } : {}),
     namespace: pod.metadata?.namespace ?? '',
     name: pod.metadata?.name ?? '',
     uid: pod.metadata?.uid ?? '',

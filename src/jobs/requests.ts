@@ -7,7 +7,7 @@ import { planSchema, type Plan } from '../remedies/plan.js';
  * conversation is (the surface's context, e.g. a Slack thread), which stage it is at, the plans made.
  */
 export const requestStatus = z.enum([
-  'planning', 'awaiting-approval', 'running', 'waiting', 'awaiting-decision', 'resolved', 'not-resolved', 'denied', 'failed', 'changed',
+  'planning', 'awaiting-approval', 'running', 'waiting', 'awaiting-decision', 'resolved', 'not-resolved', 'denied', 'failed', 'changed', 'blocked',
 ]);
 export type RequestStatus = z.infer<typeof requestStatus>;
 

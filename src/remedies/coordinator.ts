@@ -263,6 +263,11 @@ export class RemedyCoordinator {
       const plan = planSchema.parse(value);
       if (plan.stageId !== req.stageId || req.status !== 'planning') return;
       await this.store.savePlan(plan);
+      if (plan.blocked) {
+        await this.store.update(req.id, { status: 'blocked', outcome: plan.blocked });
+        await this.options.reporter.planned({ ...req, status: 'blocked' }, entry, plan);
+        return;
+      }
       if (plan.approval === 'none') {
         // Read-only stages (checks, checklists) need nobody's approval.
         await this.store.update(req.id, { status: 'running' });

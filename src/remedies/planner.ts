@@ -9,17 +9,27 @@ export interface PlanRequest {
   readonly cluster: string;
   readonly entry: CatalogueEntry;
   readonly stage: Stage;
+  readonly params?: Readonly<Record<string, string>>;
+}
+
+/** Plans every step of a stage against the cluster as it is now. Read-only. */
+export async function planSteps(ctx: StepContext, stage: Stage): Promise<{ steps: PlannedStep[]; warnings: string[]; blocked?: string }> {
+  const steps: PlannedStep[] = [];
+  const warnings: string[] = [];
+  let blocked: string | undefined;
+  for (const [index, step] of stage.steps.entries()) {
+    const r = await planStep(ctx, step, index);
+    steps.push(r.planned);
+    warnings.push(...(r.warnings ?? []));
+    blocked ??= r.blocked;
+  }
+  return { steps, warnings, ...(blocked ? { blocked } : {}) };
 }
 
 /** Resolves every step of a stage against the cluster, read-only, and pins the result with a hash. */
 export async function planStage(ctx: StepContext, req: PlanRequest): Promise<Plan> {
-  const steps: PlannedStep[] = [];
-  const warnings: string[] = [];
-  for (const [index, step] of req.stage.steps.entries()) {
-    const r = await planStep(ctx, step, index);
-    steps.push(r.planned);
-    warnings.push(...r.warnings);
-  }
+  const params = { ...(req.params ?? {}) };
+  const { steps, warnings, blocked } = await planSteps({ ...ctx, params }, req.stage);
   return {
     requestId: req.requestId,
     entryId: req.entry.id,
@@ -27,8 +37,10 @@ export async function planStage(ctx: StepContext, req: PlanRequest): Promise<Pla
     cluster: req.cluster,
     plannedAt: ctx.now().toISOString(),
     approval: stageApproval(req.stage),
+    params,
     steps,
     warnings,
+    ...(blocked ? { blocked } : {}),
     hash: hashSteps(steps),
   };
 }

@@ -1,5 +1,6 @@
-import { hashSteps, type Plan, type PlannedStep } from './plan.js';
-import { podDrift, replanDeletePods } from './steps/delete-pods.js';
+import { findEntry, findStage } from '../catalogue/index.js';
+import { hashSteps, pinsOf, type Plan } from './plan.js';
+import { planSteps } from './planner.js';
 import { runStep, type StepContext, type StepResult } from './steps/index.js';
 
 /** One step's progress, as reported to the thread. */
@@ -17,42 +18,41 @@ export type RunOutcome =
   | { readonly status: 'failed'; readonly step: number; readonly message: string; readonly details?: readonly string[] }
   | { readonly status: 'changed'; readonly message: string; readonly details: readonly string[] };
 
-/** Recomputes the plan's hash against the cluster as it is now; lists what differs. */
+/**
+ * Plans the stage again and compares what it pins with the approved plan; lists what differs
+ * (objects gone, new, or changed in a pinned field). Empty when the plan still holds.
+ */
 export async function checkPlanStillHolds(ctx: StepContext, plan: Plan): Promise<string[]> {
-  const now: PlannedStep[] = [];
+  const entry = findEntry(plan.entryId);
+  const stage = entry && findStage(entry, plan.stageId);
+  if (!stage) return [`this worker does not know ${plan.entryId}/${plan.stageId}`];
+  const now = await planSteps({ ...ctx, params: plan.params }, stage);
+  if (hashSteps(now.steps) === plan.hash) return [];
   const drift: string[] = [];
-  for (const step of plan.steps) {
-    if (step.kind !== 'deletePods') {
-      now.push(step);
-      continue;
-    }
-    const groups = await replanDeletePods(ctx, step);
-    drift.push(...podDrift(step.groups, groups));
-    now.push({ ...step, groups });
+  for (const [i, was] of plan.steps.entries()) {
+    const is = now.steps[i];
+    const before = new Set(pinsOf(was.targets));
+    const after = new Set(pinsOf(is?.targets ?? []));
+    for (const p of before) if (!after.has(p)) drift.push(`step ${i + 1}: ${p.split(' ').slice(0, 2).join(' ')} (as planned: ${p.split(' ').slice(2).join(' ').slice(0, 40)}) is gone or changed`);
+    for (const p of after) if (!before.has(p)) drift.push(`step ${i + 1}: ${p.split(' ').slice(0, 2).join(' ')} is new or changed (now: ${p.split(' ').slice(2).join(' ').slice(0, 40)})`);
   }
-  if (hashSteps(now) === plan.hash) return [];
-  return drift.length > 0 ? drift : ['the planned objects differ from the cluster'];
+  return drift.length > 0 ? drift : ['what the plan would change differs from the cluster now'];
 }
 
 /**
  * Runs a plan from one step on. A wait ends this run with `waiting`: the caller schedules the rest
  * as a delayed job. The first run checks first that the cluster still matches the plan.
  */
-export async function runPlan(
-  ctx: StepContext,
-  plan: Plan,
-  fromStep: number,
-  report: (p: StepProgress) => Promise<void>,
-): Promise<RunOutcome> {
+export async function runPlan(ctx: StepContext, plan: Plan, fromStep: number, report: (p: StepProgress) => Promise<void>): Promise<RunOutcome> {
+  const withParams = { ...ctx, params: plan.params };
+  if (plan.blocked) return { status: 'failed', step: 0, message: plan.blocked };
   if (fromStep === 0) {
-    const drift = await checkPlanStillHolds(ctx, plan);
-    if (drift.length > 0) {
-      return { status: 'changed', message: 'The cluster changed since the plan was approved; nothing was done. Plan again.', details: drift };
-    }
+    const drift = await checkPlanStillHolds(withParams, plan);
+    if (drift.length > 0) return { status: 'changed', message: 'The cluster changed since the plan was approved; nothing was done. Plan again.', details: drift };
   }
   for (const step of plan.steps.slice(fromStep)) {
     await report({ index: step.index, status: 'started', message: step.does });
-    const result = await runStep(ctx, step);
+    const result = await runStep(withParams, step);
     await report({ index: step.index, ...result, ...('details' in result && result.details ? { details: result.details } : {}) });
     switch (result.status) {
       case 'waiting':

@@ -47,6 +47,10 @@ export class TerminalReporter implements RemedyReporter {
 
   async planned(req: RemedyRequest, entry: CatalogueEntry, plan: Plan): Promise<void> {
     this.io.print(blocksToText(approvalCard(entry, plan, { request: { ...req, status: plan.approval === 'none' ? 'running' : req.status } })).replace(/\n\s*\[Approve\] \[Deny\]$/, ''));
+    if (plan.blocked) {
+      this.io.settled(req.id, true);
+      return;
+    }
     if (plan.approval === 'none') return;
     this.io.ask({
       requestId: req.id,

@@ -28,12 +28,12 @@ function planWithPods(count: number, nameLength = 60): Plan {
     state: 'Running, Ready, owned by a ReplicaSet',
   }));
   const steps: PlannedStep[] = [
-    { index: 0, kind: 'listPods', does: 'Check that a new pod appears', risk: 'read-only', approval: 'none', namespace: 'devtron-ci', lines: ['ci-build-1 — Running, created 30s ago'], lookFor: 'a new pod' },
-    { index: 1, kind: 'deletePods', does: 'Delete the main pods', risk: 'restart', approval: 'approver', groups: [{ namespace: 'devtroncd', selector: 'app=devtron', pods }], verifyWithinSeconds: 300 },
-    { index: 2, kind: 'wait', does: 'Wait 5 minutes', risk: 'read-only', approval: 'none', seconds: 300, guideMinutes: 5, reason: 'the guide waits' },
-    { index: 3, kind: 'manual', does: 'Trigger a new build', risk: 'read-only', approval: 'none', items: ['Trigger a new build.'] },
+    { index: 0, kind: 'listPods', does: 'Check that a new pod appears', risk: 'read-only', approval: 'none', lines: ['ci-build-1 — Running, created 30s ago', 'a new pod'], targets: [], data: { namespace: 'devtron-ci' } },
+    { index: 1, kind: 'deletePods', does: 'Delete the main pods', risk: 'restart', approval: 'approver', lines: pods.map((p) => `delete Pod \`${p.namespace}/${p.name}\` (uid \`${p.uid.slice(0, 8)}\`, ${p.state})`), targets: pods, data: {} },
+    { index: 2, kind: 'wait', does: 'Wait 5 minutes', risk: 'read-only', approval: 'none', lines: ['wait 5 min — the guide waits'], targets: [], data: {} },
+    { index: 3, kind: 'manual', does: 'Trigger a new build', risk: 'read-only', approval: 'none', lines: ['☐ Trigger a new build.'], targets: [], data: {} },
   ];
-  return { requestId: request.id, entryId: 'build-logs', stageId: 'restart-watcher', cluster: 'prod-eu', plannedAt: '2026-11-21T10:00:05.000Z', approval: 'approver', steps, warnings: [], hash: hashSteps(steps) };
+  return { requestId: request.id, entryId: 'build-logs', stageId: 'restart-watcher', cluster: 'prod-eu', plannedAt: '2026-11-21T10:00:05.000Z', approval: 'approver', params: {}, steps, warnings: [], hash: hashSteps(steps) };
 }
 
 const entry = findEntry('build-logs')!;
@@ -77,6 +77,12 @@ describe('Block Kit builders', () => {
       unknownEntryBlocks('<@U1> & stuff', ['build-logs']),
     ];
     for (const blocks of all) expect(blockKitErrors(blocks, 50)).toEqual([]);
+  });
+
+  it('show a blocked plan\'s reason instead of the buttons', () => {
+    const card = approvalCard(entry, { ...planWithPods(1), blocked: 'Needs platform v0.6.9 or later; this cluster runs v0.6.4.' }, { request });
+    expect(blocksText(card)).toContain('⛔ Needs platform v0.6.9 or later; this cluster runs v0.6.4.');
+    expect(card.some((b) => b.type === 'actions')).toBe(false);
   });
 
   it('escape what a user typed so it cannot mention or link', () => {

@@ -29,7 +29,7 @@ describe('planning and running a stage against the simulated cluster', () => {
     const { sim, ctx } = await setUp();
     const plan = await planStage(ctx, { requestId: 'rtest', cluster: 'sim', entry: gitSensor, stage: gitSensor.stages[0]! });
     const planned = sim.get(pods, 'devtroncd', 'git-sensor-0')!.metadata!.uid!;
-    expect(plan.steps[0]).toMatchObject({ kind: 'deletePods', groups: [{ name: 'git-sensor-0', pods: [{ uid: planned }] }] });
+    expect(plan.steps[0]).toMatchObject({ kind: 'deletePods', targets: [{ name: 'git-sensor-0', uid: planned }], data: { groups: [{ name: 'git-sensor-0' }] } });
 
     // Someone restarts git-sensor-0 between the plan and the approval.
     await sim.kubeConfig().makeApiClient(CoreV1Api).deleteNamespacedPod({ namespace: 'devtroncd', name: 'git-sensor-0' });
@@ -39,7 +39,7 @@ describe('planning and running a stage against the simulated cluster', () => {
 
     const outcome = await runPlan(ctx, plan, 0, async () => undefined);
     expect(outcome).toMatchObject({ status: 'changed', message: expect.stringContaining('Plan again') });
-    expect(outcome.status === 'changed' && outcome.details.join('\n')).toMatch(/git-sensor-0 \(uid \w{8}\) is gone[\s\S]*git-sensor-0 \(uid \w{8}\) is new/);
+    expect(outcome.status === 'changed' && outcome.details.join('\n')).toMatch(/step 1: Pod devtroncd\/git-sensor-0 \(as planned: [\w-]+\) is gone or changed[\s\S]*step 1: Pod devtroncd\/git-sensor-0 is new or changed/);
     expect(sim.requests().filter((r) => r.method === 'DELETE').length).toBe(deletesBefore);
     expect(sim.get(pods, 'devtroncd', 'git-sensor-0')!.metadata!.uid).toBe(replacement);
   });

@@ -38,21 +38,9 @@ export function planningText(title: string, cluster: string): string {
   return `Planning _${esc(title)}_ on \`${esc(cluster)}\`: resolving the exact objects, read-only…`;
 }
 
+/** A planned step's lines, as the step kind wrote them; a person's checklist keeps its boxes. */
 function stepLines(step: PlannedStep): string[] {
-  switch (step.kind) {
-    case 'listPods':
-      return [...step.lines.map((l) => `• ${esc(l)}`), `_${esc(step.lookFor)}_`];
-    case 'deletePods':
-      return step.groups.flatMap((g) => {
-        const what = g.selector ? `pods with \`${esc(g.selector)}\` in \`${g.namespace}\`` : `pod \`${g.namespace}/${esc(g.name ?? '')}\``;
-        if (g.pods.length === 0) return [`• ${what}: none found, nothing to delete`];
-        return g.pods.map((p) => `• delete Pod \`${p.namespace}/${esc(p.name)}\` (uid \`${p.uid.slice(0, 8)}\`, ${esc(p.state)})`);
-      });
-    case 'wait':
-      return [`• wait ${step.seconds === step.guideMinutes * 60 ? `${step.guideMinutes} min` : `${step.seconds} s (guide: ${step.guideMinutes} min)`} — ${esc(step.reason)}`];
-    case 'manual':
-      return step.items.map((i) => `☐ ${esc(i)}`);
-  }
+  return step.lines.map((l) => (l.startsWith('☐') ? esc(l) : `• ${esc(l)}`));
 }
 
 /** The card's state line: who asked, who decided and when, and the outcome so far. */
@@ -81,7 +69,9 @@ export function approvalCard(entry: CatalogueEntry, plan: Plan, state: CardState
     : r.deniedBy
       ? `🚫 Denied by ${who(r.deniedBy)}`
       : undefined;
-  if (r.status === 'awaiting-approval' && !decided) {
+  if (plan.blocked) {
+    blocks.push(context(`⛔ ${esc(plan.blocked)}`));
+  } else if (r.status === 'awaiting-approval' && !decided) {
     const ref: PlanRef = { r: r.id, s: plan.stageId, h: plan.hash };
     blocks.push({
       type: 'actions',

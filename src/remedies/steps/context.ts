@@ -1,10 +1,15 @@
+import type { z } from 'zod';
+import type { Permission, Step } from '../../catalogue/model.js';
 import type { ClusterGateway } from '../../cluster/gateway.js';
 import type { PlatformNames } from '../../platform-names.js';
+import type { PlannedStep, Target } from '../plan.js';
 
 /** What a step needs to plan and run against one cluster. */
 export interface StepContext {
   readonly gateway: ClusterGateway;
   readonly names: PlatformNames;
+  /** Values the person gave with the fix, already checked against the entry's parameters. */
+  readonly params?: Readonly<Record<string, string>>;
   /** Replaces every wait of the guide, for demos and tests. */
   readonly waitOverrideSeconds?: number;
   /** Interval between checks while verifying. */
@@ -19,3 +24,27 @@ export type StepResult =
   | { readonly status: 'waiting'; readonly message: string; readonly seconds: number }
   /** The cluster is not what the plan showed; nothing was touched by this step. */
   | { readonly status: 'changed'; readonly message: string; readonly details?: readonly string[] };
+
+/** What planning one step produced. */
+export interface StepPlan<D> {
+  readonly lines: string[];
+  readonly targets: Target[];
+  readonly data: D;
+  readonly warnings?: string[];
+  /** Set when the stage cannot go ahead (e.g. a version gate); the card shows it instead of Approve. */
+  readonly blocked?: string;
+}
+
+/**
+ * One kind of step: the permissions it declares, how it plans (read-only) and how it runs exactly
+ * what it planned. `data` is what the run needs beyond the pinned targets, validated by `schema`.
+ */
+export interface StepKind<S extends Step, D> {
+  readonly kind: S['kind'];
+  readonly schema: z.ZodType<D>;
+  permissions(step: S): Permission[];
+  plan(ctx: StepContext, step: S): Promise<StepPlan<D>>;
+  run(ctx: StepContext, planned: PlannedStep & { data: D }): Promise<StepResult>;
+  /** The step's targets as they are now, for the plan hash check; default: plan again. */
+  current?(ctx: StepContext, planned: PlannedStep & { data: D }): Promise<Target[]>;
+}

@@ -1,136 +1,119 @@
-import { approvalOf, type DeletePodsStep, type Permission, type PodTarget } from '../../catalogue/model.js';
+import { z } from 'zod';
+import type { DeletePodsStep, Permission, PodTarget } from '../../catalogue/model.js';
 import type { PodSummary } from '../../cluster/gateway.js';
-import type { PlannedStep, PodGroup, Target } from '../plan.js';
-import type { StepContext, StepResult } from './context.js';
+import { targetSchema, type Target } from '../plan.js';
+import type { StepContext, StepKind } from './context.js';
 
-type PlannedDelete = Extract<PlannedStep, { kind: 'deletePods' }>;
+/** Pods of one selector, one name, or the crash-looping pods of a namespace, as planned. */
+const groupSchema = z.object({
+  namespace: z.string(),
+  selector: z.string().optional(),
+  name: z.string().optional(),
+  crashLooping: z.boolean().optional(),
+  pods: z.array(targetSchema),
+});
+type PodGroup = z.infer<typeof groupSchema>;
+const schema = z.object({ groups: z.array(groupSchema), verifyWithinSeconds: z.number().positive() });
 
-/** Permissions of deleting pods and watching their replacements come up. */
-export function deletePodsPermissions(step: DeletePodsStep): Permission[] {
-  return step.targets.map((t) => ({
-    apiGroup: '',
-    resource: 'pods',
-    verbs: t.by === 'label' ? ['list', 'delete'] : ['get', 'delete'],
-    scope: t.namespace,
-  }));
-}
+/** Pods that keep failing: a container waiting in a back-off. */
+const failing = (p: PodSummary) => p.waiting !== undefined && /BackOff|ErrImagePull|CreateContainerError/.test(p.waiting);
 
 function describe(p: PodSummary): Target {
-  return {
-    kind: 'Pod',
-    namespace: p.namespace,
-    name: p.name,
-    uid: p.uid,
-    state: `${p.phase}, ${p.ready ? 'Ready' : 'not Ready'}${p.owner ? `, owned by a ${p.owner}` : ''}`,
-  };
+  const state = `${p.phase}${p.waiting ? ` (${p.waiting})` : ''}, ${p.ready ? 'Ready' : 'not Ready'}${p.owner ? `, owned by a ${p.owner}` : ''}`;
+  return { kind: 'Pod', namespace: p.namespace, name: p.name, uid: p.uid, state };
 }
 
-/** The groups of pods one target stands for: one group per selector, or one per named pod. */
-async function resolve(ctx: StepContext, target: PodTarget): Promise<PodGroup[]> {
+async function resolve(ctx: StepContext, target: PodTarget, exclude: ReadonlySet<string>): Promise<PodGroup[]> {
   const namespace = ctx.names[target.namespace];
   if (target.by === 'label') {
     const selector = ctx.names[target.label];
-    const pods = await ctx.gateway.listPods(namespace, selector);
-    return [{ namespace, selector, pods: pods.map(describe) }];
+    return [{ namespace, selector, pods: (await ctx.gateway.listPods(namespace, selector)).map(describe) }];
+  }
+  if (target.by === 'crash-looping') {
+    const pods = (await ctx.gateway.listPods(namespace)).filter((p) => failing(p) && !exclude.has(p.name));
+    return [{ namespace, crashLooping: true, pods: pods.map(describe) }];
   }
   const value = ctx.names[target.pod];
-  const names = Array.isArray(value) ? value : [value];
   const groups: PodGroup[] = [];
-  for (const name of names) {
+  for (const name of Array.isArray(value) ? value : [value]) {
     const pod = await ctx.gateway.getPod(namespace, name);
     groups.push({ namespace, name, pods: pod ? [describe(pod)] : [] });
   }
   return groups;
 }
 
-/** Resolves exactly which pods the step would delete, pinned by uid. Read-only. */
-export async function planDeletePods(ctx: StepContext, step: DeletePodsStep, index: number): Promise<{ planned: PlannedStep; warnings: string[] }> {
-  const groups: PodGroup[] = [];
-  for (const t of step.targets) groups.push(...(await resolve(ctx, t)));
-  const warnings = groups
-    .filter((g) => g.pods.length === 0)
-    .map((g) => (g.selector ? `No pod matches ${g.selector} in ${g.namespace}; nothing to restart there.` : `Pod ${g.namespace}/${g.name} does not exist; nothing to restart.`));
-  return {
-    planned: { index, kind: 'deletePods', does: step.does, risk: step.risk, approval: approvalOf(step), groups, verifyWithinSeconds: step.verifyWithinSeconds },
-    warnings,
-  };
-}
-
-/** Re-resolves the step's targets now, for the plan hash and for the check before touching anything. */
-export async function replanDeletePods(ctx: StepContext, step: PlannedDelete): Promise<PodGroup[]> {
-  const out: PodGroup[] = [];
-  for (const g of step.groups) {
-    if (g.selector) {
-      const pods = await ctx.gateway.listPods(g.namespace, g.selector);
-      out.push({ ...g, pods: pods.map(describe) });
-    } else if (g.name) {
-      const pod = await ctx.gateway.getPod(g.namespace, g.name);
-      out.push({ ...g, pods: pod ? [describe(pod)] : [] });
-    }
-  }
-  return out;
-}
-
-/** Differences between the pods a plan pinned and the pods there now, as sentences. */
-export function podDrift(planned: readonly PodGroup[], now: readonly PodGroup[]): string[] {
-  const was = new Map(planned.flatMap((g) => g.pods).map((p) => [p.uid, p]));
-  const is = new Map(now.flatMap((g) => g.pods).map((p) => [p.uid, p]));
-  const drift: string[] = [];
-  for (const [uid, p] of was) if (!is.has(uid)) drift.push(`pod ${p.namespace}/${p.name} (uid ${uid.slice(0, 8)}) is gone`);
-  for (const [uid, p] of is) if (!was.has(uid)) drift.push(`pod ${p.namespace}/${p.name} (uid ${uid.slice(0, 8)}) is new`);
-  return drift;
+function groupLines(g: PodGroup): string[] {
+  const what = g.selector ? `pods with \`${g.selector}\` in \`${g.namespace}\`` : g.crashLooping ? `crash-looping pods in \`${g.namespace}\`` : `pod \`${g.namespace}/${g.name}\``;
+  if (g.pods.length === 0) return [`${what}: none found, nothing to delete`];
+  return g.pods.map((p) => `delete Pod \`${p.namespace}/${p.name}\` (uid \`${p.uid.slice(0, 8)}\`, ${p.state})`);
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-/** True when every deleted pod has a Ready replacement with a new uid. */
-async function replaced(ctx: StepContext, groups: readonly PodGroup[]): Promise<{ ok: boolean; pending: string[]; fresh: PodSummary[] }> {
+/** Ready replacements with new uids, per group; crash-looping groups only need the old pods gone. */
+async function replacements(ctx: StepContext, groups: readonly PodGroup[]): Promise<{ pending: string[]; fresh: PodSummary[] }> {
   const pending: string[] = [];
   const fresh: PodSummary[] = [];
   for (const g of groups) {
+    if (g.pods.length === 0) continue;
     const old = new Set(g.pods.map((p) => p.uid));
-    const candidates = g.selector
+    const now = g.selector
       ? await ctx.gateway.listPods(g.namespace, g.selector)
-      : [await ctx.gateway.getPod(g.namespace, g.name!)].filter((p): p is PodSummary => p !== undefined);
-    const ready = candidates.filter((p) => !old.has(p.uid) && p.ready);
+      : g.name
+        ? [await ctx.gateway.getPod(g.namespace, g.name)].filter((p): p is PodSummary => p !== undefined)
+        : (await Promise.all(g.pods.map((p) => ctx.gateway.getPod(p.namespace, p.name)))).filter((p): p is PodSummary => p !== undefined);
+    const ready = now.filter((p) => !old.has(p.uid) && p.ready);
     fresh.push(...ready);
-    if (ready.length < g.pods.length) {
-      pending.push(g.selector ? `${g.pods.length - ready.length} pod(s) with ${g.selector}` : `${g.name}`);
-    }
+    if (ready.length < g.pods.length) pending.push(g.selector ? `${g.pods.length - ready.length} pod(s) with ${g.selector}` : g.name ?? g.pods.map((p) => p.name).join(', '));
   }
-  return { ok: pending.length === 0, pending, fresh };
+  return { pending, fresh };
 }
 
 /**
- * Deletes exactly the planned pods (uid preconditions), then verifies that their controllers brought
- * up Ready replacements with new uids. Stops without touching anything if the pods changed since the plan.
+ * Delete pods so that their controllers recreate them. The plan pins each pod by uid; the run deletes
+ * with a uid precondition, then verifies that Ready replacements with new uids came up.
  */
-export async function runDeletePods(ctx: StepContext, step: PlannedDelete): Promise<StepResult> {
-  const now = await replanDeletePods(ctx, step);
-  const drift = podDrift(step.groups, now);
-  if (drift.length > 0) return { status: 'changed', message: 'The pods changed since the plan; nothing was deleted.', details: drift };
-  const targets = step.groups.flatMap((g) => g.pods);
-  if (targets.length === 0) return { status: 'skipped', message: 'No pod to delete: none matched at plan time.' };
-
-  const details: string[] = [];
-  for (const t of targets) {
-    const r = await ctx.gateway.deletePod(t.namespace, t.name, t.uid);
-    details.push(r === 'deleted' ? `deleted pod ${t.name}` : `pod ${t.name} was already gone`);
-  }
-  const deadline = Date.now() + step.verifyWithinSeconds * 1000;
-  for (;;) {
-    const check = await replaced(ctx, step.groups);
-    if (check.ok) {
-      details.push(...check.fresh.map((p) => `replacement ${p.name} Ready (new uid ${p.uid.slice(0, 8)})`));
-      return { status: 'done', message: `Deleted ${targets.length} pod(s); replacements are Ready with new uids.`, details };
+export const deletePods: StepKind<DeletePodsStep, z.infer<typeof schema>> = {
+  kind: 'deletePods',
+  schema,
+  permissions(step) {
+    return step.targets.map(
+      (t): Permission => ({ apiGroup: '', resource: 'pods', verbs: t.by === 'name' ? ['get', 'delete'] : ['get', 'list', 'delete'], scope: t.namespace }),
+    );
+  },
+  async plan(ctx, step) {
+    const groups: PodGroup[] = [];
+    const named = new Set<string>();
+    for (const t of step.targets) {
+      const resolved = await resolve(ctx, t, named);
+      resolved.forEach((g) => g.pods.forEach((p) => named.add(p.name)));
+      groups.push(...resolved);
     }
-    if (Date.now() >= deadline) {
-      return {
-        status: 'failed',
-        message: `Deleted ${targets.length} pod(s), but no Ready replacement within ${step.verifyWithinSeconds} s for: ${check.pending.join(', ')}.`,
-        details,
-      };
+    const warnings = groups
+      .filter((g) => g.pods.length === 0 && !g.crashLooping)
+      .map((g) => (g.selector ? `No pod matches ${g.selector} in ${g.namespace}; nothing to restart there.` : `Pod ${g.namespace}/${g.name} does not exist; nothing to restart.`));
+    return { lines: groups.flatMap(groupLines), targets: groups.flatMap((g) => g.pods), data: { groups, verifyWithinSeconds: step.verifyWithinSeconds }, warnings };
+  },
+  async run(ctx, planned) {
+    const { groups, verifyWithinSeconds } = planned.data;
+    const targets = groups.flatMap((g) => g.pods);
+    if (targets.length === 0) return { status: 'skipped', message: 'No pod to delete: none matched at plan time.' };
+    const details: string[] = [];
+    for (const t of targets) {
+      const r = await ctx.gateway.deletePod(t.namespace, t.name, t.uid);
+      details.push(r === 'deleted' ? `deleted pod ${t.name}` : `pod ${t.name} was already gone`);
     }
-    await sleep(ctx.pollMs);
-  }
-}
+    const deadline = Date.now() + verifyWithinSeconds * 1000;
+    for (;;) {
+      const check = await replacements(ctx, groups);
+      if (check.pending.length === 0) {
+        details.push(...check.fresh.map((p) => `replacement ${p.name} Ready (new uid ${p.uid.slice(0, 8)})`));
+        return { status: 'done', message: `Deleted ${targets.length} pod(s); replacements are Ready with new uids.`, details };
+      }
+      if (Date.now() >= deadline) {
+        return { status: 'failed', message: `Deleted ${targets.length} pod(s), but no Ready replacement within ${verifyWithinSeconds} s for: ${check.pending.join(', ')}.`, details };
+      }
+      await sleep(ctx.pollMs);
+    }
+  },
+};

@@ -1,14 +1,9 @@
-import type { ListPodsStep, Permission } from '../../catalogue/model.js';
-import type { PlannedStep } from '../plan.js';
-import type { StepContext, StepResult } from './context.js';
-import { approvalOf } from '../../catalogue/model.js';
+import { z } from 'zod';
+import type { ListPodsStep } from '../../catalogue/model.js';
+import type { StepKind } from './context.js';
 
-/** Permissions of a pod listing. */
-export function listPodsPermissions(step: ListPodsStep): Permission[] {
-  return [{ apiGroup: '', resource: 'pods', verbs: ['list'], scope: step.namespace }];
-}
-
-function age(createdAt: string, now: Date): string {
+/** How long ago, compactly: 45s, 12m, 3h, 2d. */
+export function age(createdAt: string, now: Date): string {
   const s = Math.max(0, Math.round((now.getTime() - Date.parse(createdAt)) / 1000));
   if (s < 120) return `${s}s`;
   if (s < 7200) return `${Math.round(s / 60)}m`;
@@ -16,31 +11,26 @@ function age(createdAt: string, now: Date): string {
   return `${Math.round(s / 86_400)}d`;
 }
 
-/** Lists the newest pods while planning, so the approver sees them on the card. */
-export async function planListPods(ctx: StepContext, step: ListPodsStep, index: number): Promise<PlannedStep> {
-  const namespace = ctx.names[step.namespace];
-  const selector = step.label ? ctx.names[step.label] : undefined;
-  const pods = await ctx.gateway.listPods(namespace, selector);
-  const now = ctx.now();
-  const newest = pods.slice(-step.newest).reverse();
-  const lines =
-    newest.length === 0
-      ? [`No pods in ${namespace}${selector ? ` with ${selector}` : ''}.`]
-      : newest.map((p) => `${p.name} — ${p.phase}, created ${age(p.createdAt, now)} ago`);
-  return {
-    index,
-    kind: 'listPods',
-    does: step.does,
-    risk: step.risk,
-    approval: approvalOf(step),
-    namespace,
-    ...(selector ? { selector } : {}),
-    lines,
-    lookFor: step.lookFor,
-  };
-}
+const schema = z.object({ namespace: z.string(), selector: z.string().optional() });
 
-/** The listing was shown at plan time; the run only records it. */
-export function runListPods(step: Extract<PlannedStep, { kind: 'listPods' }>): StepResult {
-  return { status: 'done', message: `Checked pods in ${step.namespace} (shown on the plan).` };
-}
+/** Read-only: the newest pods of a namespace, listed while planning so the approver sees them. */
+export const listPods: StepKind<ListPodsStep, z.infer<typeof schema>> = {
+  kind: 'listPods',
+  schema,
+  permissions: (step) => [{ apiGroup: '', resource: 'pods', verbs: ['list'], scope: step.namespace }],
+  async plan(ctx, step) {
+    const namespace = ctx.names[step.namespace];
+    const selector = step.label ? ctx.names[step.label] : undefined;
+    const pods = await ctx.gateway.listPods(namespace, selector);
+    const now = ctx.now();
+    const newest = pods.slice(-step.newest).reverse();
+    const lines =
+      newest.length === 0
+        ? [`No pods in ${namespace}${selector ? ` with ${selector}` : ''}.`]
+        : newest.map((p) => `${p.name} — ${p.phase}, created ${age(p.createdAt, now)} ago`);
+    return { lines: [...lines, step.lookFor], targets: [], data: { namespace, ...(selector ? { selector } : {}) } };
+  },
+  async run(_ctx, planned) {
+    return { status: 'done', message: `Checked pods in ${planned.data.namespace} (shown on the plan).` };
+  },
+};

@@ -1,13 +1,18 @@
-import { approvalOf, type ManualStep } from '../../catalogue/model.js';
-import type { PlannedStep } from '../plan.js';
-import type { StepResult } from './context.js';
+import { z } from 'zod';
+import type { ManualStep } from '../../catalogue/model.js';
+import type { StepKind } from './context.js';
 
-/** A person's action: planned as its checklist, nothing automated. */
-export function planManual(step: ManualStep, index: number): PlannedStep {
-  return { index, kind: 'manual', does: step.does, risk: step.risk, approval: approvalOf(step), items: [...step.items] };
-}
+const schema = z.object({ items: z.array(z.string()) });
 
-/** Hands the checklist to the people in the thread. */
-export function runManual(step: Extract<PlannedStep, { kind: 'manual' }>): StepResult {
-  return { status: 'done', message: `Your turn: ${step.does}.`, details: step.items };
-}
+/** A person's action (browser, dashboard, cloud console): planned as its checklist, nothing automated. */
+export const manual: StepKind<ManualStep, z.infer<typeof schema>> = {
+  kind: 'manual',
+  schema,
+  permissions: () => [],
+  async plan(_ctx, step) {
+    return { lines: step.items.map((i) => `☐ ${i}`), targets: [], data: { items: [...step.items] } };
+  },
+  async run(_ctx, planned) {
+    return { status: 'done', message: `Your turn: ${planned.does}.`, details: planned.data.items };
+  },
+};
