@@ -1,13 +1,77 @@
+import { adminPassword } from './entries/admin-password.js';
+import { adminPasswordNoBase64 } from './entries/admin-password-no-base64.js';
+import { adminPasswordReset } from './entries/admin-password-reset.js';
+import { adminPasswordResetLegacy } from './entries/admin-password-reset-legacy.js';
+import { appMetricsAbsent } from './entries/app-metrics-absent.js';
 import { buildLogs } from './entries/build-logs.js';
+import { chartRepoTlsHandshake } from './entries/chart-repo-tls-handshake.js';
+import { commitsExit128 } from './entries/commits-exit-128.js';
+import { cpuGraphsEmpty } from './entries/cpu-graphs-empty.js';
+import { dashboardsMissing } from './entries/dashboards-missing.js';
+import { databaseDropBlocked } from './entries/database-drop-blocked.js';
+import { databaseImagePull } from './entries/database-image-pull.js';
+import { datasourceUpdateFailed } from './entries/datasource-update-failed.js';
+import { deploymentTemplateBlank } from './entries/deployment-template-blank.js';
+import { discoverNoCharts } from './entries/discover-no-charts.js';
 import { gitSensorStuck } from './entries/git-sensor-stuck.js';
+import { gitSensorVolumeFull } from './entries/git-sensor-volume-full.js';
+import { gitopsCertificateExpired } from './entries/gitops-certificate-expired.js';
+import { gitopsPipelineFails } from './entries/gitops-pipeline-fails.js';
+import { imagePullPrivateRegistry } from './entries/image-pull-private-registry.js';
+import { installJobsFailed } from './entries/install-jobs-failed.js';
+import { loadBalancerUnauthorized } from './entries/load-balancer-unauthorized.js';
+import { metricsServerTls } from './entries/metrics-server-tls.js';
+import { rolloutCrdsOutdated } from './entries/rollout-crds-outdated.js';
+import { rolloutInvalidJson } from './entries/rollout-invalid-json.js';
+import { rolloutStableRs } from './entries/rollout-stable-rs.js';
 import { ssoLogin } from './entries/sso-login.js';
+import { ssoNatAllowlist } from './entries/sso-nat-allowlist.js';
+import { staleSessionCookie } from './entries/stale-session-cookie.js';
+import { terminalDisconnects } from './entries/terminal-disconnects.js';
+import { upgradeCannotPatchDatabase } from './entries/upgrade-cannot-patch-database.js';
+import { uploadTooLarge } from './entries/upload-too-large.js';
 import type { CatalogueEntry, Stage } from './model.js';
 
 /**
- * The catalogue in the guide's order, checked once at load: a broken definition stops start-up
- * rather than surfacing in the middle of a repair.
+ * The catalogue: section 7's entries in the guide's order, then section 5's procedures. Checked once
+ * at load: a broken definition stops start-up rather than surfacing in the middle of a repair.
  */
-export const catalogue: readonly CatalogueEntry[] = Object.freeze(checkCatalogue([ssoLogin, buildLogs, gitSensorStuck]));
+export const catalogue: readonly CatalogueEntry[] = Object.freeze(
+  checkCatalogue([
+  installJobsFailed,
+  rolloutCrdsOutdated,
+  ssoLogin,
+  buildLogs,
+  dashboardsMissing,
+  staleSessionCookie,
+  discoverNoCharts,
+  datasourceUpdateFailed,
+  databaseImagePull,
+  gitSensorStuck,
+  cpuGraphsEmpty,
+  uploadTooLarge,
+  loadBalancerUnauthorized,
+  appMetricsAbsent,
+  metricsServerTls,
+  databaseDropBlocked,
+  adminPasswordNoBase64,
+  upgradeCannotPatchDatabase,
+  rolloutStableRs,
+  imagePullPrivateRegistry,
+  terminalDisconnects,
+  gitopsCertificateExpired,
+  commitsExit128,
+  gitSensorVolumeFull,
+  rolloutInvalidJson,
+  chartRepoTlsHandshake,
+  deploymentTemplateBlank,
+  gitopsPipelineFails,
+  adminPassword,
+  adminPasswordReset,
+  adminPasswordResetLegacy,
+  ssoNatAllowlist,
+  ]),
+);
 
 const byId = new Map(catalogue.map((e) => [e.id, e]));
 
@@ -30,6 +94,14 @@ export function checkCatalogue(entries: CatalogueEntry[]): CatalogueEntry[] {
     if (ids.has(e.id)) problems.push(`${e.id}: duplicate id`);
     ids.add(e.id);
     if (e.stages.length === 0) problems.push(`${e.id}: no stages`);
+    const paramNames = new Set((e.params ?? []).map((p) => p.name));
+    for (const p of e.params ?? []) {
+      if (!new RegExp(p.pattern).test(p.example)) problems.push(`${e.id}: the example of parameter ${p.name} does not match its pattern`);
+      if (p.default !== undefined && !new RegExp(p.pattern).test(p.default)) problems.push(`${e.id}: the default of parameter ${p.name} does not match its pattern`);
+    }
+    for (const used of JSON.stringify(e.stages).matchAll(/"(?:sizeParam|nameParam|timeoutParam|databaseParam|metricsStoreParam|param)":"([^"]+)"/g)) {
+      if (!paramNames.has(used[1]!)) problems.push(`${e.id}: a step uses parameter ${used[1]} that the entry does not declare`);
+    }
     const stageIds = new Set(e.stages.map((s) => s.id));
     if (stageIds.size !== e.stages.length) problems.push(`${e.id}: duplicate stage id`);
     for (const s of e.stages) {

@@ -4,12 +4,29 @@ import type { CatalogueEntry } from '../../src/catalogue/model.js';
 import { approvalOf, stageApproval } from '../../src/catalogue/model.js';
 
 describe('the catalogue', () => {
-  it('defines the guide entries 7.3, 7.4 and 7.10 under readable ids', () => {
-    expect(catalogue.map((e) => [e.id, e.ref])).toEqual([
-      ['sso-login', '7.3'],
-      ['build-logs', '7.4'],
-      ['git-sensor-stuck', '7.10'],
+  it('defines every entry of section 7, in order, and the procedures of section 5', () => {
+    const refs = catalogue.map((e) => e.ref);
+    expect(refs.slice(0, 28)).toEqual(Array.from({ length: 28 }, (_, i) => `7.${i + 1}`));
+    expect(refs.slice(28)).toEqual(['5.1', '5.2', '5.3', '5.5']);
+    const covered = new Set(catalogue.flatMap((e) => [e.ref, ...(e.alsoRefs ?? [])]));
+    for (const ref of ['5.1', '5.2', '5.3', '5.4', '5.5', '5.6', '5.7']) expect(covered).toContain(ref);
+    expect(catalogue.find((e) => e.ref === '7.4')!.id).toBe('build-logs');
+    expect(catalogue.find((e) => e.ref === '7.10')!.id).toBe('git-sensor-stuck');
+  });
+
+  it('fills in the guide\'s values: the four waits, the replacement images, the versions', () => {
+    const steps = catalogue.flatMap((e) => e.stages.flatMap((s) => s.steps.map((st) => ({ id: e.id, ...st }))));
+    expect(steps.filter((s) => s.kind === 'wait').map((s) => [s.id, (s as { minutes: number }).minutes])).toEqual([
+      ['install-jobs-failed', 3],
+      ['build-logs', 5],
+      ['build-logs', 5],
+      ['discover-no-charts', 5],
+      ['gitops-certificate-expired', 2],
     ]);
+    expect(JSON.stringify(findEntry('database-image-pull'))).toContain('quay.io/devtron/postgres:11.3.0-debian-9-r28');
+    expect(findEntry('admin-password-reset')!.versions).toMatchObject({ atLeast: '0.6.9' });
+    expect(findEntry('chart-repo-tls-handshake')!.versions).toMatchObject({ atLeast: '0.7.1' });
+    expect(findEntry('upload-too-large')!.params![0]).toMatchObject({ name: 'size', default: '100m' });
   });
 
   it('carries the guide\'s exact error texts as signatures', () => {

@@ -4,6 +4,7 @@ import type { CatalogueEntry } from '../model.js';
 export const ssoLogin: CatalogueEntry = {
   id: 'sso-login',
   ref: '7.3',
+  alsoRefs: ['5.5'],
   title: 'SSO login fails with correct credentials',
   symptom: "SSO login fails with correct credentials ('no token provided' or 'unsupported protocol scheme')",
   cause: 'The SSO configuration was saved but not loaded by the main platform pod.',

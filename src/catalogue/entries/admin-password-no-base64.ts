@@ -1,0 +1,30 @@
+import type { CatalogueEntry } from '../model.js';
+
+/** Guide 7.17: the admin password cannot be decoded on a host without a base64 tool. */
+export const adminPasswordNoBase64: CatalogueEntry = {
+  id: 'admin-password-no-base64',
+  ref: '7.17',
+  title: 'Admin password cannot be obtained on a host without a base64 tool',
+  symptom: 'Reading the admin password fails on a host that has no base64 tool.',
+  cause: 'The base64 tool is missing.',
+  signatures: {
+    errors: ['base64: command not found', "'base64' is not recognized as an internal or external command", 'base64: not found'],
+    phrases: ['cannot decode admin password', 'no base64 on windows'],
+    context: ['admin password', 'ACD_PASSWORD', 'ADMIN_PASSWORD', 'kubectl get secret'],
+  },
+  stages: [
+    {
+      id: 'reveal',
+      title: 'Read the admin password for you',
+      steps: [
+        {
+          kind: 'revealSecret',
+          does: 'Read and decode the admin password, shown only to you',
+          risk: 'read-only',
+          secret: 'platformSecret',
+          key: { fromV069: 'ADMIN_PASSWORD', before: 'ACD_PASSWORD' },
+        },
+      ],
+    },
+  ],
+};

@@ -1,0 +1,46 @@
+import type { CatalogueEntry } from '../model.js';
+
+/** Guide 5.3: reset the admin password on versions older than v0.6.9. */
+export const adminPasswordResetLegacy: CatalogueEntry = {
+  id: 'admin-password-reset-legacy',
+  ref: '5.3',
+  title: 'Reset the admin password (versions before v0.6.9)',
+  symptom: 'The admin password of an installation older than v0.6.9 is lost or rejected.',
+  cause: "On older versions the password lives in the GitOps controller's secret.",
+  signatures: {
+    errors: [],
+    phrases: ['reset admin password old version', 'reset argocd admin password', 'reset password before 0.6.9'],
+    context: ['argocd-secret', 'admin.password', 'argocd', 'password'],
+  },
+  versions: { below: '0.6.9', why: 'versions before v0.6.9 keep the admin password in the GitOps controller secret (section 5.3)' },
+  stages: [
+    {
+      id: 'regenerate',
+      title: 'Regenerate the admin password (older versions)',
+      steps: [
+        { kind: 'checkVersion', does: 'Check the platform is older than v0.6.9', risk: 'read-only', below: '0.6.9', why: 'v0.6.9 and later use admin-password-reset' },
+        {
+          kind: 'removeSecretKeys',
+          does: 'Remove admin.password and admin.passwordMtime from the GitOps controller secret (after saving a backup)',
+          risk: 'destructive',
+          secret: 'gitopsSecret',
+          keys: ['admin.password', 'admin.passwordMtime'],
+        },
+        {
+          kind: 'deletePods',
+          does: 'Delete the GitOps controller server pod so that a new password is generated',
+          risk: 'restart',
+          targets: [{ by: 'label', namespace: 'platformNamespace', label: 'gitopsServerLabel' }],
+          verifyWithinSeconds: 300,
+        },
+        {
+          kind: 'revealSecret',
+          does: 'Read the new admin password, shown only to the person who asked',
+          risk: 'read-only',
+          secret: 'platformSecret',
+          key: { fromV069: 'ADMIN_PASSWORD', before: 'ACD_PASSWORD' },
+        },
+      ],
+    },
+  ],
+};

@@ -1,0 +1,46 @@
+import type { CatalogueEntry } from '../model.js';
+
+/** Guide 5.2: reset the admin password on v0.6.9 and later. */
+export const adminPasswordReset: CatalogueEntry = {
+  id: 'admin-password-reset',
+  ref: '5.2',
+  title: 'Reset the admin password (v0.6.9 and later)',
+  symptom: "The admin password is lost or rejected with 'invalid username or password'.",
+  cause: 'The stored password must be regenerated.',
+  signatures: {
+    errors: ['invalid username or password'],
+    phrases: ['reset admin password', 'forgot admin password', 'lost admin password', 'admin password not working'],
+    context: ['admin', 'password', 'login', 'dex'],
+  },
+  versions: { atLeast: '0.6.9', why: 'password reset by key removal exists from v0.6.9 (section 9)' },
+  stages: [
+    {
+      id: 'regenerate',
+      title: 'Regenerate the admin password',
+      steps: [
+        { kind: 'checkVersion', does: 'Check the platform is v0.6.9 or later', risk: 'read-only', atLeast: '0.6.9', why: 'older versions use the other reset (admin-password-reset-legacy)' },
+        {
+          kind: 'removeSecretKeys',
+          does: 'Remove ADMIN_PASSWORD, admin.password and admin.passwordMtime from the platform secret (after saving a backup)',
+          risk: 'destructive',
+          secret: 'platformSecret',
+          keys: ['ADMIN_PASSWORD', 'admin.password', 'admin.passwordMtime'],
+        },
+        {
+          kind: 'deletePods',
+          does: 'Delete the identity server pod so that a new password is generated',
+          risk: 'restart',
+          targets: [{ by: 'label', namespace: 'platformNamespace', label: 'dexServerLabel' }],
+          verifyWithinSeconds: 300,
+        },
+        {
+          kind: 'revealSecret',
+          does: 'Read the new admin password, shown only to the person who asked',
+          risk: 'read-only',
+          secret: 'platformSecret',
+          key: { fromV069: 'ADMIN_PASSWORD', before: 'ACD_PASSWORD' },
+        },
+      ],
+    },
+  ],
+};

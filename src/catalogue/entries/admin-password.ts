@@ -1,0 +1,30 @@
+import type { CatalogueEntry } from '../model.js';
+
+/** Guide 5.1: the admin login's password, read from the platform secret. */
+export const adminPassword: CatalogueEntry = {
+  id: 'admin-password',
+  ref: '5.1',
+  title: 'Admin login: read the admin password',
+  symptom: 'Someone needs the admin password of the dashboard (user admin).',
+  cause: 'The password is kept, base64-encoded, in the platform secret: ADMIN_PASSWORD from v0.6.9, ACD_PASSWORD before.',
+  signatures: {
+    errors: [],
+    phrases: ['admin password', 'where is the admin password', 'how do i get the admin password', 'default admin password', 'initial password', 'what is the password for admin'],
+    context: ['admin', 'password', 'login', 'devtron-secret'],
+  },
+  stages: [
+    {
+      id: 'reveal',
+      title: 'Read the admin password',
+      steps: [
+        {
+          kind: 'revealSecret',
+          does: 'Read and decode the admin password, shown only to you',
+          risk: 'read-only',
+          secret: 'platformSecret',
+          key: { fromV069: 'ADMIN_PASSWORD', before: 'ACD_PASSWORD' },
+        },
+      ],
+    },
+  ],
+};

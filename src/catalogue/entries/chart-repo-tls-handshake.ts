@@ -1,0 +1,34 @@
+import type { CatalogueEntry } from '../model.js';
+
+/** Guide 7.26: a third-party chart repository fails with 'tls: handshake failure'. */
+export const chartRepoTlsHandshake: CatalogueEntry = {
+  id: 'chart-repo-tls-handshake',
+  ref: '7.26',
+  title: "Third-party chart repository charts missing; 'tls: handshake failure'",
+  symptom: "Charts of a third-party public chart repository are missing; fetching its index fails with 'tls: handshake failure'.",
+  cause: "The repository's 'Allow Insecure Connection' setting.",
+  signatures: {
+    errors: ['tls: handshake failure'],
+    phrases: ['chart repository charts missing', 'public chart repo not syncing'],
+    context: ['index.yaml', 'chart', 'repository', 'helm', 'chart repo'],
+  },
+  versions: { atLeast: '0.7.1', why: 'the insecure-connection remedy needs platform 0.7.1 or later (section 9)' },
+  stages: [
+    {
+      id: 'secure-connection',
+      title: 'Turn off insecure connection for the repository, then sync',
+      steps: [
+        { kind: 'checkVersion', does: 'Check the platform is 0.7.1 or later', risk: 'read-only', atLeast: '0.7.1', why: 'this remedy needs platform 0.7.1 or later' },
+        {
+          kind: 'manual',
+          does: 'Change the repository in the dashboard',
+          risk: 'read-only',
+          items: [
+            "In Global Configurations > Chart Repositories open the repository, uncheck 'Allow Insecure Connection' and Update.",
+            'In Chart Store start Chart Sync.',
+          ],
+        },
+      ],
+    },
+  ],
+};

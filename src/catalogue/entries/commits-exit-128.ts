@@ -1,0 +1,61 @@
+import type { CatalogueEntry } from '../model.js';
+
+/** Guide 7.23 and 5.6: commits are not visible; git exits with status 128. */
+export const commitsExit128: CatalogueEntry = {
+  id: 'commits-exit-128',
+  ref: '7.23',
+  alsoRefs: ['5.6'],
+  title: "Commits not visible, 'exit status 128'",
+  symptom: "Commits are not visible and the git-sensor reports 'exit status 128'.",
+  cause: 'The git-sensor is in a bad state, or the Git account token is invalid.',
+  signatures: {
+    errors: ['exit status 128'],
+    phrases: ['commits not visible', 'commits not showing', 'no commits shown in pipeline'],
+    context: ['git-sensor', 'git fetch', 'authentication failed', 'repository not found', 'fatal:', 'gitsensor'],
+    excludes: ['could not resolve host'],
+  },
+  stages: [
+    {
+      id: 'save-again',
+      title: 'Save the git repository again',
+      steps: [
+        {
+          kind: 'manual',
+          does: 'Save the repository and read the git-sensor logs',
+          risk: 'read-only',
+          items: ["Save the application's git repository again and wait a minute.", 'Read the logs of the git-sensor pod (git-sensor-0) for the failing repository.'],
+        },
+      ],
+      then: {
+        question: 'Are the commits visible now?',
+        choices: [
+          { id: 'visible', label: 'Commits visible', then: { end: 'resolved', message: 'Commits are visible again.' } },
+          { id: 'unchanged', label: 'Unchanged', then: { stage: 'restart-git-sensor' } },
+        ],
+      },
+    },
+    {
+      id: 'restart-git-sensor',
+      title: 'Restart the git-sensor, then check the token',
+      steps: [
+        {
+          kind: 'deletePods',
+          does: 'Delete the git-sensor pods',
+          risk: 'restart',
+          targets: [{ by: 'label', namespace: 'platformNamespace', label: 'gitSensorLabel' }],
+          verifyWithinSeconds: 300,
+        },
+        {
+          kind: 'manual',
+          does: 'Save again and test the token',
+          risk: 'read-only',
+          items: [
+            'Save the git repository again.',
+            "Test cloning the repository with the Git account's token.",
+            'If cloning fails, regenerate the token and update the Git account with it.',
+          ],
+        },
+      ],
+    },
+  ],
+};

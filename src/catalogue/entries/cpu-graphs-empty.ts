@@ -1,0 +1,25 @@
+import type { CatalogueEntry } from '../model.js';
+
+/** Guide 7.11: CPU panels filter on image!='' and so show nothing. */
+export const cpuGraphsEmpty: CatalogueEntry = {
+  id: 'cpu-graphs-empty',
+  ref: '7.11',
+  title: 'CPU graphs empty while memory graphs show',
+  symptom: 'The CPU graphs are empty while the memory graphs show data.',
+  cause: "The CPU graph queries filter on image!=''.",
+  signatures: {
+    errors: ["image!=''", 'image!=""'],
+    phrases: ['cpu graphs empty', 'cpu graph is empty', 'cpu usage not showing', 'memory graphs show but cpu', 'no cpu metrics on app details'],
+    context: ['cpu', 'grafana', 'container_cpu_usage_seconds_total', 'memory'],
+  },
+  stages: [
+    {
+      id: 'remove-filter',
+      title: "Remove the image!='' filter from the CPU graphs",
+      steps: [
+        { kind: 'dashboardRemoveCpuFilter', does: "Remove the filter image!='' from the CPU panels' queries and save the dashboards", risk: 'destructive' },
+        { kind: 'manual', does: 'Check the graphs', risk: 'read-only', items: ['Reload App Details: the CPU graphs should show data.'] },
+      ],
+    },
+  ],
+};

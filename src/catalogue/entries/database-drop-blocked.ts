@@ -1,0 +1,25 @@
+import type { CatalogueEntry } from '../model.js';
+
+/** Guide 7.16: a database with open sessions cannot be dropped. */
+export const databaseDropBlocked: CatalogueEntry = {
+  id: 'database-drop-blocked',
+  ref: '7.16',
+  title: "Database cannot be dropped: 'is being accessed by other users'",
+  symptom: "Dropping a database fails with 'is being accessed by other users'.",
+  cause: 'Sessions are still open on the database.',
+  signatures: {
+    errors: ['is being accessed by other users'],
+    phrases: ['cannot drop database', 'drop database fails'],
+    context: ['postgres', 'postgresql', 'drop database', 'psql'],
+  },
+  params: [{ name: 'database', description: 'the database to drop', pattern: '^[A-Za-z_][A-Za-z0-9_-]{0,62}$', example: 'orchestrator_old' }],
+  stages: [
+    {
+      id: 'drop',
+      title: 'End the sessions on the database, then drop it',
+      steps: [
+        { kind: 'dropDatabase', does: 'Terminate the backend sessions whose database is the target, then drop the database', risk: 'destructive', databaseParam: 'database' },
+      ],
+    },
+  ],
+};

@@ -1,0 +1,53 @@
+import type { CatalogueEntry } from '../model.js';
+
+/** Guide 7.9: the database image source is gone; the database and its dependants crash-loop. */
+export const databaseImagePull: CatalogueEntry = {
+  id: 'database-image-pull',
+  ref: '7.9',
+  title: "Database pod crash-loops with 'Failed to pull image'",
+  symptom: "The database pod crash-loops with 'Failed to pull image'; pods that depend on it crash-loop too.",
+  cause: 'The source of the database images is unavailable.',
+  signatures: {
+    errors: ['Failed to pull image'],
+    phrases: ['postgres pod crashloop', 'database pod cannot pull image', 'postgresql image pull failed'],
+    context: ['postgresql', 'postgres', 'bitnami', 'init-chmod-data', 'minideb', 'postgresql-postgresql'],
+  },
+  stages: [
+    {
+      id: 'replace-images',
+      title: 'Point the database at the replacement images and restart what crash-loops',
+      steps: [
+        {
+          kind: 'manual',
+          does: 'Prefer an upgrade',
+          risk: 'read-only',
+          items: ['Upgrading the platform also fixes this; approve the steps below to patch the images instead.'],
+        },
+        {
+          kind: 'patchStatefulSetImages',
+          does: 'Set the database stateful set to the replacement images for its init container and its container',
+          risk: 'destructive',
+          statefulSet: 'databaseStatefulSet',
+          images: [
+            { container: 'databaseInitContainer', image: 'quay.io/devtron/minideb:latest' },
+            { container: 'databaseContainer', image: 'quay.io/devtron/postgres:11.3.0-debian-9-r28' },
+          ],
+        },
+        {
+          kind: 'deletePods',
+          does: 'Delete the database pod so that it starts with the new images',
+          risk: 'restart',
+          targets: [{ by: 'name', namespace: 'platformNamespace', pod: 'databasePod' }],
+          verifyWithinSeconds: 600,
+        },
+        {
+          kind: 'deletePods',
+          does: 'Delete the other crash-looping pods of the platform namespace',
+          risk: 'restart',
+          targets: [{ by: 'crash-looping', namespace: 'platformNamespace' }],
+          verifyWithinSeconds: 600,
+        },
+      ],
+    },
+  ],
+};

@@ -1,0 +1,37 @@
+import type { CatalogueEntry } from '../model.js';
+
+/** Guide 7.8: updating a cluster fails while the main pod holds a stale configuration. */
+export const datasourceUpdateFailed: CatalogueEntry = {
+  id: 'datasource-update-failed',
+  ref: '7.8',
+  title: "Updating a cluster fails with 'Failed to update datasource'",
+  symptom: "Updating an existing cluster fails with 'Failed to update datasource. Reload new version and try again'.",
+  cause: 'The main platform pod holds a stale configuration.',
+  signatures: {
+    errors: ['Failed to update datasource. Reload new version and try again', 'Failed to update datasource'],
+    phrases: ['cannot update cluster', 'updating cluster fails'],
+    context: ['cluster', 'datasource', 'grafana'],
+  },
+  stages: [
+    {
+      id: 'restart-main-pod',
+      title: 'Restart the main platform pod and save again',
+      steps: [
+        { kind: 'manual', does: 'Save the change', risk: 'read-only', items: ['Save the cluster change (it fails; that is expected).'] },
+        {
+          kind: 'deletePods',
+          does: 'Delete the main platform pod so that it loads the configuration again',
+          risk: 'restart',
+          targets: [{ by: 'label', namespace: 'platformNamespace', label: 'mainPodLabel' }],
+          verifyWithinSeconds: 300,
+        },
+        {
+          kind: 'manual',
+          does: 'Save again',
+          risk: 'read-only',
+          items: ['Refresh the page and save the cluster again.', 'Update again every environment already created in that cluster.'],
+        },
+      ],
+    },
+  ],
+};

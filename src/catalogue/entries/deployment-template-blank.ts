@@ -1,0 +1,22 @@
+import type { CatalogueEntry } from '../model.js';
+
+/** Guide 7.27: a custom deployment chart without app-values.yaml leaves the template editor blank. */
+export const deploymentTemplateBlank: CatalogueEntry = {
+  id: 'deployment-template-blank',
+  ref: '7.27',
+  title: 'Advanced (YAML) and Basic (GUI) sections blank in Base Deployment Template',
+  symptom: 'The Advanced (YAML) and Basic (GUI) sections of the Base Deployment Template are blank.',
+  cause: 'The deployment chart lacks the file app-values.yaml.',
+  signatures: {
+    errors: ['app-values.yaml'],
+    phrases: ['base deployment template blank', 'deployment template is empty', 'advanced yaml section blank', 'basic gui section blank'],
+    context: ['deployment template', 'chart', 'custom chart'],
+  },
+  stages: [
+    {
+      id: 'add-values-file',
+      title: 'Add app-values.yaml to the chart',
+      steps: [{ kind: 'manual', does: 'Fix the chart', risk: 'read-only', items: ['Add app-values.yaml to the deployment chart, then upload the chart again.'] }],
+    },
+  ],
+};

@@ -1,0 +1,26 @@
+import type { CatalogueEntry } from '../model.js';
+
+/** Guide 7.7: Discover shows no charts until the chart list is refreshed. */
+export const discoverNoCharts: CatalogueEntry = {
+  id: 'discover-no-charts',
+  ref: '7.7',
+  title: 'No charts in Discover',
+  symptom: 'The Discover section of the chart store shows no charts.',
+  cause: 'The chart list was not refreshed.',
+  signatures: {
+    errors: [],
+    phrases: ['no charts in discover', 'discover is empty', 'chart store is empty', 'charts not showing in discover', 'discover section empty'],
+    context: ['chart store', 'discover', 'charts'],
+  },
+  stages: [
+    {
+      id: 'refresh-charts',
+      title: 'Refresh the chart list',
+      steps: [
+        { kind: 'manual', does: 'Refresh the charts', risk: 'read-only', items: ['Open Global Configuration > Chart Repositories and click Refresh Chart (top right).'] },
+        { kind: 'wait', does: 'Wait for the chart list to refresh', risk: 'read-only', minutes: 5, reason: 'a chart refresh takes about 4 to 5 minutes (section 8)' },
+        { kind: 'manual', does: 'Check Discover', risk: 'read-only', items: ['Open Discover again: the charts should be listed.'] },
+      ],
+    },
+  ],
+};

@@ -1,0 +1,51 @@
+import type { CatalogueEntry } from '../model.js';
+
+/** Guide 7.24: the git-sensor's claim is full. */
+export const gitSensorVolumeFull: CatalogueEntry = {
+  id: 'git-sensor-volume-full',
+  ref: '7.24',
+  title: 'git-sensor volume full',
+  symptom: "The git-sensor's volume is full.",
+  cause: 'Its claim is too small.',
+  signatures: {
+    errors: ['no space left on device'],
+    phrases: ['git-sensor disk full', 'git sensor volume full', 'git-volume full'],
+    context: ['git-sensor', 'git-volume-git-sensor-0', 'git-sensor-0', '/git-base'],
+  },
+  params: [{ name: 'size', description: 'the new size of the claim', default: '20Gi', pattern: '^[1-9][0-9]{0,4}(Gi|Ti)$', example: '20Gi' }],
+  stages: [
+    {
+      id: 'grow-claim',
+      title: "Grow the git-sensor's claim",
+      steps: [
+        {
+          kind: 'allowVolumeExpansion',
+          does: "Make the claim's storage class allow volume expansion (if it does not already)",
+          risk: 'destructive',
+          claim: 'gitSensorClaim',
+        },
+        { kind: 'growClaim', does: "Raise the claim's requested storage", risk: 'destructive', claim: 'gitSensorClaim', sizeParam: 'size' },
+      ],
+      then: {
+        question: 'Is the git-sensor working again?',
+        choices: [
+          { id: 'yes', label: 'Working', then: { end: 'resolved', message: 'The git-sensor has room again.' } },
+          { id: 'no', label: 'Still failing', then: { stage: 'restart-git-sensor' } },
+        ],
+      },
+    },
+    {
+      id: 'restart-git-sensor',
+      title: 'Restart the git-sensor',
+      steps: [
+        {
+          kind: 'deletePods',
+          does: 'Delete pod git-sensor-0',
+          risk: 'restart',
+          targets: [{ by: 'name', namespace: 'platformNamespace', pod: 'gitSensorPod' }],
+          verifyWithinSeconds: 300,
+        },
+      ],
+    },
+  ],
+};

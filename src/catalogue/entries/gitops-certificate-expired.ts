@@ -1,0 +1,45 @@
+import type { CatalogueEntry } from '../model.js';
+
+/** Guide 7.22: the GitOps controller's serving certificate expired. */
+export const gitopsCertificateExpired: CatalogueEntry = {
+  id: 'gitops-certificate-expired',
+  ref: '7.22',
+  title: 'Expired GitOps controller certificate',
+  symptom: "The GitOps controller's certificate has expired.",
+  cause: 'Its TLS material (tls.crt, tls.key) is expired.',
+  signatures: {
+    errors: ['x509: certificate has expired or is not yet valid'],
+    phrases: ['argocd certificate expired', 'gitops certificate expired', 'argo cd tls expired'],
+    context: ['argocd', 'argo-cd', 'argocd-server', 'argocd-repo-server', 'gitops', 'argocd-secret'],
+  },
+  stages: [
+    {
+      id: 'renew-certificate',
+      title: 'Let the GitOps controller generate a new certificate',
+      steps: [
+        {
+          kind: 'removeSecretKeys',
+          does: 'Remove tls.crt and tls.key from the GitOps controller secret (after saving a backup)',
+          risk: 'destructive',
+          secret: 'gitopsSecret',
+          keys: ['tls.crt', 'tls.key'],
+        },
+        {
+          kind: 'deletePods',
+          does: 'Delete the GitOps controller server pod so that it generates a new certificate',
+          risk: 'restart',
+          targets: [{ by: 'label', namespace: 'platformNamespace', label: 'gitopsServerLabel' }],
+          verifyWithinSeconds: 300,
+        },
+        { kind: 'wait', does: 'Wait two minutes', risk: 'read-only', minutes: 2, reason: 'the guide waits 2 minutes before restarting the main pod (section 8)' },
+        {
+          kind: 'deletePods',
+          does: 'Delete the main platform pod',
+          risk: 'restart',
+          targets: [{ by: 'label', namespace: 'platformNamespace', label: 'mainPodLabel' }],
+          verifyWithinSeconds: 300,
+        },
+      ],
+    },
+  ],
+};

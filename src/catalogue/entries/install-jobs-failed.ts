@@ -1,0 +1,39 @@
+import type { CatalogueEntry } from '../model.js';
+
+/** Guide 7.1: installer jobs failed, so saving the global configuration answers Unauthorized. */
+export const installJobsFailed: CatalogueEntry = {
+  id: 'install-jobs-failed',
+  ref: '7.1',
+  title: 'Unauthorized error when saving global configuration after install',
+  symptom: 'Saving the global configuration (host URL, GitOps) right after install fails with an Unauthorized error.',
+  cause: 'One or more installer jobs failed (0/1 completions).',
+  signatures: {
+    errors: [],
+    phrases: ['unauthorized when saving global configuration', 'unauthorized saving host url', 'unauthorized saving gitops configuration', 'installer job failed', 'migrator job failed', 'migration job failed'],
+    context: ['devtroncd', 'migrate', 'migrator', 'installer', 'global configuration', 'host url'],
+  },
+  stages: [
+    {
+      id: 'recreate-jobs',
+      title: 'Delete the failed installer jobs and apply the migrator manifest again',
+      steps: [
+        {
+          kind: 'deleteFailedJobs',
+          does: 'Delete the installer jobs at 0/1 completions whose pods are no longer running (jobs still running are left to finish)',
+          risk: 'restart',
+          namespace: 'platformNamespace',
+        },
+        {
+          kind: 'applyManifest',
+          does: 'Apply the migrator manifest without its database-migrator secret, so the jobs are recreated',
+          risk: 'destructive',
+          manifest: 'migrator',
+          namespace: 'platformNamespace',
+          exclude: [{ kind: 'Secret', nameContains: 'migrator' }],
+        },
+        { kind: 'wait', does: 'Wait a few minutes for the jobs to complete', risk: 'read-only', minutes: 3, reason: 'the recreated jobs and pods need a few minutes (guide 7.1)' },
+        { kind: 'manual', does: 'Save the global configuration again', risk: 'read-only', items: ['Check the jobs show 1/1 completions, then save the global configuration (host URL, GitOps) again.'] },
+      ],
+    },
+  ],
+};

@@ -1,0 +1,29 @@
+import type { CatalogueEntry } from '../model.js';
+
+/** Guide 7.15: metrics-server cannot validate the kubelets' certificates. */
+export const metricsServerTls: CatalogueEntry = {
+  id: 'metrics-server-tls',
+  ref: '7.15',
+  title: 'Metrics-server chart cannot be deployed',
+  symptom: 'The metrics-server chart cannot be deployed (its pod never becomes ready).',
+  cause: "Certificate validation of the kubelets fails.",
+  signatures: {
+    errors: ["x509: cannot validate certificate for", "because it doesn't contain any IP SANs", 'unable to fully scrape metrics'],
+    phrases: ['metrics server cannot be deployed', 'metrics-server not ready', 'metrics-server chart fails'],
+    context: ['metrics-server', 'kubelet', 'scrape'],
+  },
+  stages: [
+    {
+      id: 'insecure-tls',
+      title: 'Deploy metrics-server with --kubelet-insecure-tls',
+      steps: [
+        {
+          kind: 'manual',
+          does: 'Pass the argument to the chart',
+          risk: 'read-only',
+          items: ['Deploy the metrics-server chart with the argument --kubelet-insecure-tls (chart values: args: [--kubelet-insecure-tls]).'],
+        },
+      ],
+    },
+  ],
+};

@@ -1,0 +1,35 @@
+import type { CatalogueEntry } from '../model.js';
+
+/** Guide 7.19: rollout controller 0.13.0 on Kubernetes 1.22+ with outdated definitions. */
+export const rolloutStableRs: CatalogueEntry = {
+  id: 'rollout-stable-rs',
+  ref: '7.19',
+  title: "Rollout error 'attempt to index a non-table object(nil) with key stableRS'",
+  symptom: "Rollouts fail with 'attempt to index a non-table object(nil) with key stableRS'.",
+  cause: 'Cluster version 1.22 or later with rollout controller 0.13.0 and outdated definitions.',
+  signatures: {
+    errors: ["attempt to index a non-table object(nil) with key 'stableRS'", 'attempt to index a non-table object(nil) with key stableRS'],
+    phrases: ['rollout stablers error'],
+    context: ['rollout', 'argo-rollouts', 'health.lua', 'lua'],
+  },
+  versions: { why: 'rollout controller 0.13.0 on a cluster of version 1.22 or later (section 9)' },
+  stages: [
+    {
+      id: 'update-controller',
+      title: 'Update the rollout controller chart',
+      steps: [
+        {
+          kind: 'manual',
+          does: 'Update the rollout controller in Helm Apps',
+          risk: 'read-only',
+          items: [
+            'In Helm Apps, check the chart repository and version of the rollout controller.',
+            'Update it to the latest chart version.',
+            "If it comes from the old repository, switch to the platform's own chart repository (add it in Chart Repositories under the platform's name with its chart repository address if missing).",
+            'Wait a few minutes, then redeploy.',
+          ],
+        },
+      ],
+    },
+  ],
+};

@@ -1,0 +1,32 @@
+import type { CatalogueEntry } from '../model.js';
+
+/** Guide 5.5: SSO fails when the platform admits only listed IP ranges without the NAT addresses. */
+export const ssoNatAllowlist: CatalogueEntry = {
+  id: 'sso-nat-allowlist',
+  ref: '5.5',
+  title: 'SSO login fails behind an IP allow-list',
+  symptom: 'SSO login fails when access to the platform service is restricted to listed IP ranges.',
+  cause: "The cluster's NAT-gateway addresses are not on the allow-list.",
+  signatures: {
+    errors: [],
+    phrases: ['sso fails behind ip allowlist', 'sso login fails ip whitelist', 'nat gateway ip allowlist', 'sso fails after restricting ip ranges'],
+    context: ['sso', 'allowlist', 'whitelist', 'nat', 'source ranges', 'loadBalancerSourceRanges'],
+  },
+  stages: [
+    {
+      id: 'allow-nat',
+      title: "Add the cluster's NAT-gateway addresses to the allow-list",
+      steps: [
+        {
+          kind: 'manual',
+          does: 'Update the allow-list',
+          risk: 'read-only',
+          items: [
+            "Find the cluster's NAT-gateway addresses (one per availability zone in a multi-zone cluster).",
+            'Add every one of them to the IP ranges allowed to reach the platform service, then log in with SSO again.',
+          ],
+        },
+      ],
+    },
+  ],
+};

@@ -1,0 +1,30 @@
+import type { CatalogueEntry } from '../model.js';
+
+/** Guide 7.6 and 5.4: a stale GitOps session token in the browser stops login. */
+export const staleSessionCookie: CatalogueEntry = {
+  id: 'stale-session-cookie',
+  ref: '7.6',
+  alsoRefs: ['5.4'],
+  title: 'Cannot log in with a correct password',
+  symptom: 'Login fails although the password is correct.',
+  cause: "A stale GitOps controller session token is held in the browser's cookies.",
+  signatures: {
+    errors: [],
+    phrases: ['cannot log in with a correct password', 'cannot log in with the right password', 'login fails with correct password', 'correct password but cannot log in', 'login redirects back to the login page'],
+    context: ['cookie', 'argocd.token', 'session', 'browser'],
+  },
+  stages: [
+    {
+      id: 'clear-cookie',
+      title: 'Delete the stale session cookie',
+      steps: [
+        {
+          kind: 'manual',
+          does: 'Delete the token cookie in the browser',
+          risk: 'read-only',
+          items: ["In the browser, delete the platform site's token cookie (or use Delete All Session Cookies).", 'Log in again with the same password.'],
+        },
+      ],
+    },
+  ],
+};

@@ -1,0 +1,46 @@
+import type { CatalogueEntry } from '../model.js';
+
+/** Guide 7.21: the cloud ingress closes terminal connections after its 30 s backend timeout. */
+export const terminalDisconnects: CatalogueEntry = {
+  id: 'terminal-disconnects',
+  ref: '7.21',
+  title: 'Pod or cluster terminal drops every 30 seconds (cloud ingress of class gce)',
+  symptom: 'The pod or cluster terminal disconnects every 30 seconds behind a cloud ingress of class gce.',
+  cause: 'The default backend timeout (timeoutSec) is 30 seconds.',
+  signatures: {
+    errors: [],
+    phrases: ['terminal disconnects every 30 seconds', 'pod terminal drops', 'cluster terminal keeps closing', 'terminal session closes after 30 seconds', 'websocket closes after 30 seconds'],
+    context: ['gce', 'gke', 'ingress', 'terminal', 'websocket'],
+  },
+  params: [
+    { name: 'timeout', description: 'the backend timeout in seconds', default: '1800', pattern: '^[1-9][0-9]{1,4}$', example: '3600' },
+    { name: 'name', description: 'the name of the backend configuration', default: 'devtron-backendconfig', pattern: '^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$', example: 'devtron-backendconfig' },
+  ],
+  stages: [
+    {
+      id: 'longer-timeout',
+      title: 'Give the platform service a backend configuration with a longer timeout',
+      steps: [
+        {
+          kind: 'createBackendConfig',
+          does: 'Create a backend configuration with a larger timeoutSec in the platform namespace',
+          risk: 'destructive',
+          approval: 'approver',
+          namespace: 'platformNamespace',
+          nameParam: 'name',
+          timeoutParam: 'timeout',
+        },
+        {
+          kind: 'annotate',
+          does: 'Add the backend-config annotation to the platform service',
+          risk: 'destructive',
+          approval: 'approver',
+          resource: 'services',
+          namespace: 'platformNamespace',
+          select: 'platform',
+          annotations: { 'cloud.google.com/backend-config': { param: 'name', template: '{"default":"{}"}' } },
+        },
+      ],
+    },
+  ],
+};

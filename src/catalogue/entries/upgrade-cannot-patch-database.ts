@@ -1,0 +1,41 @@
+import type { CatalogueEntry } from '../model.js';
+
+/** Guide 7.18: the upgrade cannot patch the database stateful set. */
+export const upgradeCannotPatchDatabase: CatalogueEntry = {
+  id: 'upgrade-cannot-patch-database',
+  ref: '7.18',
+  title: "Upgrade fails with 'cannot patch' for the database stateful set",
+  symptom:
+    "An upgrade fails with 'cannot patch' for the database stateful set (only replicas, template, updateStrategy and minReadySeconds may change).",
+  cause: 'The resources are not labelled and annotated for the chart manager, and the volume size differs.',
+  signatures: {
+    errors: [
+      "updates to statefulset spec for fields other than 'replicas', 'template', 'updateStrategy' and 'minReadySeconds' are forbidden",
+      'cannot patch "postgresql-postgresql" with kind StatefulSet',
+    ],
+    phrases: ['upgrade fails cannot patch statefulset', 'helm upgrade fails on postgresql'],
+    context: ['helm upgrade', 'postgresql', 'statefulset', 'volumeSize'],
+  },
+  stages: [
+    {
+      id: 'label-and-upgrade',
+      title: 'Label and annotate the resources, then upgrade with the volume size',
+      steps: [
+        {
+          kind: 'labelForChartManager',
+          does: 'Label and annotate every resource of the platform namespace for the chart manager',
+          risk: 'destructive',
+          namespace: 'platformNamespace',
+        },
+        {
+          kind: 'manual',
+          does: 'Run the upgrade',
+          risk: 'read-only',
+          items: [
+            'Upgrade with the repository values file, --reuse-values, --set installer.modules={cicd} and --set components.postgres.persistence.volumeSize=20Gi.',
+          ],
+        },
+      ],
+    },
+  ],
+};

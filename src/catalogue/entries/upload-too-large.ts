@@ -1,0 +1,35 @@
+import type { CatalogueEntry } from '../model.js';
+
+/** Guide 7.12: the ingress limits the request body size. */
+export const uploadTooLarge: CatalogueEntry = {
+  id: 'upload-too-large',
+  ref: '7.12',
+  title: 'Upload above a size fails',
+  symptom: 'Uploading a file above a certain size fails.',
+  cause: 'The ingress limits the request body size.',
+  signatures: {
+    errors: ['413 Request Entity Too Large', 'client intended to send too large body'],
+    phrases: ['upload fails for large files', 'file too large to upload', 'cannot upload chart', 'request entity too large'],
+    context: ['nginx', 'ingress', 'upload', 'proxy-body-size'],
+  },
+  params: [{ name: 'size', description: 'the largest body to accept, an integer followed by m (MiB)', default: '100m', pattern: '^[1-9][0-9]{0,5}m$', example: '200m' }],
+  stages: [
+    {
+      id: 'raise-body-size',
+      title: 'Raise the ingress body-size limit',
+      steps: [
+        {
+          kind: 'annotate',
+          does: "Set the platform ingress's body-size annotation",
+          risk: 'destructive',
+          approval: 'approver',
+          resource: 'ingresses',
+          namespace: 'platformNamespace',
+          select: 'platform',
+          annotations: { 'nginx.ingress.kubernetes.io/proxy-body-size': { param: 'size' } },
+        },
+        { kind: 'manual', does: 'Upload again', risk: 'read-only', items: ['Upload the file again.'] },
+      ],
+    },
+  ],
+};
