@@ -100,6 +100,20 @@ export class ClusterGateway {
   }
 
   /**
+   * A secret's keys and base64 values, or undefined when it does not exist. Callers must never log,
+   * report or store a value; they decode only what they hand on sealed.
+   */
+  async readSecret(namespace: string, name: string): Promise<{ uid: string; resourceVersion: string; data: Record<string, string> } | undefined> {
+    try {
+      const secret = await this.call(`get secret ${namespace}/${name}`, () => this.core.readNamespacedSecret({ namespace, name }));
+      return { uid: secret.metadata?.uid ?? '', resourceVersion: secret.metadata?.resourceVersion ?? '', data: { ...(secret.data ?? {}) } };
+    } catch (err) {
+      if (err instanceof ClusterError && err.code === 'not-found') return undefined;
+      throw err;
+    }
+  }
+
+  /**
    * Deletes exactly the pod of that uid (a precondition), so a pod recreated since the plan is never
    * deleted by mistake. Returns 'gone' when it no longer exists.
    */

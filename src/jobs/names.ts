@@ -22,6 +22,8 @@ export const runJobSchema = z.object({
   plan: planSchema,
   fromStep: z.number().int().min(0),
   approvedBy: z.string(),
+  /** A one-time public key: secrets a step reveals are sealed to it, so Redis only ever holds ciphertext. */
+  sealTo: z.string().optional(),
 });
 export type RunJobData = z.infer<typeof runJobSchema>;
 

@@ -11,6 +11,7 @@ import type { StepContext } from '../remedies/steps/index.js';
 import type { Plan } from '../remedies/plan.js';
 import { clusterQueueName, planJobSchema, runJobId, runJobSchema } from './names.js';
 import { connectRedis } from './redis.js';
+import { seal } from './sealing.js';
 
 /** What a cluster's worker needs. */
 export interface ClusterWorkerOptions {
@@ -71,7 +72,9 @@ export function startClusterWorker(options: ClusterWorkerOptions): ClusterWorker
     if (!parsed.success) throw new UnrecoverableError(`Run job ${job.id} has invalid data: ${parsed.error.issues[0]?.message}`);
     const { plan: p, fromStep } = parsed.data;
     if (p.cluster !== cluster.name) throw new UnrecoverableError(`Plan for cluster ${p.cluster} reached the worker of ${cluster.name}.`);
-    const outcome = await runPlan(ctx, p, fromStep, (progress) => job.updateProgress({ ...progress }));
+    const sealTo = parsed.data.sealTo;
+    const runCtx: StepContext = sealTo ? { ...ctx, seal: (plaintext) => seal(sealTo, plaintext) } : ctx;
+    const outcome = await runPlan(runCtx, p, fromStep, (progress) => job.updateProgress({ ...progress }));
     if (outcome.status === 'waiting') {
       // The rest of the stage continues as a delayed job with a derived id, so a retried job adds nothing.
       await continuations.add(

@@ -9,6 +9,8 @@ export interface StepProgress {
   readonly status: 'started' | StepResult['status'];
   readonly message: string;
   readonly details?: readonly string[];
+  /** A secret sealed for the person who asked (never plain text). */
+  readonly sealed?: string;
 }
 
 /** How a run (or one continuation of it) ended. */

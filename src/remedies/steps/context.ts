@@ -15,11 +15,22 @@ export interface StepContext {
   /** Interval between checks while verifying. */
   readonly pollMs: number;
   readonly now: () => Date;
+  /**
+   * Seals a secret for the person who asked (see jobs/sealing.ts); absent when the run carries no
+   * key, in which case a step that reveals a secret must fail rather than expose it.
+   */
+  readonly seal?: (plaintext: string) => string;
 }
 
 /** The outcome of one step of a run. Expected outcomes are values; exceptions are bugs. */
 export type StepResult =
-  | { readonly status: 'done' | 'skipped' | 'failed'; readonly message: string; readonly details?: readonly string[] }
+  | {
+      readonly status: 'done' | 'skipped' | 'failed';
+      readonly message: string;
+      readonly details?: readonly string[];
+      /** A secret sealed for the person who asked; the bot opens it and shows it to them alone. */
+      readonly sealed?: string;
+    }
   /** The run continues after a delay, as a new job (a wait of the guide). */
   | { readonly status: 'waiting'; readonly message: string; readonly seconds: number }
   /** The cluster is not what the plan showed; nothing was touched by this step. */
