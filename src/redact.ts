@@ -1,0 +1,40 @@
+/**
+ * Removes secrets from pasted text before it is stored, logged, shown back or put in job data:
+ * bearer headers, credentials in URLs, `password=`/`token:`-style values (base64 ones too), private
+ * key blocks, JWTs and well-known token formats. Every pattern is linear-time (no nested quantifiers,
+ * no overlapping alternatives under repetition); a test checks each with a ReDoS checker.
+ */
+
+const MARK = '[redacted]';
+
+/** The patterns, exported so the ReDoS test can check every one. */
+export const redactionPatterns = {
+  privateKey: /-----BEGIN [A-Z ]{0,40}PRIVATE KEY-----[^-]{0,20000}-----END [A-Z ]{0,40}PRIVATE KEY-----/g,
+  bearer: /\b(bearer|basic)[ \t]+[A-Za-z0-9._~+/=-]{8,}/gi,
+  urlCredentials: /\b([a-z][a-z0-9+.-]{1,20}:\/\/[^\s:/@]{1,200}):[^\s@/]{1,200}@/gi,
+  keyValue:
+    /\b([A-Za-z0-9_.-]{0,40}(?:password|passwd|pwd|secret|token|api[_-]?key|apikey|access[_-]?key|private[_-]?key|credentials?|auth)[A-Za-z0-9_.-]{0,40})(["']?[ \t]*[:=][ \t]*["']?)([^\s"',;}]{1,4000})/gi,
+  slackToken: /\bx(?:ox[abprs]|app)-[A-Za-z0-9-]{8,}/g,
+  githubToken: /\b(?:gh[pousr]_[A-Za-z0-9]{20,}|github_pat_[A-Za-z0-9_]{20,}|glpat-[A-Za-z0-9_-]{20,})/g,
+  awsKey: /\b(?:AKIA|ASIA)[0-9A-Z]{16}\b/g,
+  jwt: /\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}/g,
+} as const;
+
+/** Values too plain to be a secret (`password: true`, `token: null`, a `${VAR}` reference). */
+function harmless(value: string): boolean {
+  return /^(?:true|false|null|none|undefined|bearer|basic|""|''|\*+|\[redacted\])$/i.test(value) || value.startsWith('${') || value.startsWith('<');
+}
+
+/** The text with every secret-looking value replaced by `[redacted]`. */
+export function redact(text: string): string {
+  const p = redactionPatterns;
+  return text
+    .replace(p.privateKey, `-----BEGIN PRIVATE KEY----- ${MARK} -----END PRIVATE KEY-----`)
+    .replace(p.bearer, (_m, scheme: string) => `${scheme} ${MARK}`)
+    .replace(p.urlCredentials, (_m, userPart: string) => `${userPart}:${MARK}@`)
+    .replace(p.keyValue, (m, key: string, sep: string, value: string) => (harmless(value) ? m : `${key}${sep}${MARK}`))
+    .replace(p.slackToken, MARK)
+    .replace(p.githubToken, MARK)
+    .replace(p.awsKey, MARK)
+    .replace(p.jwt, MARK);
+}

@@ -1,0 +1,41 @@
+import { describe, expect, it } from 'vitest';
+import { redact } from '../src/redact.js';
+
+describe('redacting pasted text', () => {
+  it.each([
+    ['Authorization: Bearer abc.def-123456789', 'Authorization: Bearer [redacted]'],
+    ['curl -H "authorization: basic YWRtaW46c2VjcmV0"', 'curl -H "authorization: basic [redacted]"'],
+    ['postgres://devtron:S3cr3t!pw@postgresql-postgresql:5432/orchestrator', 'postgres://devtron:[redacted]@postgresql-postgresql:5432/orchestrator'],
+    ['PG_PASSWORD=hunter22 next', 'PG_PASSWORD=[redacted] next'],
+    ['  ADMIN_PASSWORD: YWRtaW4xMjM0NTY=', '  ADMIN_PASSWORD: [redacted]'],
+    ['{"password":"p@ss","user":"admin"}', '{"password":"[redacted]","user":"admin"}'],
+    ['secrets.BLOB_STORAGE_S3_SECRET_KEY=wJalrXUtnFEMI/K7MDENG', 'secrets.BLOB_STORAGE_S3_SECRET_KEY=[redacted]'],
+    ['token xoxb-1234-5678-abcdefgh in the log', 'token xoxb-[redacted]'.replace('xoxb-', '') + ' in the log'],
+    ['key AKIAIOSFODNN7EXAMPLE used', 'key [redacted] used'],
+    ['git clone https://ghp_abcdefghijklmnopqrstuvwxyz123456@github.com/org/repo', 'git clone https://[redacted]@github.com/org/repo'],
+    ['id_token=eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJhZG1pbiJ9.c2lnbmF0dXJlMTIz', 'id_token=[redacted]'],
+  ])('%s', (input, expected) => {
+    expect(redact(input)).toBe(expected);
+  });
+
+  it('removes a private key block whole', () => {
+    const pem = '-----BEGIN RSA PRIVATE KEY-----\nMIIEowIBAAKCAQEA\nabcdef\n-----END RSA PRIVATE KEY-----';
+    expect(redact(`tls.key: |\n${pem}\nafter`)).toBe('tls.key: |\n-----BEGIN PRIVATE KEY----- [redacted] -----END PRIVATE KEY-----\nafter');
+  });
+
+  it('keeps what is not a secret, including the error texts the matcher needs', () => {
+    const log = [
+      "time=\"2026-11-21T10:00:00Z\" level=error msg=\"no token provided\"",
+      'password: true',
+      'E1121 10:00:00 invalid username or password',
+      "x509: certificate has expired or is not yet valid",
+      'token: ${GIT_TOKEN}',
+    ].join('\n');
+    expect(redact(log)).toBe(log);
+  });
+
+  it('is fast on a large paste with no secrets', () => {
+    const big = 'level=info msg="a line of the log with words and numbers 12345"\n'.repeat(20_000);
+    expect(redact(big)).toBe(big);
+  });
+});
