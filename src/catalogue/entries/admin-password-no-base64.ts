@@ -8,9 +8,22 @@ export const adminPasswordNoBase64: CatalogueEntry = {
   symptom: 'Reading the admin password fails on a host that has no base64 tool.',
   cause: 'The base64 tool is missing.',
   signatures: {
-    errors: ['base64: command not found', "'base64' is not recognized as an internal or external command", 'base64: not found'],
-    phrases: ['cannot decode admin password', 'no base64 on windows'],
-    context: ['admin password', 'ACD_PASSWORD', 'ADMIN_PASSWORD', 'kubectl get secret'],
+    errors: [
+      'base64: command not found',
+      "'base64' is not recognized as an internal or external command",
+      'base64: not found',
+      "the term 'base64' is not recognized",
+    ],
+    phrases: [
+      'cannot decode admin password',
+      'no base64 on windows',
+    ],
+    context: [
+      'admin password',
+      'ACD_PASSWORD',
+      'ADMIN_PASSWORD',
+      'kubectl get secret',
+    ],
   },
   stages: [
     {

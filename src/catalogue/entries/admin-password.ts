@@ -9,8 +9,21 @@ export const adminPassword: CatalogueEntry = {
   cause: 'The password is kept, base64-encoded, in the platform secret: ADMIN_PASSWORD from v0.6.9, ACD_PASSWORD before.',
   signatures: {
     errors: [],
-    phrases: ['admin password', 'where is the admin password', 'how do i get the admin password', 'default admin password', 'initial password', 'what is the password for admin'],
-    context: ['admin', 'password', 'login', 'devtron-secret'],
+    phrases: [
+      'admin password',
+      'where is the admin password',
+      'how do i get the admin password',
+      'default admin password',
+      'initial password',
+      'what is the password for admin',
+      'ADMIN_PASSWORD',
+    ],
+    context: [
+      'admin',
+      'password',
+      'login',
+      'devtron-secret',
+    ],
   },
   stages: [
     {

@@ -9,10 +9,29 @@ export const commitsExit128: CatalogueEntry = {
   symptom: "Commits are not visible and the git-sensor reports 'exit status 128'.",
   cause: 'The git-sensor is in a bad state, or the Git account token is invalid.',
   signatures: {
-    errors: ['exit status 128'],
-    phrases: ['commits not visible', 'commits not showing', 'no commits shown in pipeline'],
-    context: ['git-sensor', 'git fetch', 'authentication failed', 'repository not found', 'fatal:', 'gitsensor'],
-    excludes: ['could not resolve host'],
+    errors: [
+      'exit status 128',
+    ],
+    phrases: [
+      'commits not visible',
+      'commits not showing',
+      'no commits shown in pipeline',
+    ],
+    context: [
+      'git-sensor',
+      'git fetch',
+      'authentication failed',
+      'repository not found',
+      'fatal:',
+      'gitsensor',
+    ],
+    excludes: [
+      'could not resolve host',
+      'could not resolve hostname',
+      'temporary failure in name resolution',
+      'no such host',
+      'no space left on device',
+    ],
   },
   stages: [
     {

@@ -8,9 +8,26 @@ export const dashboardsMissing: CatalogueEntry = {
   symptom: "Dashboards are missing on App Details, or the error 'panel with id 2 not found' appears.",
   cause: 'The metrics store or the dashboard organisation is not configured.',
   signatures: {
-    errors: ['panel with id 2 not found'],
-    phrases: ['dashboards missing on app details', 'grafana dashboards missing', 'no graphs on app details', 'metrics dashboard not found', 'orgid=2 not found'],
-    context: ['grafana', 'app details', 'orgid', 'dashboard', 'prometheus'],
+    errors: [
+      'panel with id 2 not found',
+    ],
+    phrases: [
+      'dashboards missing on app details',
+      'grafana dashboards missing',
+      'no graphs on app details',
+      'metrics dashboard not found',
+      'orgid=2 not found',
+    ],
+    context: [
+      'grafana',
+      'app details',
+      'orgid',
+      'dashboard',
+      'prometheus',
+    ],
+    excludes: [
+      'plugin not found',
+    ],
   },
   params: [
     { name: 'metricsStore', description: 'the metrics store endpoint registered for the cluster', pattern: '^https?://[^\\s]+$', example: 'http://prometheus-server.monitoring.svc:80' },

@@ -8,9 +8,35 @@ export const databaseImagePull: CatalogueEntry = {
   symptom: "The database pod crash-loops with 'Failed to pull image'; pods that depend on it crash-loop too.",
   cause: 'The source of the database images is unavailable.',
   signatures: {
-    errors: ['Failed to pull image'],
-    phrases: ['postgres pod crashloop', 'database pod cannot pull image', 'postgresql image pull failed'],
-    context: ['postgresql', 'postgres', 'bitnami', 'init-chmod-data', 'minideb', 'postgresql-postgresql'],
+    errors: [
+      'Failed to pull image "docker.io/bitnami/postgresql',
+      'Failed to pull image "bitnami/postgresql',
+      'Failed to pull image "docker.io/bitnami/minideb',
+      'Failed to pull image "bitnami/minideb',
+      'Back-off pulling image "docker.io/bitnami/postgresql',
+      'Back-off pulling image "bitnami/postgresql',
+      'Back-off pulling image "docker.io/bitnami/minideb',
+      'Back-off pulling image "bitnami/minideb',
+    ],
+    phrases: [
+      'postgres pod crashloop',
+      'database pod cannot pull image',
+      'postgresql image pull failed',
+      'postgresql pod imagepullbackoff',
+      'database pod imagepullbackoff',
+      'postgres image not found',
+    ],
+    context: [
+      'postgresql',
+      'postgres',
+      'bitnami',
+      'init-chmod-data',
+      'minideb',
+      'postgresql-postgresql',
+      'Failed to pull image',
+      'manifest unknown',
+      'not found',
+    ],
   },
   stages: [
     {

@@ -9,8 +9,19 @@ export const discoverNoCharts: CatalogueEntry = {
   cause: 'The chart list was not refreshed.',
   signatures: {
     errors: [],
-    phrases: ['no charts in discover', 'discover is empty', 'chart store is empty', 'charts not showing in discover', 'discover section empty'],
-    context: ['chart store', 'discover', 'charts'],
+    phrases: [
+      'no charts in discover',
+      'discover is empty',
+      'chart store is empty',
+      'charts not showing in discover',
+      'discover section empty',
+      'no charts shown',
+    ],
+    context: [
+      'chart store',
+      'discover',
+      'charts',
+    ],
   },
   stages: [
     {

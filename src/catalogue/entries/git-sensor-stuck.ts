@@ -15,6 +15,21 @@ export const gitSensorStuck: CatalogueEntry = {
       'new commits are not showing',
       'automatic build does not start',
       'ci not triggered on push',
+      'new commits are not picked up',
+      'commits not picked up',
+      'not picking up new commits',
+      'no automatic builds',
+      'stuck on an old commit',
+    ],
+    context: [
+      'git-sensor',
+      'git-sensor-0',
+      'polling',
+      'commit',
+    ],
+    excludes: [
+      "we couldn't deliver this payload",
+      'failed to connect to host',
     ],
   },
   stages: [

@@ -8,9 +8,22 @@ export const gitSensorVolumeFull: CatalogueEntry = {
   symptom: "The git-sensor's volume is full.",
   cause: 'Its claim is too small.',
   signatures: {
-    errors: ['no space left on device'],
-    phrases: ['git-sensor disk full', 'git sensor volume full', 'git-volume full'],
-    context: ['git-sensor', 'git-volume-git-sensor-0', 'git-sensor-0', '/git-base'],
+    errors: [],
+    phrases: [
+      'no space left on device',
+      'git-sensor disk full',
+      'git sensor volume full',
+      'git-volume full',
+      'git-sensor volume is full',
+      'git-sensor pvc full',
+    ],
+    context: [
+      'git-sensor',
+      'git-volume-git-sensor-0',
+      'git-sensor-0',
+      '/git-base',
+      'gitsensor',
+    ],
   },
   params: [{ name: 'size', description: 'the new size of the claim', default: '20Gi', pattern: '^[1-9][0-9]{0,4}(Gi|Ti)$', example: '20Gi' }],
   stages: [

@@ -8,9 +8,32 @@ export const gitopsCertificateExpired: CatalogueEntry = {
   symptom: "The GitOps controller's certificate has expired.",
   cause: 'Its TLS material (tls.crt, tls.key) is expired.',
   signatures: {
-    errors: ['x509: certificate has expired or is not yet valid'],
-    phrases: ['argocd certificate expired', 'gitops certificate expired', 'argo cd tls expired'],
-    context: ['argocd', 'argo-cd', 'argocd-server', 'argocd-repo-server', 'gitops', 'argocd-secret'],
+    errors: [],
+    phrases: [
+      'x509: certificate has expired or is not yet valid',
+      'x509: certificate has expired',
+      'argocd certificate expired',
+      'gitops certificate expired',
+      'argo cd tls expired',
+      'argocd tls certificate expired',
+      'gitops controller certificate expired',
+      'notAfter',
+    ],
+    context: [
+      'argocd',
+      'argo-cd',
+      'argo cd',
+      'argocd-server',
+      'argocd-repo-server',
+      'gitops',
+      'argocd-secret',
+      'tls.crt',
+    ],
+    excludes: [
+      'unable to connect to the server',
+      'kube-apiserver',
+      'kubeadm',
+    ],
   },
   stages: [
     {

@@ -9,8 +9,30 @@ export const installJobsFailed: CatalogueEntry = {
   cause: 'One or more installer jobs failed (0/1 completions).',
   signatures: {
     errors: [],
-    phrases: ['unauthorized when saving global configuration', 'unauthorized saving host url', 'unauthorized saving gitops configuration', 'installer job failed', 'migrator job failed', 'migration job failed'],
-    context: ['devtroncd', 'migrate', 'migrator', 'installer', 'global configuration', 'host url'],
+    phrases: [
+      'unauthorized when saving global configuration',
+      'unauthorized saving host url',
+      'unauthorized saving gitops configuration',
+      'installer job failed',
+      'migrator job failed',
+      'migration job failed',
+      'unauthorized',
+      'BackoffLimitExceeded',
+      'job has reached the specified backoff limit',
+    ],
+    context: [
+      'devtroncd',
+      'migrate',
+      'migrator',
+      'installer',
+      'global configuration',
+      'host url',
+      'postgresql-migrate',
+      'fresh install',
+    ],
+    excludes: [
+      'you must be logged in to the server',
+    ],
   },
   stages: [
     {

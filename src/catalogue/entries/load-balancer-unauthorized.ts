@@ -8,9 +8,25 @@ export const loadBalancerUnauthorized: CatalogueEntry = {
   symptom: "The cloud load-balancer controller cannot provision a load balancer and reports 'unauthorized'.",
   cause: 'The node group IAM role lacks the required permissions.',
   signatures: {
-    errors: ['UnauthorizedOperation', 'is not authorized to perform: elasticloadbalancing', 'AccessDenied: User'],
-    phrases: ['load balancer controller unauthorized', 'cannot provision load balancer', 'alb not created', 'load balancer not provisioned'],
-    context: ['aws-load-balancer-controller', 'elasticloadbalancing', 'alb', 'iam', 'load balancer'],
+    errors: [
+      'is not authorized to perform: elasticloadbalancing',
+    ],
+    phrases: [
+      'UnauthorizedOperation',
+      'AccessDenied: User',
+      'load balancer controller unauthorized',
+      'cannot provision load balancer',
+      'alb not created',
+      'load balancer not provisioned',
+    ],
+    context: [
+      'aws-load-balancer-controller',
+      'elasticloadbalancing',
+      'alb',
+      'load balancer',
+      'targetgroup',
+      'ingress',
+    ],
   },
   stages: [
     {

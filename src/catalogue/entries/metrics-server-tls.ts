@@ -8,9 +8,26 @@ export const metricsServerTls: CatalogueEntry = {
   symptom: 'The metrics-server chart cannot be deployed (its pod never becomes ready).',
   cause: "Certificate validation of the kubelets fails.",
   signatures: {
-    errors: ["x509: cannot validate certificate for", "because it doesn't contain any IP SANs", 'unable to fully scrape metrics'],
-    phrases: ['metrics server cannot be deployed', 'metrics-server not ready', 'metrics-server chart fails'],
-    context: ['metrics-server', 'kubelet', 'scrape'],
+    errors: [
+      'x509: cannot validate certificate for',
+      "because it doesn't contain any IP SANs",
+      'unable to fully scrape metrics',
+      'failed to scrape node',
+    ],
+    phrases: [
+      'metrics server cannot be deployed',
+      'metrics-server not ready',
+      'metrics-server chart fails',
+      'x509: certificate signed by unknown authority',
+      'metrics api not available',
+    ],
+    context: [
+      'metrics-server',
+      'kubelet',
+      'scrape',
+      ':10250',
+      'metrics/resource',
+    ],
   },
   stages: [
     {

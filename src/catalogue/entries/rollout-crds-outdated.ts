@@ -10,8 +10,26 @@ export const rolloutCrdsOutdated: CatalogueEntry = {
   cause: 'The rollout custom resource definitions are outdated.',
   signatures: {
     errors: [],
-    phrases: ['deployment metrics missing', 'application metrics cannot be enabled', 'cannot enable application metrics', 'deploy fails after creating configmap', 'deploy fails after creating secret', 'data volume option', 'rollout crd outdated'],
-    context: ['rollout', 'rollouts.argoproj.io', 'crd', 'configmap', 'secret', 'volume'],
+    phrases: [
+      'deployment metrics missing',
+      'application metrics cannot be enabled',
+      'cannot enable application metrics',
+      'deploy fails after creating configmap',
+      'deploy fails after creating secret',
+      'data volume option',
+      'rollout crd outdated',
+      'in io.argoproj.v1alpha1.Rollout',
+      'ValidationError(Rollout.spec',
+    ],
+    context: [
+      'rollout',
+      'rollouts.argoproj.io',
+      'crd',
+      'configmap',
+      'secret',
+      'volume',
+      'data volume',
+    ],
   },
   stages: [
     {

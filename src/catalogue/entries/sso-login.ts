@@ -9,8 +9,35 @@ export const ssoLogin: CatalogueEntry = {
   symptom: "SSO login fails with correct credentials ('no token provided' or 'unsupported protocol scheme')",
   cause: 'The SSO configuration was saved but not loaded by the main platform pod.',
   signatures: {
-    errors: ['no token provided', 'unsupported protocol scheme'],
-    phrases: ['sso login fails', 'sso login not working', 'cannot log in with sso', 'single sign-on fails', 'oidc login fails'],
+    errors: [
+      'no token provided',
+      'unsupported protocol scheme',
+    ],
+    phrases: [
+      'sso login fails',
+      'sso login not working',
+      'cannot log in with sso',
+      'single sign-on fails',
+      'oidc login fails',
+    ],
+    context: [
+      'sso',
+      'dex',
+      'oidc',
+      'openid-configuration',
+      'failed to query provider',
+      'argocd-dex-server',
+    ],
+    excludes: [
+      'whitelist-source-range',
+      'loadBalancerSourceRanges',
+      'ip allowlist',
+      'ip whitelist',
+      'nat gateway',
+      'cloud nat',
+      'no such host',
+      'could not resolve host',
+    ],
   },
   stages: [
     {

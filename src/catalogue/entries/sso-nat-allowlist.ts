@@ -9,8 +9,27 @@ export const ssoNatAllowlist: CatalogueEntry = {
   cause: "The cluster's NAT-gateway addresses are not on the allow-list.",
   signatures: {
     errors: [],
-    phrases: ['sso fails behind ip allowlist', 'sso login fails ip whitelist', 'nat gateway ip allowlist', 'sso fails after restricting ip ranges'],
-    context: ['sso', 'allowlist', 'whitelist', 'nat', 'source ranges', 'loadBalancerSourceRanges'],
+    phrases: [
+      'sso fails behind ip allowlist',
+      'sso login fails ip whitelist',
+      'nat gateway ip allowlist',
+      'sso fails after restricting ip ranges',
+      'whitelist-source-range',
+      'loadBalancerSourceRanges',
+      'load-balancer-source-ranges',
+      'nat gateway',
+      'cloud nat',
+    ],
+    context: [
+      'sso',
+      'login',
+      'dex',
+      'allowlist',
+      'whitelist',
+      'nat',
+      'source ranges',
+      'ip ranges',
+    ],
   },
   stages: [
     {

@@ -10,8 +10,29 @@ export const staleSessionCookie: CatalogueEntry = {
   cause: "A stale GitOps controller session token is held in the browser's cookies.",
   signatures: {
     errors: [],
-    phrases: ['cannot log in with a correct password', 'cannot log in with the right password', 'login fails with correct password', 'correct password but cannot log in', 'login redirects back to the login page'],
-    context: ['cookie', 'argocd.token', 'session', 'browser'],
+    phrases: [
+      'cannot log in with a correct password',
+      'cannot log in with the right password',
+      'login fails with correct password',
+      'correct password but cannot log in',
+      'login redirects back to the login page',
+      'works in incognito',
+      'works in an incognito window',
+      'works in a private window',
+      'back to the login page',
+      'back at the login page',
+      'back to the login screen',
+      'login redirect loop',
+      'argocd.token',
+    ],
+    context: [
+      'cookie',
+      'cookies',
+      'argocd.token',
+      'session',
+      'browser',
+      'incognito',
+    ],
   },
   stages: [
     {

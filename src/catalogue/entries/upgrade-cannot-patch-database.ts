@@ -10,11 +10,21 @@ export const upgradeCannotPatchDatabase: CatalogueEntry = {
   cause: 'The resources are not labelled and annotated for the chart manager, and the volume size differs.',
   signatures: {
     errors: [
-      "updates to statefulset spec for fields other than 'replicas', 'template', 'updateStrategy' and 'minReadySeconds' are forbidden",
       'cannot patch "postgresql-postgresql" with kind StatefulSet',
     ],
-    phrases: ['upgrade fails cannot patch statefulset', 'helm upgrade fails on postgresql'],
-    context: ['helm upgrade', 'postgresql', 'statefulset', 'volumeSize'],
+    phrases: [
+      'updates to statefulset spec for fields other than',
+      'upgrade fails cannot patch statefulset',
+      'helm upgrade fails on postgresql',
+    ],
+    context: [
+      'postgresql-postgresql',
+      'postgresql',
+      'devtron',
+      'devtroncd',
+      'installer.modules',
+      'volumeSize',
+    ],
   },
   stages: [
     {

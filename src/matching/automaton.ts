@@ -1,0 +1,166 @@
+/**
+ * An Aho–Corasick automaton over normalised literals, compiled to a dense DFA on character classes so
+ * that scanning costs one table lookup per input character whatever the number of literals.
+ *
+ * Three kinds of normalisation live in the tables rather than in the scanning loop:
+ *  - case: A and a share a class, so the input is never lower-cased or copied;
+ *  - whole words: a virtual boundary symbol follows every non-word character, in the literals and
+ *    (folded into the transitions) in the text, so a literal that starts with a letter can only start
+ *    after a non-word character or at the start of a line;
+ *  - whitespace: a space after a space leaves the state unchanged, so runs of blanks read as one.
+ */
+
+/** Classes the scanning loop handles itself, before the table. */
+export const CLASS_NEWLINE = 0;
+export const CLASS_ESCAPE = 1;
+export const CLASS_BACKSLASH = 2;
+/** The first class the table handles; classes below it are special. */
+export const FIRST_TABLE_CLASS = 3;
+const CLASS_SPACE = 3;
+/** Non-word characters that appear in no literal. */
+const CLASS_OTHER = 4;
+/** Word characters (letters, digits, any non-ASCII) that appear in no literal. */
+const CLASS_OTHER_WORD = 5;
+
+/** A compiled automaton; read-only after construction. */
+export interface Automaton {
+  /** Character code (0..65535) → class. */
+  readonly classOf: Uint8Array;
+  /** The class a backslash has when it is not an escape. */
+  readonly backslashClass: number;
+  /** Class → 1 for word characters (for the check that a literal ends at the end of a word). */
+  readonly wordClass: Uint8Array;
+  readonly classCount: number;
+  /**
+   * Premultiplied transitions: next = delta[current + class], where states are stored as
+   * state × classCount; a negative entry ~next marks a state where literals end.
+   */
+  readonly delta: Int32Array;
+  /** The (premultiplied) state at the start of every line. */
+  readonly lineStart: number;
+  /** Literals ending at a state (its own and its suffixes'): outPatterns[outStart[s] .. outStart[s + 1]). */
+  readonly outStart: Int32Array;
+  readonly outPatterns: Int32Array;
+  /** Per literal: 1 when it ends with a word character, so the next character must not be one. */
+  readonly endsWithWord: Uint8Array;
+}
+
+/** The longest literal accepted (longer ones are dropped by the compiler). */
+export const MAX_PATTERN_LENGTH = 250;
+
+const SPACES = [9, 11, 12, 13, 32, 0xa0, 0x2028, 0x2029];
+
+function isWordChar(c: number): boolean {
+  return (c >= 48 && c <= 57) || (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || c >= 128;
+}
+
+function buildClasses(patterns: readonly string[]): { classOf: Uint8Array; wordClass: Uint8Array; classCount: number; backslashClass: number } {
+  const classOf = new Uint8Array(65536).fill(CLASS_OTHER);
+  const wordClass = new Uint8Array(256);
+  for (let c = 0; c < 65536; c++) if (isWordChar(c)) classOf[c] = CLASS_OTHER_WORD;
+  for (const s of SPACES) classOf[s] = CLASS_SPACE;
+  wordClass[CLASS_OTHER_WORD] = 1;
+  let next = CLASS_OTHER_WORD + 1;
+  let backslashClass = CLASS_OTHER;
+  const assigned = new Set<number>();
+  for (const p of patterns) {
+    for (let i = 0; i < p.length; i++) {
+      const c = p.charCodeAt(i);
+      if (c === 32 || assigned.has(c)) continue;
+      if (next > 254) throw new Error('too many distinct characters in signatures');
+      assigned.add(c);
+      const k = next++;
+      if (c === 92) backslashClass = k;
+      else classOf[c] = k;
+      if (c >= 97 && c <= 122) classOf[c - 32] = k;
+      if (isWordChar(c)) wordClass[k] = 1;
+    }
+  }
+  classOf[10] = CLASS_NEWLINE;
+  classOf[27] = CLASS_ESCAPE;
+  classOf[92] = CLASS_BACKSLASH;
+  return { classOf, wordClass, classCount: next, backslashClass };
+}
+
+/**
+ * Compiles the automaton. Literals must already be normalised (lower case, single spaces, trimmed)
+ * and unique; literal i is reported as i.
+ */
+export function buildAutomaton(patterns: readonly string[]): Automaton {
+  const { classOf, wordClass, classCount, backslashClass } = buildClasses(patterns);
+  const B = classCount; // the virtual boundary symbol
+  const symbols = classCount + 1;
+  const classOfChar = (c: number): number => (c === 92 ? backslashClass : classOf[c]!);
+  // The trie over literals with a boundary symbol after each non-word character.
+  const children: Map<number, number>[] = [new Map()];
+  const own: number[][] = [[]];
+  const endsInSpace: boolean[] = [false];
+  const step = (s: number, k: number, space: boolean): number => {
+    let t = children[s]!.get(k);
+    if (t === undefined) {
+      t = children.length;
+      children.push(new Map());
+      own.push([]);
+      endsInSpace.push(space);
+      children[s]!.set(k, t);
+    }
+    return t;
+  };
+  patterns.forEach((p, index) => {
+    let s = isWordChar(p.charCodeAt(0)) ? step(0, B, false) : 0;
+    for (let i = 0; i < p.length; i++) {
+      const c = p.charCodeAt(i);
+      s = step(s, c === 32 ? CLASS_SPACE : classOfChar(c), false);
+      if (!isWordChar(c)) s = step(s, B, c === 32);
+    }
+    own[s]!.push(index);
+  });
+  const states = children.length;
+  // Aho–Corasick over all symbols, breadth-first: a failure target is shallower, so complete already.
+  const full = new Int32Array(states * symbols);
+  const fail = new Int32Array(states);
+  const outputs: number[][] = own.map((o) => [...o]);
+  const queue: number[] = [];
+  for (const [k, t] of children[0]!) {
+    full[k] = t;
+    queue.push(t);
+  }
+  for (let head = 0; head < queue.length; head++) {
+    const s = queue[head]!;
+    const f = fail[s]!;
+    outputs[s]!.push(...outputs[f]!);
+    for (let k = 0; k < symbols; k++) {
+      const t = children[s]!.get(k);
+      if (t === undefined) {
+        full[s * symbols + k] = full[f * symbols + k]!;
+      } else {
+        fail[t] = full[f * symbols + k]!;
+        full[s * symbols + k] = t;
+        queue.push(t);
+      }
+    }
+  }
+  // Fold the boundary symbol and whitespace runs into the input transitions.
+  const next = (s: number, k: number): number => {
+    if (k === CLASS_SPACE && endsInSpace[s]) return s;
+    const t = full[s * symbols + k]!;
+    return wordClass[k] === 1 ? t : full[t * symbols + B]!;
+  };
+  const mark = (t: number): number => (outputs[t]!.length > 0 ? ~(t * classCount) : t * classCount);
+  const delta = new Int32Array(states * classCount);
+  for (let s = 0; s < states; s++) {
+    for (let k = FIRST_TABLE_CLASS; k < classCount; k++) delta[s * classCount + k] = mark(next(s, k));
+  }
+  const outStart = new Int32Array(states + 1);
+  let total = 0;
+  for (let s = 0; s < states; s++) {
+    outStart[s] = total;
+    total += outputs[s]!.length;
+  }
+  outStart[states] = total;
+  const outPatterns = new Int32Array(total);
+  for (let s = 0; s < states; s++) outPatterns.set(outputs[s]!, outStart[s]!);
+  const endsWithWord = Uint8Array.from(patterns, (p) => (isWordChar(p.charCodeAt(p.length - 1)) ? 1 : 0));
+  const lineStart = full[B]! * classCount;
+  return { classOf, backslashClass, wordClass, classCount, delta, lineStart, outStart, outPatterns, endsWithWord };
+}

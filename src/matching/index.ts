@@ -1,0 +1,59 @@
+import { catalogue } from '../catalogue/index.js';
+import type { CatalogueEntry } from '../catalogue/model.js';
+import { looksBinary } from './binary.js';
+import { evidenceText } from './evidence.js';
+import { EVIDENCE_CAP } from './hits.js';
+import { readTables } from './kubectl.js';
+import { compile } from './literals.js';
+import { scan } from './scan.js';
+import { score, THRESHOLD, type Scored } from './score.js';
+import type { Candidate, Evidence, MatchResult } from './types.js';
+
+export type { Candidate, Evidence, MatchResult } from './types.js';
+export { THRESHOLD } from './score.js';
+
+/** At most this many candidates are offered. */
+const MAX_MATCHES = 3;
+
+/**
+ * The catalogue entries a pasted text is about, best first, with the lines that show it; or an
+ * abstention with the entries worth explaining. Pure and total: any string, however large or odd,
+ * gets an answer and never an exception.
+ */
+export function match(text: string, entries: readonly CatalogueEntry[] = catalogue): MatchResult {
+  if (looksBinary(text)) return { verdict: 'no-match', matches: [], nearest: [], note: 'binary' };
+  const compiled = compile(entries);
+  const { hits, lines } = scan(text, compiled);
+  const facts = readTables(text, hits.markers);
+  const scored = score(text, lines, compiled, hits, facts);
+  const ranked = scored
+    .filter((s) => s.confidence >= THRESHOLD)
+    .sort((a, b) => b.confidence - a.confidence || b.evidence.length - a.evidence.length || firstLine(a) - firstLine(b) || a.entry - b.entry);
+  if (ranked.length === 0) return { verdict: 'no-match', matches: [], nearest: nearest(scored, entries) };
+  return { verdict: 'match', matches: ranked.slice(0, MAX_MATCHES).map((s) => candidate(s, entries[s.entry]!, text)) };
+}
+
+function firstLine(s: Scored): number {
+  return Math.min(...s.evidence.map((e) => e.line));
+}
+
+function candidate(s: Scored, entry: CatalogueEntry, text: string): Candidate {
+  const seen = new Set<number>();
+  const evidence: Evidence[] = [];
+  for (const f of [...s.evidence].sort((a, b) => a.line - b.line)) {
+    if (seen.has(f.line)) continue;
+    seen.add(f.line);
+    evidence.push({ line: f.line, text: evidenceText(text, f.start), signature: f.signature });
+    if (evidence.length === EVIDENCE_CAP) break;
+  }
+  return { id: entry.id, ref: entry.ref, title: entry.title, confidence: s.confidence, evidence };
+}
+
+/** Up to three entries the paste has something to do with, for "explain" (never a fix). */
+function nearest(scored: readonly Scored[], entries: readonly CatalogueEntry[]): string[] {
+  return scored
+    .filter((s) => s.nearness > 0)
+    .sort((a, b) => b.nearness - a.nearness || a.entry - b.entry)
+    .slice(0, MAX_MATCHES)
+    .map((s) => entries[s.entry]!.id);
+}

@@ -1,0 +1,11 @@
+/** The longest line the matcher reads back in full; longer lines are cut (evidence shows 300). */
+const MAX_LINE = 4096;
+
+/** The line that starts at `start`, without its line break, cut to MAX_LINE characters. */
+export function lineAt(text: string, start: number): string {
+  let end = text.indexOf('\n', start);
+  if (end < 0) end = text.length;
+  if (end - start > MAX_LINE) end = start + MAX_LINE;
+  if (end > start && text.charCodeAt(end - 1) === 13) end--;
+  return text.slice(start, end);
+}

@@ -1,0 +1,38 @@
+/**
+ * Every regular expression the matcher uses, in one registry so that test/matching/redos.test.ts can
+ * prove each one linear-time with a ReDoS checker. Signatures themselves are never regular
+ * expressions: they go through the Aho–Corasick automaton. Keep these anchored or free of nested
+ * quantifiers, and add any new one here rather than inline.
+ */
+export const patterns = {
+  /** A run of whitespace, for splitting table rows and normalising literals. */
+  whitespace: /\s+/,
+  /** A READY or COMPLETIONS cell such as `0/1`. */
+  readyCount: /^\d+\/\d+$/,
+  /** A RESTARTS cell such as `12`. */
+  count: /^\d+$/,
+  /** Marks of a machine-written line (as opposed to a person's sentence), see prose.ts. */
+  clockTime: /\d\d:\d\d:\d\d/,
+  isoDate: /\d{4}-\d\d-\d\d/,
+  klogPrefix: /^[IWEF]\d{4} /,
+  keyValue: /[a-z_]=[^\s=]/i,
+  structuredStart: /^[{[<]/,
+  errorChainPrefix: /^[\w./-]+: /,
+  tableGap: /\S {3}/,
+  sourceLocation: /\.[a-z]{1,5}:\d/i,
+  stackFrame: /^at [\w.$<>]/,
+  /** The end of a sentence inside a line. */
+  sentenceEnd: /[.!?;]\s/,
+  /** Where words split in a sentence; apostrophes stay inside words for contractions. */
+  nonWord: /[^a-z0-9'\u2019]+/,
+  /** A 0.x platform version after a separator: `LTAG=v0.6.1`, `on 0.7.x`, `v0.6.29`; see versions.ts. */
+  platformVersion: /(?:^|[\s=:"'(])v?0\.(\d{1,2})(?:\.(\d{1,2}|x))?/gim,
+  /** A chain of Go-style error prefixes ("…server: x509: …"), a mark of machine output. */
+  errorChain: /\w: [^\s:]+: /,
+  /** ANSI colour sequences, removed from evidence lines. */
+  // eslint-disable-next-line no-control-regex -- matching control characters is the point
+  ansi: /\u001b\[[0-9;?]*[ -/]*[@-~]/g,
+  /** Control characters that do not occur in text (tab, newline, carriage return and escape excepted). */
+  // eslint-disable-next-line no-control-regex -- matching control characters is the point
+  controlChar: /[\u0001-\u0008\u000b\u000c\u000e-\u001a\u001c-\u001f\ufffd]/g,
+} as const;

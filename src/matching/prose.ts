@@ -1,0 +1,168 @@
+import type { CatalogueEntry } from '../catalogue/model.js';
+import { patterns } from './patterns.js';
+
+/**
+ * Sentences in users' words. A line is prose unless it carries the marks of machine output; the
+ * words of prose lines are compared, as bags of word stems, with the entries' phrases and titles, so
+ * that "logs aren't streaming for my build" finds "build logs are not streaming".
+ */
+
+const LOG_MARKS = [
+  patterns.clockTime,
+  patterns.isoDate,
+  patterns.klogPrefix,
+  patterns.keyValue,
+  patterns.structuredStart,
+  patterns.errorChainPrefix,
+  patterns.errorChain,
+  patterns.tableGap,
+  patterns.sourceLocation,
+  patterns.stackFrame,
+];
+
+/** True when a (trimmed) line reads like a person's sentence rather than a log, table or trace. */
+export function isProse(line: string): boolean {
+  const t = line.trim();
+  if (t.length === 0 || t.length > 400) return false;
+  return !LOG_MARKS.some((re) => re.test(t));
+}
+
+const STOP = new Set(
+  `a an the is are was were be been being am i im my me we our us you your it its this that these those to of in into on onto
+  for with at by from and or but so as if when then than after before again any some all do does did done have has had
+  get gets got getting can could would should will just still also there here what why how which who whom please help hi
+  hello team anyone someone know idea thanks thank since now today yesterday even though very really seem seems seemed
+  keep keeps kept anymore any one same guys folks while about up out over only ever every each either`.split(patterns.whitespace),
+);
+
+/** Contractions written without an apostrophe, as people type them in chat. */
+const BARE_NEGATIONS = new Set(['isnt', 'arent', 'doesnt', 'dont', 'cant', 'wont', 'didnt', 'wasnt', 'werent', 'couldnt', 'hasnt', 'havent', 'cannot', 'shouldnt']);
+
+/** A handful of spellings of the same thing. */
+const SYNONYMS = new Map([
+  ['login', 'login'],
+  ['logon', 'login'],
+  ['signin', 'login'],
+  ['passwd', 'password'],
+  ['pwd', 'password'],
+  ['creds', 'credential'],
+  ['k8s', 'kubernetes'],
+  ['argo', 'argocd'],
+  ['never', 'not'],
+  ['no', 'not'],
+  ['unable', 'not'],
+  ['fails', 'fail'],
+  ['failing', 'fail'],
+  ['failure', 'fail'],
+  ['broken', 'fail'],
+]);
+
+/** A light suffix stripper: enough to make logs/log, streaming/stream, fetched/fetch, expires/expired meet. */
+export function stem(word: string): string {
+  let w = word;
+  if (w.length > 4 && w.endsWith('ies')) w = `${w.slice(0, -3)}y`;
+  else if (w.length > 3 && w.endsWith('s') && !w.endsWith('ss') && !w.endsWith('us') && !w.endsWith('is')) w = w.slice(0, -1);
+  if (w.length > 5 && w.endsWith('ing')) w = w.slice(0, -3);
+  else if (w.length > 4 && w.endsWith('ed')) w = w.slice(0, -2);
+  // A doubled final consonant left by -ing/-ed (logging → logg → log).
+  const n = w.length;
+  if (n > 3 && w[n - 1] === w[n - 2] && !'aeiouls'.includes(w[n - 1]!)) w = w.slice(0, -1);
+  if (w.length > 4 && w.endsWith('e')) w = w.slice(0, -1);
+  return w;
+}
+
+/** The content words of a text, as stems; negations become `not`, "log in" becomes `login`. */
+export function words(text: string): string[] {
+  const raw = text.toLowerCase().split(patterns.nonWord);
+  const out: string[] = [];
+  for (let i = 0; i < raw.length; i++) {
+    let w = raw[i]!.replace('\u2019', "'");
+    if (w.length === 0) continue;
+    if (w.endsWith("n't") || BARE_NEGATIONS.has(w)) {
+      out.push('not');
+      continue;
+    }
+    const apostrophe = w.indexOf("'");
+    if (apostrophe >= 0) w = w.slice(0, apostrophe);
+    const next = raw[i + 1];
+    if ((w === 'log' || w === 'logging' || w === 'logged' || w === 'sign' || w === 'signing') && (next === 'in' || next === 'into' || next === 'on')) {
+      out.push('login');
+      i++;
+      continue;
+    }
+    w = SYNONYMS.get(w) ?? w;
+    if (STOP.has(w) || w.length < 2) continue;
+    out.push(SYNONYMS.get(stem(w)) ?? stem(w));
+  }
+  return out;
+}
+
+/** One text an entry is known by (a phrase, the title, the symptom), as weighted stems. */
+interface Doc {
+  readonly entry: number;
+  readonly text: string;
+  readonly stems: readonly string[];
+  readonly weight: number;
+}
+
+/** The entries' phrases, titles and symptoms, indexed by stem; built once per entry set. */
+export interface BagIndex {
+  readonly docs: readonly Doc[];
+  readonly byStem: ReadonlyMap<string, readonly number[]>;
+  readonly idf: ReadonlyMap<string, number>;
+}
+
+export function buildBagIndex(entries: readonly CatalogueEntry[]): BagIndex {
+  const texts: { entry: number; text: string; stems: string[] }[] = [];
+  entries.forEach((e, entry) => {
+    for (const t of [...e.signatures.phrases, e.title, e.symptom]) {
+      const stems = [...new Set(words(t))];
+      if (stems.length >= 2) texts.push({ entry, text: t, stems });
+    }
+  });
+  // Inverse document frequency over entries: a stem many entries share ("pod", "fail") weighs little.
+  const entriesWith = new Map<string, Set<number>>();
+  for (const t of texts) for (const s of t.stems) entriesWith.set(s, (entriesWith.get(s) ?? new Set()).add(t.entry));
+  const idf = new Map<string, number>();
+  for (const [s, set] of entriesWith) idf.set(s, Math.log(1 + entries.length / set.size));
+  const docs = texts.map((t) => ({ ...t, weight: t.stems.reduce((sum, s) => sum + idf.get(s)!, 0) }));
+  const byStem = new Map<string, number[]>();
+  docs.forEach((d, i) => {
+    for (const s of d.stems) byStem.set(s, [...(byStem.get(s) ?? []), i]);
+  });
+  return { docs, byStem, idf };
+}
+
+/** How well a sentence covers one entry's best-matching text. */
+export interface BagMatch {
+  /** Share of that text's weight the sentence covers, 0..1. */
+  readonly coverage: number;
+  /** How many of its stems the sentence has. */
+  readonly shared: number;
+  /** The phrase, title or symptom it matched, as the catalogue writes it. */
+  readonly text: string;
+  readonly stems: readonly string[];
+}
+
+/** Per entry (by index), the best coverage of any of its texts by the given stems. */
+export function bagMatches(index: BagIndex, stems: readonly string[], entryCount: number): (BagMatch | undefined)[] {
+  const covered = new Map<number, { weight: number; shared: number }>();
+  for (const s of new Set(stems)) {
+    for (const d of index.byStem.get(s) ?? []) {
+      const c = covered.get(d) ?? { weight: 0, shared: 0 };
+      c.weight += index.idf.get(s)!;
+      c.shared++;
+      covered.set(d, c);
+    }
+  }
+  const best: (BagMatch | undefined)[] = new Array(entryCount).fill(undefined);
+  for (const [d, c] of covered) {
+    const doc = index.docs[d]!;
+    const coverage = c.weight / doc.weight;
+    const prev = best[doc.entry];
+    if (!prev || coverage > prev.coverage || (coverage === prev.coverage && c.shared > prev.shared)) {
+      best[doc.entry] = { coverage, shared: c.shared, text: doc.text, stems: doc.stems };
+    }
+  }
+  return best;
+}

@@ -1,0 +1,200 @@
+import type { Hit, Hits } from './hits.js';
+import type { TableFact } from './kubectl.js';
+import { lineAt } from './lines.js';
+import { Kind, normaliseLiteral, type CompiledCatalogue } from './literals.js';
+import { patterns } from './patterns.js';
+import { bagMatches, isProse, words, type BagMatch } from './prose.js';
+import { rulesFor } from './table-rules.js';
+import { ruledOutByVersion, statedVersions } from './versions.js';
+
+/**
+ * Scoring: every entry is scored on all its evidence and the entries are ranked; none wins by being
+ * tried first. Evidence comes in tiers, from what a line proves on its own to what needs support:
+ *   error   an `errors` text, a `phrases` text of several words in a person's sentence, or a strong
+ *           table row: 0.70
+ *           (0.78, 0.86 for two or three different ones)
+ *   bag     a sentence whose words cover most of one of the entry's phrases or its title: 0.30 + 0.30 ×
+ *           coverage, plus 0.04 per shared word beyond two, up to two (a longer phrase covered is more
+ *           telling); it stays below an exact text, which says more than a paraphrase
+ *   weak    a `phrases` text inside machine output (or of one word), or a weak table row: 0.40 (0.46 for two)
+ * The best tier sets the base; other tiers at or above the threshold agreeing add 0.05 each; each different `context` text near
+ * the evidence adds 0.12 (at most two count). An `excludes` text near the evidence removes it. An
+ * entry is proposed at THRESHOLD or above, so weak evidence alone never is: it needs context.
+ */
+export const THRESHOLD = 0.5;
+
+/** Lines around a piece of evidence in which context and excludes count (everywhere in a short paste). */
+const CONTEXT_WINDOW = 25;
+const EXCLUDE_WINDOW = 8;
+/** A paste of at most this many lines is read as one piece: context and excludes count anywhere in it. */
+const SHORT_PASTE_LINES = 40;
+/** Sentences are compared as bags of words only in pastes this short: long pastes are logs. */
+const PROSE_CHARS = 8000;
+const PROSE_WORDS = 80;
+/** A sentence must cover this share of a longer phrase's weight (and all of a short one's) to count. */
+const BAG_COVERAGE = 0.7;
+
+type Tier = 'error' | 'bag' | 'weak';
+
+/** One piece of evidence for an entry, before it is rendered. */
+export interface Found {
+  readonly line: number;
+  readonly start: number;
+  readonly signature: string;
+  /** The signature normalised (lower case, single spaces). */
+  readonly literal: string;
+  readonly tier: Tier;
+}
+
+/** An entry's score: its confidence, its evidence, and how close it came if it has none. */
+export interface Scored {
+  readonly entry: number;
+  readonly confidence: number;
+  readonly evidence: readonly Found[];
+  /** For abstentions: how much the paste has to do with the entry (shared words, context, vetoed evidence). */
+  readonly nearness: number;
+}
+
+interface ProseLine {
+  readonly line: number;
+  readonly start: number;
+  readonly stems: readonly string[];
+}
+
+/** The sentences of a short paste, with their word stems. */
+function proseLines(text: string): ProseLine[] {
+  if (text.length > PROSE_CHARS) return [];
+  const out: ProseLine[] = [];
+  let start = 0;
+  let line = 1;
+  while (start <= text.length) {
+    const l = lineAt(text, start);
+    // Each sentence of a line on its own: a chat message is often one line of several sentences.
+    if (isProse(l)) for (const sentence of l.split(patterns.sentenceEnd)) out.push({ line, start, stems: words(sentence) });
+    const next = text.indexOf('\n', start);
+    if (next < 0) break;
+    start = next + 1;
+    line++;
+  }
+  return out;
+}
+
+function tierScore(tier: Tier, distinct: number, bag: number): number {
+  if (distinct === 0) return 0;
+  if (tier === 'error') return 0.62 + 0.08 * Math.min(distinct, 3);
+  if (tier === 'weak') return 0.34 + 0.06 * Math.min(distinct, 2);
+  return 0.3 + 0.3 * bag;
+}
+
+/** Scores every entry of the compiled catalogue against what the scan and the table reader found. */
+export function score(text: string, lines: number, compiled: CompiledCatalogue, hits: Hits, facts: readonly TableFact[]): Scored[] {
+  const { entries, refs } = compiled;
+  const short = lines <= SHORT_PASTE_LINES;
+  const prose = proseLines(text);
+  const bags = bestBags(compiled, prose);
+  const proseAt = new Map<number, boolean>();
+  const lineIsProse = (line: number, start: number): boolean => {
+    let p = proseAt.get(line);
+    if (p === undefined) proseAt.set(line, (p = isProse(lineAt(text, start))));
+    return p;
+  };
+  const indexOfId = new Map(entries.map((e, i) => [e.id, i]));
+  const tableFound: Found[][] = entries.map(() => []);
+  for (const fact of facts) {
+    for (const rule of rulesFor(fact)) {
+      const i = indexOfId.get(rule.entry);
+      if (i !== undefined) {
+        tableFound[i]!.push({ line: fact.line, start: fact.start, signature: rule.signature, literal: normaliseLiteral(rule.signature), tier: rule.strength === 'strong' ? 'error' : 'weak' });
+      }
+    }
+  }
+
+  const raw = entries.map((_, entry): Found[] => {
+    const found: Found[] = [...tableFound[entry]!];
+    for (const h of hits.evidence[entry]!) {
+      const ref = refs[h.ref]!;
+      // A phrase is a person's description in a sentence; one machine word (a status, a cookie name) is not.
+      const strong = ref.kind === Kind.Error || (ref.signature.trim().includes(' ') && lineIsProse(h.line, h.start));
+      found.push({ line: h.line, start: h.start, signature: ref.signature, literal: ref.literal, tier: strong ? 'error' : 'weak' });
+    }
+    const bag = bags[entry];
+    if (bag) found.push({ line: bag.line, start: bag.start, signature: bag.text, literal: normaliseLiteral(bag.text), tier: 'bag' });
+    return found;
+  });
+  const specific = keepMostSpecific(raw);
+  const versions = statedVersions(text);
+
+  return entries.map((e, entry): Scored => {
+    const bag = bags[entry];
+    let found = specific[entry]!;
+    const beforeVeto = raw[entry]!.length;
+    if (ruledOutByVersion(e.versions, versions)) found = [];
+    const nearby = hits.nearby[entry]!;
+    const excludes = nearby.filter((h) => refs[h.ref]!.kind === Kind.Exclude);
+    if (excludes.length > 0) {
+      found = short ? [] : found.filter((f) => !excludes.some((x) => Math.abs(x.line - f.line) <= EXCLUDE_WINDOW));
+    }
+    const contextRefs = new Set<number>();
+    for (const h of nearby) {
+      if (!contextRefs.has(h.ref) && refs[h.ref]!.kind === Kind.Context && supports(h, refs[h.ref]!.literal, found, short)) contextRefs.add(h.ref);
+    }
+    const context = Math.min(contextRefs.size, 2);
+    if (found.length === 0) {
+      const vetoed = beforeVeto > 0 ? 0.4 : 0;
+      return { entry, confidence: 0, evidence: [], nearness: Math.max(vetoed, (bag?.coverage ?? 0) * 0.5, 0.1 * context) };
+    }
+    const distinct = (tier: Tier): number => new Set(found.filter((f) => f.tier === tier).map((f) => f.signature)).size;
+    const tiers = [tierScore('error', distinct('error'), 0), tierScore('weak', distinct('weak'), 0), bag && found.some((f) => f.tier === 'bag') ? tierScore('bag', 1, bag.coverage) + 0.04 * Math.min(bag.shared - 2, 2) : 0];
+    const base = Math.max(...tiers);
+    // Weak evidence agreeing with something stronger adds nothing: it is what needed the support.
+    const agreeing = Math.max(0, tiers.filter((t) => t >= THRESHOLD).length - 1);
+    const confidence = Math.min(0.99, base + 0.05 * agreeing + 0.12 * context);
+    return { entry, confidence: Math.round(confidence * 100) / 100, evidence: found, nearness: confidence };
+  });
+}
+
+/**
+ * Where two entries matched the same line and one's text contains the other's ("reset admin password"
+ * and "admin password"), only the longer, more specific one is evidence.
+ */
+function keepMostSpecific(raw: readonly (readonly Found[])[]): Found[][] {
+  const byLine = new Map<number, { entry: number; literal: string }[]>();
+  raw.forEach((found, entry) => {
+    for (const f of found) {
+      const list = byLine.get(f.line) ?? [];
+      list.push({ entry, literal: f.literal });
+      byLine.set(f.line, list);
+    }
+  });
+  return raw.map((found, entry) =>
+    found.filter((f) => !byLine.get(f.line)!.some((o) => o.entry !== entry && o.literal.length > f.literal.length && o.literal.includes(f.literal))),
+  );
+}
+
+/**
+ * Whether a context hit supports the evidence: near it (anywhere in a short paste), and not merely a
+ * word of a text that matched ("discover" beside "no charts in discover" adds nothing the phrase did
+ * not say).
+ */
+function supports(h: Hit, literal: string, found: readonly Found[], short: boolean): boolean {
+  if (found.some((f) => f.literal.includes(literal))) return false;
+  return short || found.some((f) => Math.abs(h.line - f.line) <= CONTEXT_WINDOW);
+}
+
+/**
+ * Per entry, the sentence that best covers one of its phrases (or its title or symptom). Each
+ * sentence is compared on its own, so that words scattered over a paragraph do not add up to a
+ * phrase; a short phrase must be covered whole, a longer one mostly.
+ */
+function bestBags(compiled: CompiledCatalogue, prose: readonly ProseLine[]): ((BagMatch & { line: number; start: number }) | undefined)[] {
+  const best: ((BagMatch & { line: number; start: number }) | undefined)[] = [];
+  if (prose.reduce((n, p) => n + p.stems.length, 0) > PROSE_WORDS) return best;
+  for (const p of prose) {
+    bagMatches(compiled.bag, p.stems, compiled.entries.length).forEach((m, entry) => {
+      if (!m || m.shared < 2 || m.coverage < (m.stems.length <= 3 ? 0.99 : BAG_COVERAGE)) return;
+      const prev = best[entry];
+      if (!prev || m.coverage > prev.coverage) best[entry] = { ...m, line: p.line, start: p.start };
+    });
+  }
+  return best;
+}

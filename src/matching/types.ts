@@ -1,0 +1,29 @@
+/** The answer the matcher gives for one pasted text; the bot renders it as it is. */
+
+/** One line of the paste that made an entry likely. */
+export interface Evidence {
+  /** 1-based line number in the pasted text. */
+  readonly line: number;
+  /** The line, trimmed and cut to about 300 characters (a JSON record shows its message text). */
+  readonly text: string;
+  /** The signature that matched, as written in the catalogue (or the table rule that recognised it). */
+  readonly signature: string;
+}
+
+/** One catalogue entry the paste may be about. */
+export interface Candidate {
+  readonly id: string;
+  readonly ref: string;
+  readonly title: string;
+  /** 0..1; at or above the match threshold the bot offers the fix. */
+  readonly confidence: number;
+  readonly evidence: readonly Evidence[];
+}
+
+/**
+ * Either ranked matches (best first, at most 3), or an abstention with the entries worth explaining
+ * (never a fix). `note` says why it abstained when the reason is not the text itself ('binary').
+ */
+export type MatchResult =
+  | { readonly verdict: 'match'; readonly matches: readonly Candidate[] }
+  | { readonly verdict: 'no-match'; readonly matches: readonly []; readonly nearest: readonly string[]; readonly note?: string };
