@@ -32,6 +32,22 @@ export const platformNamesSchema = z.object({
   dashboardUser: z.string().min(1).default('admin'),
   /** The installer custom resource whose `status.sync.data` carries the `LTAG=` version line. */
   installerName: z.string().min(1).default('installer-devtron'),
+  /** {manifest_url}: where the platform's manifests (`manifests/yamls/migrator.yaml`, `rollout.yaml`) are fetched from. */
+  manifestBaseUrl: z.string().url().default('https://raw.githubusercontent.com/devtron-labs/devtron/main/'),
+  /** The chart manager (Helm) release that adopts the platform namespace's resources (entry 18). */
+  installerReleaseName: z.string().min(1).default('devtron'),
+  /** Key of the platform secret holding the dashboard password (the guide's DASHBOARD_PASSWORD). */
+  dashboardPasswordKey: z.string().min(1).default('GRAFANA_PASSWORD'),
+  /** {dashboard_url_catalogue}: the public dashboard catalogue the four dashboards are downloaded from. */
+  dashboardCatalogueUrl: z.string().url().default('https://grafana.com/api/dashboards'),
+  /** The dashboard organisation App Details reads (id 2); the platform's documentation names it so. */
+  dashboardOrgName: z.string().min(1).default('devtron-metrics-view'),
+  /** The platform's PostgreSQL service, as reached from inside the cluster (entry 16). */
+  databaseHost: z.string().min(1).default('postgresql-postgresql.devtroncd'),
+  databasePort: z.coerce.number().int().min(1).max(65535).default(5432),
+  databaseUser: z.string().min(1).default('postgres'),
+  /** Key of the platform secret holding the database password. */
+  databasePasswordKey: z.string().min(1).default('PG_PASSWORD'),
 });
 
 /** The real names behind the guide's placeholders, for one cluster. */

@@ -29,7 +29,15 @@ export interface Permission {
   readonly resource: string;
   readonly verbs: readonly Verb[];
   readonly scope: PermissionScope;
+  /**
+   * When the step only ever touches these named objects (get, patch, update, delete), the RBAC rule is
+   * limited to them. Never used with list, watch or create, which RBAC cannot limit by name.
+   */
+  readonly resourceNames?: readonly (ObjectName | { readonly literal: string })[];
 }
+
+/** A platform name that names one object, for RBAC rules limited by resourceNames. */
+export type ObjectName = 'platformSecret' | 'gitopsSecret' | 'databaseStatefulSet' | 'gitSensorClaim' | 'installerName';
 
 /** A platform name that is one pod, or a list of pods (the message brokers). */
 export type PodName = 'gitSensorPod' | 'databasePod' | 'brokerPods';

@@ -1,7 +1,7 @@
 import { ApiException } from '@kubernetes/client-node';
 
 /** What went wrong talking to the Kubernetes API, grouped the way a person acts on it. */
-export type ClusterErrorCode = 'forbidden' | 'not-found' | 'conflict' | 'invalid' | 'unauthorized' | 'unreachable' | 'timeout' | 'server';
+export type ClusterErrorCode = 'forbidden' | 'not-found' | 'already-exists' | 'conflict' | 'invalid' | 'unauthorized' | 'unreachable' | 'timeout' | 'server';
 
 /**
  * A failed Kubernetes call. `message` is safe to show in a channel: it names the call and what to do,
@@ -62,10 +62,14 @@ export function toClusterError(err: unknown, call: string, server: string): Clus
       case 404:
         return new ClusterError('not-found', `${call}: not found (${detail || 'it is already gone'}).`, call, status);
       case 409:
+        // Creating what exists and writing over a newer version are both 409s; callers act differently on each.
+        if (body.reason === 'AlreadyExists') return new ClusterError('already-exists', `${call}: it already exists (${detail}).`, call, status);
         return new ClusterError('conflict', `${call}: conflict (${detail || 'the object changed'}).`, call, status);
       case 400:
       case 422:
         return new ClusterError('invalid', `${call}: the API refused the request as invalid (${detail}).`, call, status);
+      case 415:
+        return new ClusterError('invalid', `${call}: the API does not accept this kind of patch for the resource (${detail}).`, call, status);
       default:
         return new ClusterError('server', `${call}: the Kubernetes API answered ${status}${detail ? ` (${detail})` : ''}.`, call, status);
     }

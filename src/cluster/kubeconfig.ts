@@ -1,5 +1,23 @@
-import { KubeConfig } from '@kubernetes/client-node';
+import { CoreV1Api, KubeConfig } from '@kubernetes/client-node';
+import { existsSync } from 'node:fs';
 import type { KubeSource } from '../config.js';
+import { toClusterError } from './errors.js';
+
+/** A kubeconfig that cannot be used; the message says which and why. */
+export class KubeConfigError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'KubeConfigError';
+  }
+}
+
+function useContext(kc: KubeConfig, context: string | undefined, where: string): void {
+  if (!context) return;
+  if (!kc.getContexts().some((c) => c.name === context)) {
+    throw new KubeConfigError(`There is no context "${context}" in ${where} (contexts: ${kc.getContexts().map((c) => c.name).join(', ') || 'none'}).`);
+  }
+  kc.setCurrentContext(context);
+}
 
 /** Loads the KubeConfig a cluster's worker uses. The simulated cluster is handed in by its starter. */
 export function loadKubeConfig(source: KubeSource, simulated?: KubeConfig): KubeConfig {
@@ -9,17 +27,39 @@ export function loadKubeConfig(source: KubeSource, simulated?: KubeConfig): Kube
       kc.loadFromCluster();
       break;
     case 'kubeconfig':
-      kc.loadFromFile(source.path);
-      if (source.context) kc.setCurrentContext(source.context);
+      if (!existsSync(source.path)) throw new KubeConfigError(`The kubeconfig ${source.path} does not exist.`);
+      try {
+        kc.loadFromFile(source.path);
+      } catch (err) {
+        throw new KubeConfigError(`The kubeconfig ${source.path} cannot be read: ${(err as Error).message.split('\n')[0]}`);
+      }
+      useContext(kc, source.context, source.path);
       break;
     case 'default':
       kc.loadFromDefault();
-      if (source.context) kc.setCurrentContext(source.context);
+      useContext(kc, source.context, 'the default kubeconfig');
       break;
     case 'simulated':
-      if (!simulated) throw new Error('the simulated cluster is only available in the terminal demo and tests');
+      if (!simulated) throw new KubeConfigError('The simulated cluster is only available in the terminal demo and tests.');
       return simulated;
   }
-  if (!kc.getCurrentCluster()) throw new Error(`no cluster found in the kubeconfig (${source.source})`);
+  const server = kc.getCurrentCluster()?.server;
+  // client-node falls back to http://localhost:8080 when it finds nothing: that is never what a user meant.
+  if (!server || (source.source === 'default' && server === 'http://localhost:8080')) {
+    throw new KubeConfigError('No kubeconfig found (KUBECONFIG, ~/.kube/config) and not running inside a cluster; configure the cluster\'s `kube` (see the README).');
+  }
   return kc;
+}
+
+/** Fails with a clear message unless the API answers (one read of the platform namespace's pods). */
+export async function assertClusterReachable(kc: KubeConfig, namespace: string): Promise<void> {
+  const server = kc.getCurrentCluster()?.server ?? '?';
+  try {
+    await Promise.race([
+      kc.makeApiClient(CoreV1Api).listNamespacedPod({ namespace, limit: 1 }),
+      new Promise((_, reject) => setTimeout(() => reject(Object.assign(new Error('timeout'), { code: 'ETIMEDOUT' })), 10_000).unref()),
+    ]);
+  } catch (err) {
+    throw new KubeConfigError(toClusterError(err, `list pods in ${namespace}`, server).message);
+  }
 }

@@ -18,7 +18,7 @@ export async function planSteps(ctx: StepContext, stage: Stage): Promise<{ steps
   const warnings: string[] = [];
   let blocked: string | undefined;
   for (const [index, step] of stage.steps.entries()) {
-    const r = await planStep(ctx, step, index);
+    const r = await planStep({ ...ctx, earlier: stage.steps.slice(0, index) }, step, index);
     steps.push(r.planned);
     warnings.push(...(r.warnings ?? []));
     blocked ??= r.blocked;

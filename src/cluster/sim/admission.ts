@@ -117,6 +117,12 @@ export function validateUpdate(kind: ResourceKind, previous: KubeObject, next: K
     }
   }
   if (kind === kinds.pvc) validateClaimResize(previous, next, store);
+  if (kind === kinds.job) {
+    // A job's pod template and selector cannot change once created; kubectl apply of a changed job fails the same way.
+    const spec = (o: KubeObject) => (o['spec'] as { template?: unknown; selector?: unknown } | undefined) ?? {};
+    if (!deepEqual(spec(previous).template, spec(next).template)) throw statusErrors.unprocessable(kind, name, 'spec.template: Invalid value: field is immutable');
+    if (!deepEqual(spec(previous).selector, spec(next).selector)) throw statusErrors.unprocessable(kind, name, 'spec.selector: Invalid value: field is immutable');
+  }
 }
 
 function requestedStorage(obj: KubeObject): string | undefined {

@@ -1,5 +1,5 @@
 import type { PlatformNames } from '../../platform-names.js';
-import { faultAnnotation, findFaultEntry, presentSymptoms, targets, waitingReasonOf, withFaults } from './faults.js';
+import { faultAnnotation, faultEntries, findFaultEntry, presentSymptoms, targets, waitingReasonOf, withFaults } from './faults.js';
 import { isPodReady, podPhase, runningStatus } from './pods.js';
 import { kinds } from './resources.js';
 import type { ObjectStore } from './store.js';
@@ -7,18 +7,20 @@ import type { KubeObject } from './types.js';
 
 /**
  * Puts the cluster into (and out of) the broken state of a guide entry, through ordinary store writes,
- * so clients watching the pods see the change as they would on a real cluster.
+ * so clients watching see the change as they would on a real cluster. `broken` (shared with the
+ * controllers) remembers which entries are broken and what their state checks need.
  */
 export class Breakage {
   constructor(
     private readonly store: ObjectStore,
     private readonly names: PlatformNames,
+    private readonly broken: Map<string, unknown>,
   ) {}
 
   break(entryId: string, options: Record<string, unknown> = {}): void {
     const entry = findFaultEntry(entryId);
     const pods = this.store.list(kinds.pod, this.names.platformNamespace);
-    for (const placement of entry.place(this.names, options)) {
+    for (const placement of entry.place?.(this.names, options) ?? []) {
       const hit = pods.filter((p) => targets(placement.pods, p));
       if (hit.length === 0) throw new Error(`cannot break ${entryId}: no pod matches ${JSON.stringify(placement.pods)} in ${this.names.platformNamespace}`);
       for (const pod of hit) {
@@ -28,9 +30,12 @@ export class Breakage {
         this.restate(current);
       }
     }
+    this.broken.set(entryId, entry.breakState?.({ store: this.store, names: this.names }, options));
   }
 
+  /** Clears every pod fault and forgets the broken entries (objects changed by `breakState` stay as they are). */
   heal(): void {
+    this.broken.clear();
     for (const pod of this.store.list(kinds.pod)) {
       if (pod.metadata.annotations?.[faultAnnotation] === undefined) continue;
       pod.metadata.annotations = withFaults(pod, []);
@@ -39,8 +44,18 @@ export class Breakage {
     }
   }
 
+  /** Entries whose symptom is present: a pod carries one of its faults, or (while broken) its objects still show it. */
   symptoms(): string[] {
-    return presentSymptoms(this.store.list(kinds.pod));
+    const fromPods = new Set(presentSymptoms(this.store.list(kinds.pod)));
+    const view = { store: this.store, names: this.names };
+    return faultEntries
+      .map((e) => e.entryId)
+      .filter((id, i, all) => all.indexOf(id) === i)
+      .filter((id) => {
+        if (fromPods.has(id)) return true;
+        const entry = findFaultEntry(id);
+        return this.broken.has(id) && entry.present !== undefined && entry.present(view, this.broken.get(id));
+      });
   }
 
   /** Writes the pod with a status that agrees with its faults (a fault may keep its containers from being ready). */

@@ -7,7 +7,7 @@ import type { Scheduler } from './scheduler.js';
 import type { StoreEvent, ObjectStore } from './store.js';
 import type { JsonObject, KubeObject, OwnerReference } from './types.js';
 import { clone } from './types.js';
-import { deploymentStatus, jobStatus, replicaSetStatus, statefulSetRevision, statefulSetStatus, templateHash, workloadSpec as spec, workloadStatus as statusOf } from './workload-status.js';
+import { deploymentStatus, jobFailed, jobStatus, replicaSetStatus, statefulSetRevision, statefulSetStatus, templateHash, workloadSpec as spec, workloadStatus as statusOf } from './workload-status.js';
 
 /** How quickly the simulated controllers act. */
 export interface ControllerTimings {
@@ -40,6 +40,8 @@ export class Controllers {
     private readonly scheduler: Scheduler,
     private readonly timings: ControllerTimings,
     private readonly names: PlatformNames,
+    /** The entries broken now (shared with Breakage): some faults spread to new pods only while broken. */
+    private readonly broken: ReadonlyMap<string, unknown> = new Map(),
   ) {
     this.unsubscribe = store.subscribe((event) => this.onEvent(event));
   }
@@ -136,7 +138,7 @@ export class Controllers {
   /** Creates a controller's pod; a replacement may start with a fault it inherits from the cluster's state. */
   private createPod(pod: KubeObject): void {
     const siblings = this.store.list(kinds.pod, pod.metadata.namespace);
-    const inherited = inheritedFaults(this.names, pod, siblings);
+    const inherited = inheritedFaults(this.names, pod, siblings, new Set(this.broken.keys()));
     if (inherited.length > 0) pod.metadata.annotations = withFaults(pod, inherited);
     this.store.create(kinds.pod, pod);
   }
@@ -248,7 +250,7 @@ export class Controllers {
     const pods = this.podsOf(job);
     const succeeded = pods.filter((p) => podPhase(p) === 'Succeeded').length;
     const active = pods.filter((p) => podPhase(p) !== 'Succeeded' && podPhase(p) !== 'Failed').length;
-    if (succeeded >= completions || active > 0 || statusOf(job)['completionTime']) return;
+    if (succeeded >= completions || active > 0 || statusOf(job)['completionTime'] || jobFailed(job)) return;
     const jobName = job.metadata.name ?? '';
     const uid = job.metadata.uid ?? '';
     this.createPod(

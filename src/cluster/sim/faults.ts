@@ -1,5 +1,8 @@
 import type { PlatformNames } from '../../platform-names.js';
+import { stateEntries } from './broken-states/index.js';
+import { podSpecOf } from './pods.js';
 import { matchesLabels, parseLabelSelector } from './selectors.js';
+import type { ObjectStore } from './store.js';
 import type { KubeObject } from './types.js';
 
 /** The annotation that marks a pod as carrying one or more faults (texts joined by "; "). */
@@ -26,19 +29,37 @@ export interface FaultPlacement {
   fault: PodFault;
 }
 
-/** "While any pod carries `whileAnyPodHas`, pods newly created for `newPods` start with `fault`." */
+/**
+ * "Pods newly created for `newPods` start with `fault`": while any pod carries `whileAnyPodHas`, or,
+ * while the entry is broken, when one of the new pod's images matches `whenImage` (an image source
+ * that went away: replacing the pod does not help until its workload names another image).
+ */
 export interface InheritanceRule {
-  whileAnyPodHas: PodFault;
   newPods: PodTarget[];
   fault: PodFault;
+  whileAnyPodHas?: PodFault;
+  whenImage?: (image: string) => boolean;
 }
 
-/** A guide entry the simulator can break: where its faults go and how they spread to replacement pods. */
+/** What a broken state that lives in objects (not in pods' faults) reads and writes. */
+export interface SimView {
+  readonly store: ObjectStore;
+  readonly names: PlatformNames;
+}
+
+/**
+ * A guide entry the simulator can break: where its pod faults go and how they spread to replacement
+ * pods, and/or how it changes objects (`breakState`) and how to tell from the objects that the
+ * symptom is still there (`present`, judged only while the entry is broken).
+ */
 export interface FaultEntry {
   entryId: string;
   guideEntry: number;
-  place(names: PlatformNames, options: Record<string, unknown>): FaultPlacement[];
+  place?(names: PlatformNames, options: Record<string, unknown>): FaultPlacement[];
   inheritance?(names: PlatformNames): InheritanceRule[];
+  /** Puts objects into the broken state; returns what `present` needs to remember (e.g. the old password's hash). */
+  breakState?(view: SimView, options: Record<string, unknown>): unknown;
+  present?(view: SimView, memo: unknown): boolean;
 }
 
 const faults = {
@@ -59,6 +80,18 @@ const faults = {
     entry: 'build-logs',
     text: 'message broker not delivering build events',
     logLines: ['[ERR] STREAM: Channel "CI-RUNNER.CI-WORKFLOW-STATUS-UPDATE" - unable to deliver message: slow consumer, messages dropped'],
+  },
+  databaseImageUnavailable: {
+    entry: 'database-image-pull',
+    text: 'image source unavailable',
+    logLines: ['E Failed to pull image "docker.io/bitnami/postgresql:11.3.0-debian-9-r28": manifest unknown', 'W Back-off pulling image'],
+    waitingReason: 'ImagePullBackOff',
+  },
+  databaseUnreachable: {
+    entry: 'database-image-pull',
+    text: 'database unreachable',
+    logLines: ['E dial tcp: lookup postgresql-postgresql.devtroncd: connection refused', 'F could not connect to the database, exiting'],
+    waitingReason: 'CrashLoopBackOff',
   },
   latestCommitNotFetched: {
     entry: 'git-sensor-stuck',
@@ -100,6 +133,21 @@ export const faultEntries: readonly FaultEntry[] = [
     guideEntry: 10,
     place: (n) => [{ pods: { name: n.gitSensorPod }, fault: faults.latestCommitNotFetched }],
   },
+  {
+    entryId: 'database-image-pull',
+    guideEntry: 9,
+    place: (n) => [
+      { pods: { name: n.databasePod }, fault: faults.databaseImageUnavailable },
+      { pods: { label: n.mainPodLabel }, fault: faults.databaseUnreachable },
+    ],
+    // The old images stay unpullable: a recreated database pod fails again until the stateful set names
+    // the replacement images; the main pod keeps crashing while the database pod does.
+    inheritance: (n) => [
+      { newPods: [{ name: n.databasePod }], fault: faults.databaseImageUnavailable, whenImage: (image) => image.startsWith('docker.io/bitnami/') },
+      { newPods: [{ label: n.mainPodLabel }], fault: faults.databaseUnreachable, whileAnyPodHas: faults.databaseImageUnavailable },
+    ],
+  },
+  ...stateEntries,
 ];
 
 const allFaults: readonly PodFault[] = Object.values(faults);
@@ -140,14 +188,18 @@ export function waitingReasonOf(pod: KubeObject): string | undefined {
   return faultsOf(pod).find((f) => f.waitingReason !== undefined)?.waitingReason;
 }
 
-/** The faults a replacement pod starts with, given the pods currently in its namespace. */
-export function inheritedFaults(names: PlatformNames, newPod: KubeObject, podsNow: readonly KubeObject[]): PodFault[] {
+/** The faults a replacement pod starts with, given the pods currently in its namespace and the entries broken now. */
+export function inheritedFaults(names: PlatformNames, newPod: KubeObject, podsNow: readonly KubeObject[], broken: ReadonlySet<string>): PodFault[] {
   const out: PodFault[] = [];
+  const spec = podSpecOf(newPod);
+  const images = [...(spec.initContainers ?? []), ...spec.containers].map((c) => c.image ?? '');
   for (const entry of faultEntries) {
     for (const rule of entry.inheritance?.(names) ?? []) {
       if (!rule.newPods.some((t) => targets(t, newPod))) continue;
-      const carrierPresent = podsNow.some((p) => p.metadata.uid !== newPod.metadata.uid && faultsOf(p).some((f) => f.text === rule.whileAnyPodHas.text));
-      if (carrierPresent) out.push(rule.fault);
+      const carrier = rule.whileAnyPodHas;
+      const carrierPresent = carrier !== undefined && podsNow.some((p) => p.metadata.uid !== newPod.metadata.uid && faultsOf(p).some((f) => f.text === carrier.text));
+      const badImage = rule.whenImage !== undefined && broken.has(entry.entryId) && images.some(rule.whenImage);
+      if (carrierPresent || badImage) out.push(rule.fault);
     }
   }
   return out;

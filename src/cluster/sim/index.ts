@@ -7,6 +7,7 @@ import type { PlatformNames } from '../../platform-names.js';
 import { Breakage } from './breakage.js';
 import { Controllers } from './controllers.js';
 import { kubeconfigYaml } from './kubeconfig.js';
+import { PlatformComponents } from './platform-components.js';
 import type { SimPolicy } from './rbac.js';
 import { kindOf } from './resources.js';
 import { Scheduler } from './scheduler.js';
@@ -90,9 +91,12 @@ export async function startSimulatedCluster(opts: SimulatedClusterOptions = {}):
   let policy = opts.policy;
   const store = new ObjectStore();
   const scheduler = new Scheduler((error) => opts.log?.(`controller error: ${String(error)}`));
-  const controllers = new Controllers(store, scheduler, { recreateDelayMs: opts.recreateDelayMs ?? 1500, readyDelayMs: opts.readyDelayMs ?? 1000 }, names);
+  const broken = new Map<string, unknown>();
+  const timings = { recreateDelayMs: opts.recreateDelayMs ?? 1500, readyDelayMs: opts.readyDelayMs ?? 1000 };
+  const controllers = new Controllers(store, scheduler, timings, names, broken);
   seedStandardInstall(store, controllers, { names, platformVersion: opts.platformVersion ?? 'v0.6.29' });
-  const breakage = new Breakage(store, names);
+  const components = new PlatformComponents(store, scheduler, timings, names);
+  const breakage = new Breakage(store, names, broken);
   const server = new SimApiServer({ host: opts.host ?? '127.0.0.1', port: opts.port ?? 0, token, store, policy: () => policy, log: opts.log });
   const urls = await server.listen();
   const url = urls.http;
@@ -133,6 +137,7 @@ export async function startSimulatedCluster(opts: SimulatedClusterOptions = {}):
       closed = true;
       scheduler.close();
       controllers.stop();
+      components.stop();
       await server.close();
     },
   };

@@ -43,6 +43,8 @@ export const resourceKinds: readonly ResourceKind[] = [
   { group: 'installer.devtron.ai', version: 'v1alpha1', plural: 'installers', singular: 'installer', kind: 'Installer', namespaced: true, custom: true },
   { group: 'argoproj.io', version: 'v1alpha1', plural: 'rollouts', singular: 'rollout', kind: 'Rollout', namespaced: true, shortNames: ['ro'], custom: true, statusSubresource: true },
   { group: 'cloud.google.com', version: 'v1', plural: 'backendconfigs', singular: 'backendconfig', kind: 'BackendConfig', namespaced: true, custom: true },
+  // Served so that the rollout manifest (entry 2) can be applied; the custom kinds above stay served regardless.
+  { group: 'apiextensions.k8s.io', version: 'v1', plural: 'customresourcedefinitions', singular: 'customresourcedefinition', kind: 'CustomResourceDefinition', namespaced: false, shortNames: ['crd', 'crds'], statusSubresource: true },
 ];
 
 export function apiVersionOf(kind: Pick<ResourceKind, 'group' | 'version'>): string {
@@ -90,4 +92,8 @@ export const kinds = {
   ingress: kindOf({ group: 'networking.k8s.io', plural: 'ingresses' }),
   storageClass: kindOf({ group: 'storage.k8s.io', plural: 'storageclasses' }),
   installer: kindOf({ group: 'installer.devtron.ai', plural: 'installers' }),
+  rollout: kindOf({ group: 'argoproj.io', plural: 'rollouts' }),
+  backendConfig: kindOf({ group: 'cloud.google.com', plural: 'backendconfigs' }),
+  crd: kindOf({ group: 'apiextensions.k8s.io', plural: 'customresourcedefinitions' }),
+  serviceAccount: kindOf({ group: '', plural: 'serviceaccounts' }),
 } as const;

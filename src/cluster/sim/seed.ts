@@ -1,10 +1,12 @@
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import type { PlatformNames } from '../../platform-names.js';
 import { admitCreate } from './admission.js';
 import type { Controllers } from './controllers.js';
 import { hostIP, nodeName, podFromTemplate, randomSuffix, runningStatus, succeededStatus } from './pods.js';
 import type { Container, PodTemplate } from './pods.js';
 import type { ResourceKind } from './resources.js';
+import { rolloutCrd } from './rollout-crd.js';
+import { b64, bcryptLike, gitopsServerTls, newPassword } from './secret-material.js';
 import { kinds } from './resources.js';
 import { labelsOf } from './selectors.js';
 import type { ObjectStore } from './store.js';
@@ -20,10 +22,11 @@ export interface SeedOptions {
 
 const day = 24 * 3600 * 1000;
 
-const b64 = (text: string) => Buffer.from(text).toString('base64');
-const password = () => randomBytes(12).toString('base64url');
-const bcryptLike = () => `$2a$10$${randomBytes(40).toString('base64').replace(/[+/=]/g, '').slice(0, 53)}`;
-const pem = (label: string) => `-----BEGIN ${label}-----\n${randomBytes(96).toString('base64').match(/.{1,64}/g)?.join('\n') ?? ''}\n-----END ${label}-----\n`;
+const password = newPassword;
+
+/** The platform's service and ingress, as a standard install names them. */
+export const platformServiceName = 'devtron-service';
+export const platformIngressName = 'devtron-ingress';
 
 /** `devtron-nats-0` → `devtron-nats`: a stateful set's name from one of its pods. */
 export function statefulSetOf(podName: string): string {
@@ -139,7 +142,7 @@ export function seedStandardInstall(store: ObjectStore, controllers: Controllers
 
     const service = (name: string, selector: Record<string, string>, port: number, targetPort: number) =>
       add(kinds.service, { metadata: { name, namespace: ns }, spec: { selector, ports: [{ name: 'http', port, targetPort, protocol: 'TCP' }] } });
-    service('devtron-service', labelsOf(n.mainPodLabel), 80, 8080);
+    service(platformServiceName, labelsOf(n.mainPodLabel), 80, 8080);
     service('devtron-grafana', { 'app.kubernetes.io/name': 'grafana' }, 80, 3000);
     service(labelValue(n.gitopsServerLabel), labelsOf(n.gitopsServerLabel), 80, 8080);
     service(labelValue(n.dexServerLabel), labelsOf(n.dexServerLabel), 5556, 5556);
@@ -148,10 +151,10 @@ export function seedStandardInstall(store: ObjectStore, controllers: Controllers
 
     const backend = (path: string, svc: string) => ({ path, pathType: 'Prefix', backend: { service: { name: svc, port: { number: 80 } } } });
     add(kinds.ingress, {
-      metadata: { name: 'devtron-ingress', namespace: ns },
+      metadata: { name: platformIngressName, namespace: ns },
       spec: {
         ingressClassName: 'nginx',
-        rules: [{ http: { paths: [backend('/orchestrator', 'devtron-service'), backend('/dashboard', 'devtron-service'), backend('/grafana', 'devtron-grafana'), backend('/', 'devtron-service')] } }],
+        rules: [{ http: { paths: [backend('/orchestrator', platformServiceName), backend('/dashboard', platformServiceName), backend('/grafana', 'devtron-grafana'), backend('/', platformServiceName)] } }],
       },
     });
 
@@ -171,8 +174,7 @@ export function seedStandardInstall(store: ObjectStore, controllers: Controllers
       metadata: { name: n.gitopsSecret, namespace: ns, labels: { 'app.kubernetes.io/part-of': 'argocd' } },
       type: 'Opaque',
       data: {
-        'tls.crt': b64(pem('CERTIFICATE')),
-        'tls.key': b64(pem('RSA PRIVATE KEY')),
+        ...gitopsServerTls(),
         'admin.password': b64(bcryptLike()),
         'admin.passwordMtime': b64(mtime),
         'server.secretkey': b64(password()),
@@ -181,12 +183,15 @@ export function seedStandardInstall(store: ObjectStore, controllers: Controllers
     add(kinds.configMap, { metadata: { name: 'devtron-cm', namespace: ns }, data: { PG_ADDR: `${n.databaseStatefulSet}.${ns}`, CD_NAMESPACE: 'devtron-cd' } });
 
     for (const db of ['devtron', 'casbin', 'gitsensor', 'lens']) {
-      const name = `postgresql-migrate-${db}-${randomSuffix()}`;
+      // Named as the migrator manifest names them (manifests/yamls/migrator.yaml).
+      const name = `postgresql-migrate-${db}`;
       add(kinds.job, {
         metadata: { name, namespace: ns },
         spec: { template: { spec: { restartPolicy: 'OnFailure', containers: [container('postgresql-migrate', 'quay.io/devtron/migrator:v4.16.2')] } } },
       });
     }
+
+    add(kinds.crd, rolloutCrd('current'));
 
     add(kinds.installer, {
       metadata: { name: n.installerName, namespace: ns },

@@ -45,10 +45,16 @@ function utcTime(date: Date): Buffer {
 const ecdsaWithSha256 = sequence(oid('1.2.840.10045.4.3.2'));
 
 /** A certificate for `127.0.0.1` and `localhost`, plus `host` when it is another IPv4 address or a DNS name. */
-export function selfSignedCertificate(host = '127.0.0.1', commonName = 'platform-sim'): SelfSignedCertificate {
+export function selfSignedCertificate(
+  host = '127.0.0.1',
+  commonName = 'platform-sim',
+  /** Default: from a day ago for five years. A past `notAfter` makes an expired certificate (entry 22's broken state). */
+  validity?: { notBefore: Date; notAfter: Date },
+): SelfSignedCertificate {
   const { privateKey, publicKey } = generateKeyPairSync('ec', { namedCurve: 'prime256v1' });
   const serial = randomBytes(16);
-  serial[0] = (serial[0] ?? 0) & 0x7f;
+  // Positive and minimally encoded (a leading 0x00 followed by a byte below 0x80 is "illegal padding" to strict parsers).
+  serial[0] = ((serial[0] ?? 0) & 0x7f) | 0x01;
   const name = sequence(set(sequence(oid('2.5.4.3'), tlv(0x0c, Buffer.from(commonName, 'utf8')))));
   const now = Date.now();
   const names = [tlv(0x87, Buffer.from([127, 0, 0, 1])), tlv(0x82, Buffer.from('localhost', 'ascii'))];
@@ -60,7 +66,7 @@ export function selfSignedCertificate(host = '127.0.0.1', commonName = 'platform
     tlv(0x02, serial),
     ecdsaWithSha256,
     name,
-    sequence(utcTime(new Date(now - 24 * 3600 * 1000)), utcTime(new Date(now + 5 * 365 * 24 * 3600 * 1000))),
+    sequence(utcTime(validity?.notBefore ?? new Date(now - 24 * 3600 * 1000)), utcTime(validity?.notAfter ?? new Date(now + 5 * 365 * 24 * 3600 * 1000))),
     name,
     publicKey.export({ type: 'spki', format: 'der' }),
     explicit(3, sequence(sequence(oid('2.5.29.17'), tlv(0x04, altNames)))),

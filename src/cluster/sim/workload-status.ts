@@ -87,6 +87,12 @@ export function statefulSetStatus(sts: KubeObject, pods: KubeObject[]): JsonObje
   };
 }
 
+/** The job controller gave up on the job (backoff limit reached): it makes no more pods. */
+export function jobFailed(job: KubeObject): boolean {
+  const conditions = (workloadStatus(job)['conditions'] as Array<{ type?: string; status?: string }> | undefined) ?? [];
+  return conditions.some((c) => c.type === 'Failed' && c.status === 'True');
+}
+
 export function jobStatus(job: KubeObject, pods: KubeObject[]): JsonObject {
   const succeeded = pods.filter((p) => podPhase(p) === 'Succeeded').length;
   const active = pods.filter((p) => podPhase(p) !== 'Succeeded' && podPhase(p) !== 'Failed').length;
@@ -102,7 +108,11 @@ export function jobStatus(job: KubeObject, pods: KubeObject[]): JsonObject {
     terminating: 0,
     uncountedTerminatedPods: {},
   };
-  if (done) {
+  if (jobFailed(job)) {
+    // A failed job keeps its failure (and its count of failed pods) for as long as it exists.
+    status['failed'] = Math.max(pods.filter((p) => podPhase(p) === 'Failed').length, Number(previous['failed'] ?? 0));
+    status['conditions'] = previous['conditions'];
+  } else if (done) {
     const finished = (previous['completionTime'] as string | undefined) ?? kubeTime();
     const condition = (type: string) => ({ type, status: 'True', reason: 'CompletionsReached', message: 'Reached expected number of succeeded pods', lastProbeTime: finished, lastTransitionTime: finished });
     status['completionTime'] = finished;

@@ -20,6 +20,12 @@ export interface StepContext {
    * key, in which case a step that reveals a secret must fail rather than expose it.
    */
   readonly seal?: (plaintext: string) => string;
+  /**
+   * The steps before this one in its stage, while planning: a step that depends on what an earlier
+   * step will do (grow a claim after expansion is allowed; leave out pods already deleted by name)
+   * plans with them in mind.
+   */
+  readonly earlier?: readonly Step[];
 }
 
 /** The outcome of one step of a run. Expected outcomes are values; exceptions are bugs. */

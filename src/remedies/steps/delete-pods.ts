@@ -42,6 +42,21 @@ async function resolve(ctx: StepContext, target: PodTarget, exclude: ReadonlySet
   return groups;
 }
 
+/** Names of the pods that earlier deletePods steps of the stage target by name, in the namespaces this step looks at. */
+function namedEarlier(ctx: StepContext, targets: readonly PodTarget[]): string[] {
+  const crashLooping = targets.some((t) => t.by === 'crash-looping');
+  if (!crashLooping) return [];
+  return (ctx.earlier ?? []).flatMap((s) =>
+    s.kind === 'deletePods'
+      ? s.targets.flatMap((t) => {
+          if (t.by !== 'name') return [];
+          const value = ctx.names[t.pod];
+          return Array.isArray(value) ? value : [value];
+        })
+      : [],
+  );
+}
+
 function groupLines(g: PodGroup): string[] {
   const what = g.selector ? `pods with \`${g.selector}\` in \`${g.namespace}\`` : g.crashLooping ? `crash-looping pods in \`${g.namespace}\`` : `pod \`${g.namespace}/${g.name}\``;
   if (g.pods.length === 0) return [`${what}: none found, nothing to delete`];
@@ -57,6 +72,13 @@ async function replacements(ctx: StepContext, groups: readonly PodGroup[]): Prom
   for (const g of groups) {
     if (g.pods.length === 0) continue;
     const old = new Set(g.pods.map((p) => p.uid));
+    if (g.crashLooping) {
+      // Their replacements may carry other names (a Deployment's pods) and are not this step's to wait for:
+      // done once the crash-looping pods themselves are gone.
+      const still = (await Promise.all(g.pods.map((p) => ctx.gateway.getPod(p.namespace, p.name)))).filter((p) => p !== undefined && old.has(p.uid));
+      if (still.length > 0) pending.push(still.map((p) => p!.name).join(', '));
+      continue;
+    }
     const now = g.selector
       ? await ctx.gateway.listPods(g.namespace, g.selector)
       : g.name
@@ -83,7 +105,9 @@ export const deletePods: StepKind<DeletePodsStep, z.infer<typeof schema>> = {
   },
   async plan(ctx, step) {
     const groups: PodGroup[] = [];
-    const named = new Set<string>();
+    // Pods an earlier step of the stage deletes by name (entry 9: the database pod) are that step's:
+    // the crash-looping group leaves them out, so they are not deleted twice (or their fresh replacement once).
+    const named = new Set<string>(namedEarlier(ctx, step.targets));
     for (const t of step.targets) {
       const resolved = await resolve(ctx, t, named);
       resolved.forEach((g) => g.pods.forEach((p) => named.add(p.name)));

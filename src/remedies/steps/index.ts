@@ -1,33 +1,28 @@
-import { z } from 'zod';
 import type { Permission, Step } from '../../catalogue/model.js';
 import { approvalOf } from '../../catalogue/model.js';
 import type { PlannedStep } from '../plan.js';
 import type { StepContext, StepKind, StepPlan, StepResult } from './context.js';
+import { allowVolumeExpansion } from './allow-volume-expansion.js';
+import { annotate } from './annotate.js';
+import { applyManifest } from './apply-manifest.js';
+import { checkLastAppliedJson } from './check-last-applied.js';
+import { checkVersion } from './check-version.js';
+import { createBackendConfig } from './create-backend-config.js';
+import { deleteFailedJobs } from './delete-failed-jobs.js';
+import { growClaim } from './grow-claim.js';
+import { labelForChartManager } from './label-for-chart-manager.js';
+import { patchStatefulSetImages } from './patch-statefulset-images.js';
+import { removeSecretKeys } from './remove-secret-keys.js';
+import { revealSecret } from './reveal-secret.js';
+import { dashboardRemoveCpuFilter } from './dashboard-cpu-filter.js';
+import { dashboardOrgRepair } from './dashboard-org-repair.js';
 import { deletePods } from './delete-pods.js';
+import { dropDatabaseStep } from './drop-database.js';
 import { listPods } from './list-pods.js';
 import { manual } from './manual.js';
 import { wait } from './wait.js';
 
 type KindOf<K extends Step['kind']> = Extract<Step, { kind: K }>;
-
-/**
- * A step kind the worker cannot carry out yet: it plans honestly as blocked (the card says so and
- * offers no Approve) and never pretends to have run.
- */
-function notCarriedOutYet<K extends Step['kind']>(kind: K): StepKind<KindOf<K>, null> {
-  const message = `Carrying out "${kind}" steps is not available in this version; the plan shows what the guide would do.`;
-  return {
-    kind: kind as KindOf<K>['kind'],
-    schema: z.null(),
-    permissions: () => [],
-    async plan(_ctx, step) {
-      return { lines: [step.does], targets: [], data: null, blocked: message };
-    },
-    async run() {
-      return { status: 'failed', message };
-    },
-  };
-}
 
 /** Every step kind of the catalogue, by kind. */
 const kinds: { readonly [K in Step['kind']]: StepKind<KindOf<K>, unknown> } = {
@@ -35,21 +30,21 @@ const kinds: { readonly [K in Step['kind']]: StepKind<KindOf<K>, unknown> } = {
   deletePods: deletePods as StepKind<KindOf<'deletePods'>, unknown>,
   wait: wait as StepKind<KindOf<'wait'>, unknown>,
   manual: manual as StepKind<KindOf<'manual'>, unknown>,
-  deleteFailedJobs: notCarriedOutYet('deleteFailedJobs'),
-  applyManifest: notCarriedOutYet('applyManifest'),
-  patchStatefulSetImages: notCarriedOutYet('patchStatefulSetImages'),
-  allowVolumeExpansion: notCarriedOutYet('allowVolumeExpansion'),
-  growClaim: notCarriedOutYet('growClaim'),
-  removeSecretKeys: notCarriedOutYet('removeSecretKeys'),
-  annotate: notCarriedOutYet('annotate'),
-  createBackendConfig: notCarriedOutYet('createBackendConfig'),
-  checkLastAppliedJson: notCarriedOutYet('checkLastAppliedJson'),
-  checkVersion: notCarriedOutYet('checkVersion'),
-  revealSecret: notCarriedOutYet('revealSecret'),
-  dashboardOrgRepair: notCarriedOutYet('dashboardOrgRepair'),
-  dashboardRemoveCpuFilter: notCarriedOutYet('dashboardRemoveCpuFilter'),
-  dropDatabase: notCarriedOutYet('dropDatabase'),
-  labelForChartManager: notCarriedOutYet('labelForChartManager'),
+  deleteFailedJobs: deleteFailedJobs as StepKind<KindOf<'deleteFailedJobs'>, unknown>,
+  applyManifest: applyManifest as StepKind<KindOf<'applyManifest'>, unknown>,
+  patchStatefulSetImages: patchStatefulSetImages as StepKind<KindOf<'patchStatefulSetImages'>, unknown>,
+  allowVolumeExpansion: allowVolumeExpansion as StepKind<KindOf<'allowVolumeExpansion'>, unknown>,
+  growClaim: growClaim as StepKind<KindOf<'growClaim'>, unknown>,
+  removeSecretKeys: removeSecretKeys as StepKind<KindOf<'removeSecretKeys'>, unknown>,
+  annotate: annotate as StepKind<KindOf<'annotate'>, unknown>,
+  createBackendConfig: createBackendConfig as StepKind<KindOf<'createBackendConfig'>, unknown>,
+  checkLastAppliedJson: checkLastAppliedJson as StepKind<KindOf<'checkLastAppliedJson'>, unknown>,
+  checkVersion: checkVersion as StepKind<KindOf<'checkVersion'>, unknown>,
+  revealSecret: revealSecret as StepKind<KindOf<'revealSecret'>, unknown>,
+  dashboardOrgRepair: dashboardOrgRepair as StepKind<KindOf<'dashboardOrgRepair'>, unknown>,
+  dashboardRemoveCpuFilter: dashboardRemoveCpuFilter as StepKind<KindOf<'dashboardRemoveCpuFilter'>, unknown>,
+  dropDatabase: dropDatabaseStep as StepKind<KindOf<'dropDatabase'>, unknown>,
+  labelForChartManager: labelForChartManager as StepKind<KindOf<'labelForChartManager'>, unknown>,
 };
 
 function kindOf(step: Step): StepKind<Step, unknown> {

@@ -1,0 +1,26 @@
+import type { FaultEntry } from '../faults.js';
+import { adminPasswordReset, adminPasswordResetLegacy } from './admin-password.js';
+import { gitopsCertificateExpired } from './gitops-certificate.js';
+import { helmAdoption } from './helm-adoption.js';
+import { terminalDisconnects, uploadTooLarge } from './ingress.js';
+import { installJobsFailed } from './install-jobs.js';
+import { rolloutCrdsOutdated } from './rollout-crds.js';
+import { rolloutInvalidJson } from './rollout-json.js';
+import { gitSensorVolumeFull } from './volume.js';
+
+/**
+ * Broken states that live in objects rather than in pods' faults: each changes the objects of a
+ * standard install into an entry's broken state and tells from them whether the symptom is still there.
+ */
+export const stateEntries: readonly FaultEntry[] = [
+  installJobsFailed,
+  rolloutCrdsOutdated,
+  uploadTooLarge,
+  helmAdoption,
+  terminalDisconnects,
+  gitopsCertificateExpired,
+  gitSensorVolumeFull,
+  rolloutInvalidJson,
+  adminPasswordReset,
+  adminPasswordResetLegacy,
+];

@@ -1,0 +1,35 @@
+import type { DashboardOrgRepairStep } from '../../catalogue/model.js';
+import { dashboardFailure, openDashboard } from '../dashboard/connect.js';
+import { inspectOrg, orgRepairSchema, type OrgRepairData } from '../dashboard/org-inspect.js';
+import { repairOrg } from '../dashboard/org-repair.js';
+import type { StepKind } from './context.js';
+import { platformSecretPermission } from './secret-key.js';
+
+/**
+ * Entry 5: create the dashboard organisation, its default data source pointing at the metrics store,
+ * and the four dashboards, by the calls of section 4 made from the worker inside the cluster. The plan
+ * says what is missing; the run creates exactly that and verifies. The dashboard calls need no
+ * Kubernetes permission; reading the password needs `get` on the platform secret.
+ */
+export const dashboardOrgRepair: StepKind<DashboardOrgRepairStep, OrgRepairData> = {
+  kind: 'dashboardOrgRepair',
+  schema: orgRepairSchema,
+  permissions: () => [platformSecretPermission],
+  async plan(ctx, step) {
+    const metricsStore = ctx.params?.[step.metricsStoreParam];
+    const empty: OrgRepairData = { orgName: ctx.names.dashboardOrgName, orgId: null, metricsStore: metricsStore ?? '', dataSource: { action: 'create' }, imports: [] };
+    if (!metricsStore) return { lines: [step.does], targets: [], data: empty, blocked: `Give the metrics store address: /platform fix … ${step.metricsStoreParam}=http://prometheus-server.monitoring.svc:80` };
+    const open = await openDashboard(ctx);
+    if (!open.ok) return { lines: [step.does], targets: [], data: empty, blocked: open.message };
+    try {
+      return await inspectOrg(open.client, ctx.names.dashboardOrgName, metricsStore);
+    } catch (err) {
+      return { lines: [step.does], targets: [], data: empty, blocked: dashboardFailure(err) };
+    }
+  },
+  async run(ctx, planned) {
+    const open = await openDashboard(ctx);
+    if (!open.ok) return { status: 'failed', message: open.message };
+    return repairOrg(open.client, planned.data, ctx.names.dashboardCatalogueUrl);
+  },
+};

@@ -1,0 +1,65 @@
+import { createHash } from 'node:crypto';
+import { parseAllDocuments } from 'yaml';
+import type { ManifestName } from '../../catalogue/model.js';
+
+/** Where each manifest of the guide lives under {manifest_url}. */
+export const manifestPaths: Record<ManifestName, string> = {
+  migrator: 'manifests/yamls/migrator.yaml',
+  rollout: 'manifests/yamls/rollout.yaml',
+};
+
+const maxBytes = 5 * 1024 * 1024;
+const fetchTimeoutMs = 15_000;
+
+/** One object of a manifest: what the YAML says, untyped. */
+export interface RawObject {
+  apiVersion?: unknown;
+  kind?: unknown;
+  metadata?: { name?: unknown; namespace?: unknown };
+  [key: string]: unknown;
+}
+
+/** A fetched manifest: its exact text's sha256 (what the plan pins) and its objects. */
+export interface FetchedManifest {
+  readonly url: string;
+  readonly sha256: string;
+  readonly objects: RawObject[];
+}
+
+/** ECONNREFUSED and the like, from fetch's nested causes (an AggregateError when several addresses were tried). */
+function networkCode(err: unknown): string | undefined {
+  let e: unknown = err;
+  for (let depth = 0; e && typeof e === 'object' && depth < 5; depth++) {
+    const code = (e as { code?: unknown }).code;
+    if (typeof code === 'string') return code;
+    const inner = (e as { errors?: unknown[] }).errors;
+    e = Array.isArray(inner) && inner.length > 0 ? inner[0] : (e as { cause?: unknown }).cause;
+  }
+  return undefined;
+}
+
+export function manifestUrl(baseUrl: string, manifest: ManifestName): string {
+  return new URL(manifestPaths[manifest], baseUrl.endsWith('/') ? baseUrl : `${baseUrl}/`).toString();
+}
+
+/** Fetches and parses a multi-document YAML manifest; a message instead when it cannot. */
+export async function fetchManifest(url: string): Promise<FetchedManifest | { problem: string }> {
+  let text: string;
+  try {
+    const res = await fetch(url, { signal: AbortSignal.timeout(fetchTimeoutMs), redirect: 'follow' });
+    if (!res.ok) return { problem: `fetching ${url} answered HTTP ${res.status}` };
+    const body = Buffer.from(await res.arrayBuffer());
+    if (body.length > maxBytes) return { problem: `${url} is larger than ${maxBytes / 1024 / 1024} MiB` };
+    text = body.toString('utf8');
+  } catch (err) {
+    const why = (err as Error).name === 'TimeoutError' ? `no answer within ${fetchTimeoutMs / 1000} s` : (networkCode(err) ?? ((err as { cause?: Error }).cause?.message || (err as Error).message));
+    return { problem: `cannot fetch ${url} (${why})` };
+  }
+  const sha256 = createHash('sha256').update(text).digest('hex');
+  const docs = parseAllDocuments(text);
+  if (!Array.isArray(docs)) return { problem: `${url} is not a YAML stream` };
+  const broken = docs.find((d) => d.errors.length > 0);
+  if (broken) return { problem: `${url} is not valid YAML: ${broken.errors[0]?.message.split('\n')[0] ?? 'parse error'}` };
+  const objects = docs.map((d) => d.toJS() as unknown).filter((o): o is RawObject => typeof o === 'object' && o !== null && !Array.isArray(o));
+  return { url, sha256, objects };
+}
