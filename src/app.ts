@@ -1,8 +1,9 @@
+import { randomBytes } from 'node:crypto';
 import { userInfo } from 'node:os';
 import type { Logger } from 'pino';
 import { startSimulatedCluster, type SimulatedCluster } from './cluster/sim/index.js';
-import { loadKubeConfig } from './cluster/kubeconfig.js';
-import { findCluster, hasSlackCredentials, loadConfig, type Config, type ConfigSources } from './config.js';
+import { assertClusterReachable, loadKubeConfig } from './cluster/kubeconfig.js';
+import { ConfigError, findCluster, hasSlackCredentials, loadConfig, type Config, type ConfigSources } from './config.js';
 import { startPrivateRedis, redisServerInstalled } from './jobs/private-redis.js';
 import { assertRedisReachable, RedisUnavailableError, safeRedisUrl } from './jobs/redis.js';
 import { startClusterWorker } from './jobs/worker.js';
@@ -50,6 +51,7 @@ export async function runWorker(config: Config, clusterName: string): Promise<vo
   if (!cluster) throw new Error(`There is no cluster "${clusterName}". Configured clusters: ${config.clusters.map((c) => c.name).join(', ')}.`);
   await assertRedisReachable(config.redisUrl);
   const kubeConfig = loadKubeConfig(cluster.kube);
+  await assertClusterReachable(kubeConfig, cluster.platformNamespace);
   const worker = startClusterWorker({ config, cluster, kubeConfig, logger });
   await worker.worker.waitUntilReady();
   logger.info({ server: kubeConfig.getCurrentCluster()?.server, redis: safeRedisUrl(config.redisUrl) }, 'worker started');
@@ -58,6 +60,8 @@ export async function runWorker(config: Config, clusterName: string): Promise<vo
 
 /** Options of the terminal demo. */
 export interface TerminalDemoOptions {
+  /** A cluster of the configuration to use instead of the simulated cluster. */
+  readonly cluster?: string;
   /** A kubeconfig to use instead of the simulated cluster. */
   readonly kubeconfig?: string;
   readonly context?: string;
@@ -74,26 +78,33 @@ export async function runTerminalDemo(sources: ConfigSources, options: TerminalD
   try {
     await assertRedisReachable(redisUrl);
   } catch (err) {
-    if (!(err instanceof RedisUnavailableError) || !redisServerInstalled()) throw err;
+    if (!(err instanceof RedisUnavailableError) || err.reachable || !redisServerInstalled()) throw err;
     out.write(`Redis is not reachable at ${safeRedisUrl(redisUrl)}; starting a private redis-server for this session.\n`);
     const own = await startPrivateRedis();
     redisUrl = own.url;
     stopRedis = own.stop;
   }
 
-  const real = options.kubeconfig !== undefined || options.context !== undefined;
-  const clusterName = real ? 'local' : 'simulated';
+  const configured = options.cluster !== undefined ? findCluster(base, options.cluster) : undefined;
+  if (options.cluster !== undefined && !configured) {
+    throw new ConfigError([`--cluster: there is no cluster "${options.cluster}" in the configuration (clusters: ${base.clusters.map((c) => c.name).join(', ')})`]);
+  }
+  const real = configured !== undefined || options.kubeconfig !== undefined || options.context !== undefined;
+  const clusterName = configured?.name ?? (real ? 'local' : 'simulated');
   const config = loadConfig({
     ...sources,
     overrides: {
       ...sources.overrides,
       redisUrl,
-      queuePrefix: `${base.queuePrefix}-terminal`,
+      // A queue of its own: two terminal sessions (or a terminal and a deployed bot) never share work.
+      queuePrefix: `${base.queuePrefix}-terminal-${process.pid}-${randomBytes(3).toString('hex')}`,
       logLevel: sources.overrides?.logLevel ?? 'warn',
       clusters: [
-        real
-          ? { name: clusterName, kube: options.kubeconfig ? { source: 'kubeconfig', path: options.kubeconfig, ...(options.context ? { context: options.context } : {}) } : { source: 'default', context: options.context } }
-          : { name: clusterName, kube: { source: 'simulated' } },
+        configured
+          ? { ...configured }
+          : real
+            ? { name: clusterName, kube: options.kubeconfig ? { source: 'kubeconfig', path: options.kubeconfig, ...(options.context ? { context: options.context } : {}) } : { source: 'default', context: options.context } }
+            : { name: clusterName, kube: { source: 'simulated' } },
       ],
       defaultCluster: clusterName,
       ...(real || base.waitOverrideSeconds !== undefined ? {} : { waitOverrideSeconds: 10 }),

@@ -1,8 +1,13 @@
 #!/usr/bin/env node
 import { runBot, runStart, runTerminalDemo, runWorker } from './app.js';
 import { runSimCommand } from './cluster/sim/index.js';
+import { runExplainCommand, runMatchCommand } from './commands/match-cli.js';
+import { KubeConfigError } from './cluster/kubeconfig.js';
 import { ConfigError, loadConfig } from './config.js';
+import { listBlocks } from './handlers/blocks/catalogue.js';
+import { blocksToText } from './terminal/render.js';
 import { RedisUnavailableError } from './jobs/redis.js';
+import { SlackStartError } from './slack/app.js';
 
 const usage = `platform-medic — repairs of the platform, from its troubleshooting guide
 
@@ -10,10 +15,15 @@ Usage:
   platform-medic start                       the Slack bot when Slack credentials are set, else the terminal
   platform-medic bot                         the Slack bot (HTTP receiver, or Socket Mode with SLACK_APP_TOKEN)
   platform-medic worker --cluster NAME       the worker of one cluster (runs inside that cluster)
-  platform-medic terminal [--kubeconfig PATH] [--context NAME] [--broken ENTRY[:DEPTH]]
-                                             the terminal adapter (simulated cluster unless a kubeconfig is given)
+  platform-medic terminal [--cluster NAME | --kubeconfig PATH [--context NAME]] [--broken ENTRY[:DEPTH]]
+                                             the terminal adapter: the simulated cluster, unless a configured
+                                             cluster or a kubeconfig is chosen
   platform-medic sim [--port N] [--kubeconfig PATH] [--broken ENTRY[:DEPTH]]
                                              serve the simulated cluster alone and write a kubeconfig for it
+  platform-medic match [--json] [FILE]       match an error (a file, or standard input) to the catalogue;
+                                             exit 0 on a match, 1 on none, 2 on bad input
+  platform-medic explain ID                  print a catalogue entry
+  platform-medic list                        list the catalogue
 
 Configuration: environment variables and an optional YAML file (PLATFORM_MEDIC_CONFIG); see the README.`;
 
@@ -38,13 +48,23 @@ async function main(argv: string[]): Promise<void> {
       return runWorker(loadConfig(), cluster);
     }
     case 'terminal': {
+      const cluster = flag(args, '--cluster');
       const kubeconfig = flag(args, '--kubeconfig');
       const context = flag(args, '--context');
       const broken = flag(args, '--broken');
-      return runTerminalDemo({}, { ...(kubeconfig ? { kubeconfig } : {}), ...(context ? { context } : {}), ...(broken ? { broken } : {}) });
+      return runTerminalDemo({}, { ...(cluster ? { cluster } : {}), ...(kubeconfig ? { kubeconfig } : {}), ...(context ? { context } : {}), ...(broken ? { broken } : {}) });
     }
     case 'sim':
       return runSimCommand(args, process.stdout);
+    case 'match':
+      process.exitCode = await runMatchCommand(args, process);
+      return;
+    case 'explain':
+      process.exitCode = runExplainCommand(args, process);
+      return;
+    case 'list':
+      process.stdout.write(`${blocksToText(listBlocks())}\n`);
+      return;
     case 'help':
     case '--help':
     case '-h':
@@ -56,11 +76,17 @@ async function main(argv: string[]): Promise<void> {
   }
 }
 
+/** Errors that are a person's to fix: their message says what to do, a stack trace would only hide it. */
+function isUserError(err: unknown): boolean {
+  if (err instanceof ConfigError || err instanceof RedisUnavailableError || err instanceof KubeConfigError || err instanceof SlackStartError) return true;
+  const code = (err as { code?: unknown })?.code;
+  return typeof code === 'string' && /^E[A-Z]+$/.test(code);
+}
+
 main(process.argv.slice(2)).catch((err: unknown) => {
-  if (err instanceof ConfigError || err instanceof RedisUnavailableError) {
-    process.stderr.write(`${err.message}\n`);
-  } else {
-    process.stderr.write(`platform-medic: ${(err as Error)?.stack ?? String(err)}\n`);
-  }
+  const message = (err as Error)?.message ?? String(err);
+  if (isUserError(err)) process.stderr.write(`${err instanceof ConfigError || err instanceof RedisUnavailableError ? '' : 'platform-medic: '}${message}\n`);
+  else if (err instanceof Error && err.constructor === Error) process.stderr.write(`platform-medic: ${message}\n`);
+  else process.stderr.write(`platform-medic: ${message}\n(an unexpected error; please report it with this trace)\n${(err as Error)?.stack ?? ''}\n`);
   process.exit(1);
 });

@@ -1,4 +1,5 @@
 import { existsSync, readFileSync } from 'node:fs';
+import { homedir } from 'node:os';
 import { resolve } from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
@@ -9,23 +10,43 @@ import { platformNamesSchema } from './platform-names.js';
  * Everything else receives the frozen Config this module returns.
  */
 
+/** `~/x` → the home directory's x, as a shell would expand it. */
+function expandHome(path: string): string {
+  return path === '~' ? homedir() : path.startsWith('~/') ? resolve(homedir(), path.slice(2)) : path;
+}
+
 const slackUserId = z.string().regex(/^[UW][A-Z0-9]{2,}$/, 'a Slack user id such as U012ABCDEF');
 
 /** How the worker of one cluster reaches the Kubernetes API. */
 const kubeSchema = z.discriminatedUnion('source', [
   /** KUBECONFIG, ~/.kube/config or the in-cluster ServiceAccount, as client-node finds them. */
   z.object({ source: z.literal('default'), context: z.string().min(1).optional() }),
-  z.object({ source: z.literal('kubeconfig'), path: z.string().min(1), context: z.string().min(1).optional() }),
+  z.object({ source: z.literal('kubeconfig'), path: z.string().min(1).transform(expandHome), context: z.string().min(1).optional() }),
   z.object({ source: z.literal('in-cluster') }),
   /** The simulated cluster, started in-process (terminal demo). */
   z.object({ source: z.literal('simulated') }),
 ]);
+
+const userGroupId = z.string().regex(/^S[A-Z0-9]{2,}$/, 'a Slack user group id such as S012ABCDEF');
+
+/**
+ * Who may approve on one cluster. Unset fields take the global values: the global approvers and
+ * groups, the two-person rule for destructive steps, and approvals that expire after 15 minutes.
+ */
+const approvalSchema = z.object({
+  approvers: z.array(slackUserId).optional(),
+  approverGroups: z.array(userGroupId).optional(),
+  /** Destructive steps need an approver other than the person who asked. */
+  twoPersonRule: z.boolean().optional(),
+  expiresMinutes: z.number().int().min(1).max(24 * 60).optional(),
+});
 
 const clusterSchema = platformNamesSchema.extend({
   name: z
     .string()
     .regex(/^[a-z0-9]([a-z0-9-]{0,40}[a-z0-9])?$/, 'lower-case letters, digits and dashes, such as prod-eu'),
   kube: kubeSchema.default({ source: 'default' }),
+  approval: approvalSchema.default({}),
 });
 
 const fileSchema = z
@@ -38,6 +59,14 @@ const fileSchema = z
     defaultCluster: z.string().optional(),
     clusters: z.array(z.unknown()).optional(),
     waitOverrideSeconds: z.number().optional(),
+    listenChannels: z.array(z.string()).optional(),
+    maxFileBytes: z.number().optional(),
+    approverGroups: z.array(z.string()).optional(),
+    twoPersonRule: z.boolean().optional(),
+    approvalExpiresMinutes: z.number().optional(),
+    fixesPerUserPerHour: z.number().optional(),
+    auditRetentionDays: z.number().optional(),
+    workerLockSeconds: z.number().optional(),
   })
   .strict();
 
@@ -57,8 +86,23 @@ const configSchema = z
     queuePrefix: z.string().regex(/^[A-Za-z0-9_-]+$/, 'letters, digits, _ and -').default('medic'),
     port: z.number().int().min(0).max(65535).default(3000),
     logLevel: z.enum(logLevels).default('info'),
-    /** Slack user ids allowed to approve steps that need approval. */
+    /** Slack user ids allowed to approve steps that need approval (every cluster, unless it says otherwise). */
     approvers: z.array(slackUserId).default([]),
+    /** Slack user groups whose members may approve; resolved through the Web API and cached. */
+    approverGroups: z.array(userGroupId).default([]),
+    /** Destructive steps need an approver other than the person who asked. */
+    twoPersonRule: z.boolean().default(true),
+    /** An approval card expires this long after its plan. */
+    approvalExpiresMinutes: z.number().int().min(1).max(24 * 60).default(15),
+    /** How many fixes one person may ask for in an hour. */
+    fixesPerUserPerHour: z.number().int().min(1).max(1000).default(10),
+    /** How long the audit trail keeps its records. */
+    auditRetentionDays: z.number().int().min(1).max(3650).default(90),
+    /**
+     * The worker's job lock. A worker that dies mid-step loses its lock after this long and another
+     * worker resumes the run from its step ledger; a live worker renews the lock at half this period.
+     */
+    workerLockSeconds: z.number().int().min(2).max(600).default(30),
     clusters: z.array(clusterSchema).min(1),
     defaultCluster: z.string(),
     /**
@@ -66,6 +110,13 @@ const configSchema = z
      * For demos on the simulated cluster and for tests; never set in production.
      */
     waitOverrideSeconds: z.number().min(0).max(3600).optional(),
+    /**
+     * Channels whose messages the bot reads for pasted errors; empty means every channel it is in.
+     * Direct messages are always read.
+     */
+    listenChannels: z.array(z.string().regex(/^[CG][A-Z0-9]{2,}$/, 'a Slack channel id such as C012ABCDEF')).default([]),
+    /** Largest file or snippet the bot downloads to match; larger ones get a clear answer. */
+    maxFileBytes: z.number().int().min(1024).max(50 * 1024 * 1024).default(10 * 1024 * 1024),
     configFile: z.string().optional(),
   })
   .superRefine((c, ctx) => {
@@ -112,6 +163,14 @@ const envNames: Record<string, string> = {
   approvers: 'PLATFORM_MEDIC_APPROVERS',
   defaultCluster: 'PLATFORM_MEDIC_DEFAULT_CLUSTER',
   waitOverrideSeconds: 'PLATFORM_MEDIC_WAIT_OVERRIDE_SECONDS',
+  listenChannels: 'PLATFORM_MEDIC_CHANNELS',
+  maxFileBytes: 'PLATFORM_MEDIC_MAX_FILE_BYTES',
+  approverGroups: 'PLATFORM_MEDIC_APPROVER_GROUPS',
+  twoPersonRule: 'PLATFORM_MEDIC_TWO_PERSON_RULE',
+  approvalExpiresMinutes: 'PLATFORM_MEDIC_APPROVAL_EXPIRES_MINUTES',
+  fixesPerUserPerHour: 'PLATFORM_MEDIC_FIXES_PER_USER_PER_HOUR',
+  auditRetentionDays: 'PLATFORM_MEDIC_AUDIT_RETENTION_DAYS',
+  workerLockSeconds: 'PLATFORM_MEDIC_WORKER_LOCK_SECONDS',
 };
 
 /** A configuration problem; its message names the key and what is expected, and never a secret value. */
@@ -149,13 +208,26 @@ function readFile(path: string | undefined, explicit: boolean): { data: z.infer<
   return { data: parsed.data, path: full };
 }
 
-function describeIssue(issue: z.core.$ZodIssue, origin: 'file' | 'merged'): string {
+/** Keys whose values may be secret: their values are never quoted in a message. */
+const secretKeys = new Set(['slack.botToken', 'slack.signingSecret', 'slack.appToken', 'redisUrl']);
+
+function valueAt(root: unknown, path: readonly PropertyKey[]): unknown {
+  let v: unknown = root;
+  for (const k of path) v = v && typeof v === 'object' ? (v as Record<PropertyKey, unknown>)[k] : undefined;
+  return v;
+}
+
+function describeIssue(issue: z.core.$ZodIssue, origin: 'file' | 'merged', input?: unknown, file?: string): string {
   const key = issue.path.join('.');
-  const env = origin === 'merged' ? envNames[key] : undefined;
-  const where = env ? `${env} (${key})` : key || '(top level)';
+  const top = issue.path.length > 0 && typeof issue.path[0] === 'string' ? issue.path[0] : '';
+  const nested = issue.path.slice(0, 2).join('.');
+  const env = origin === 'merged' ? (envNames[key] ?? envNames[nested] ?? (top === 'clusters' ? undefined : envNames[top])) : undefined;
+  const where = env ? `${env} (${key})` : top === 'clusters' && file ? `${file}: ${key}` : key || '(top level)';
   if (issue.code === 'unrecognized_keys') return `unknown key(s) ${issue.keys.join(', ')} at ${where}`;
-  // zod messages for secrets can quote the input; ours never do, and for safety we never add `input`.
-  return `${where}: ${issue.message}`;
+  // Values are quoted only for keys that cannot hold a secret, so a person sees what was wrong.
+  const value = secretKeys.has(key) || secretKeys.has(nested) ? undefined : valueAt(input, issue.path);
+  const got = typeof value === 'string' || typeof value === 'number' ? ` (got "${String(value).slice(0, 80)}")` : '';
+  return `${where}: ${issue.message}${got}`;
 }
 
 function numberFrom(name: string, v: string | undefined): number | undefined {
@@ -163,6 +235,13 @@ function numberFrom(name: string, v: string | undefined): number | undefined {
   const n = Number(v);
   if (!Number.isFinite(n)) throw new ConfigError([`${name}: expected a number, got "${v}"`]);
   return n;
+}
+
+function booleanFrom(name: string, v: string | undefined): boolean | undefined {
+  if (v === undefined || v === '') return undefined;
+  if (/^(true|1|yes)$/i.test(v)) return true;
+  if (/^(false|0|no)$/i.test(v)) return false;
+  throw new ConfigError([`${name}: expected true or false, got "${v.slice(0, 20)}"`]);
 }
 
 function list(v: string | undefined): string[] | undefined {
@@ -188,7 +267,9 @@ export function loadConfig(sources: ConfigSources = {}): Config {
   const file = readFile(explicitFile ?? 'platform-medic.yaml', explicitFile !== undefined);
   const f = file.data;
   const clusters = sources.overrides?.clusters ?? f.clusters ?? [{ name: 'default' }];
-  const firstName = (clusters[0] as { name?: unknown } | undefined)?.name;
+  const named = (clusters[0] as { name?: unknown } | undefined)?.name;
+  // Without a valid first cluster, its own error is the one to show; a default-cluster error would be noise.
+  const firstName = typeof named === 'string' ? named : 'default';
   const merged = {
     slack: {
       botToken: env.SLACK_BOT_TOKEN || undefined,
@@ -208,16 +289,43 @@ export function loadConfig(sources: ConfigSources = {}): Config {
       sources.overrides?.waitOverrideSeconds ??
       numberFrom('PLATFORM_MEDIC_WAIT_OVERRIDE_SECONDS', env.PLATFORM_MEDIC_WAIT_OVERRIDE_SECONDS) ??
       f.waitOverrideSeconds,
+    listenChannels: list(env.PLATFORM_MEDIC_CHANNELS) ?? f.listenChannels,
+    maxFileBytes: numberFrom('PLATFORM_MEDIC_MAX_FILE_BYTES', env.PLATFORM_MEDIC_MAX_FILE_BYTES) ?? f.maxFileBytes,
+    approverGroups: list(env.PLATFORM_MEDIC_APPROVER_GROUPS) ?? f.approverGroups,
+    twoPersonRule: booleanFrom('PLATFORM_MEDIC_TWO_PERSON_RULE', env.PLATFORM_MEDIC_TWO_PERSON_RULE) ?? f.twoPersonRule,
+    approvalExpiresMinutes: numberFrom('PLATFORM_MEDIC_APPROVAL_EXPIRES_MINUTES', env.PLATFORM_MEDIC_APPROVAL_EXPIRES_MINUTES) ?? f.approvalExpiresMinutes,
+    fixesPerUserPerHour: numberFrom('PLATFORM_MEDIC_FIXES_PER_USER_PER_HOUR', env.PLATFORM_MEDIC_FIXES_PER_USER_PER_HOUR) ?? f.fixesPerUserPerHour,
+    auditRetentionDays: numberFrom('PLATFORM_MEDIC_AUDIT_RETENTION_DAYS', env.PLATFORM_MEDIC_AUDIT_RETENTION_DAYS) ?? f.auditRetentionDays,
+    workerLockSeconds: numberFrom('PLATFORM_MEDIC_WORKER_LOCK_SECONDS', env.PLATFORM_MEDIC_WORKER_LOCK_SECONDS) ?? f.workerLockSeconds,
     configFile: file.path,
   };
   const parsed = configSchema.safeParse(merged);
-  if (!parsed.success) throw new ConfigError(parsed.error.issues.map((i) => describeIssue(i, 'merged')));
+  if (!parsed.success) throw new ConfigError(parsed.error.issues.map((i) => describeIssue(i, 'merged', merged, file.path ?? 'the config file')));
   return deepFreeze(parsed.data);
 }
 
 /** True when the Slack app can start (HTTP receiver or Socket Mode). */
 export function hasSlackCredentials(config: Config): boolean {
   return Boolean(config.slack.botToken && (config.slack.signingSecret || config.slack.appToken));
+}
+
+/** Who may approve on a cluster, with the global values filled in. */
+export interface ApprovalRules {
+  readonly approvers: readonly string[];
+  readonly approverGroups: readonly string[];
+  readonly twoPersonRule: boolean;
+  readonly expiresMinutes: number;
+}
+
+/** The approval rules of a cluster: its own, else the global ones. */
+export function approvalRules(config: Config, cluster: string): ApprovalRules {
+  const own = findCluster(config, cluster)?.approval ?? {};
+  return {
+    approvers: own.approvers ?? config.approvers,
+    approverGroups: own.approverGroups ?? config.approverGroups,
+    twoPersonRule: own.twoPersonRule ?? config.twoPersonRule,
+    expiresMinutes: own.expiresMinutes ?? config.approvalExpiresMinutes,
+  };
 }
 
 /** The cluster of that name, or undefined. */

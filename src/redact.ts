@@ -13,11 +13,12 @@ export const redactionPatterns = {
   bearer: /\b(bearer|basic)[ \t]+[A-Za-z0-9._~+/=-]{8,}/gi,
   urlCredentials: /\b([a-z][a-z0-9+.-]{1,20}:\/\/[^\s:/@]{1,200}):[^\s@/]{1,200}@/gi,
   keyValue:
-    /\b([A-Za-z0-9_.-]{0,40}(?:password|passwd|pwd|secret|token|api[_-]?key|apikey|access[_-]?key|private[_-]?key|credentials?|auth)[A-Za-z0-9_.-]{0,40})(["']?[ \t]*[:=][ \t]*["']?)([^\s"',;}]{1,4000})/gi,
+    /(?<![A-Za-z0-9])(password|passwd|pwd|secret|token|api[_-]?key|apikey|access[_-]?key|private[_-]?key|credentials?|auth)([A-Za-z0-9_.-]{0,40})(["']?[ \t]{0,10}[:=][ \t]{0,10}["']?)([^\s"',;}]{1,4000})/gi,
   slackToken: /\bx(?:ox[abprs]|app)-[A-Za-z0-9-]{8,}/g,
   githubToken: /\b(?:gh[pousr]_[A-Za-z0-9]{20,}|github_pat_[A-Za-z0-9_]{20,}|glpat-[A-Za-z0-9_-]{20,})/g,
   awsKey: /\b(?:AKIA|ASIA)[0-9A-Z]{16}\b/g,
-  jwt: /\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}/g,
+  // The lookbehind anchors a token at its start, so a long run of letters is scanned once, not from every place.
+  jwt: /(?<![A-Za-z0-9_-])eyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}/g,
 } as const;
 
 /** Values too plain to be a secret (`password: true`, `token: null`, a `${VAR}` reference). */
@@ -32,7 +33,7 @@ export function redact(text: string): string {
     .replace(p.privateKey, `-----BEGIN PRIVATE KEY----- ${MARK} -----END PRIVATE KEY-----`)
     .replace(p.bearer, (_m, scheme: string) => `${scheme} ${MARK}`)
     .replace(p.urlCredentials, (_m, userPart: string) => `${userPart}:${MARK}@`)
-    .replace(p.keyValue, (m, key: string, sep: string, value: string) => (harmless(value) ? m : `${key}${sep}${MARK}`))
+    .replace(p.keyValue, (m, word: string, rest: string, sep: string, value: string) => (harmless(value) ? m : `${word}${rest}${sep}${MARK}`))
     .replace(p.slackToken, MARK)
     .replace(p.githubToken, MARK)
     .replace(p.awsKey, MARK)

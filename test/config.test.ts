@@ -1,5 +1,5 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, hasSlackCredentials, loadConfig } from '../src/config.js';
@@ -64,8 +64,21 @@ describe('configuration', () => {
     expect(msg).not.toContain(secret);
   });
 
-  it('rejects an approver that is not a Slack user id', () => {
-    expect(problems(() => load({ PLATFORM_MEDIC_APPROVERS: 'U0123ABC,alice' }))).toMatch(/approvers.*Slack user id/);
+  it('rejects an approver that is not a Slack user id, naming the variable and the value', () => {
+    expect(problems(() => load({ PLATFORM_MEDIC_APPROVERS: 'U0123ABC,alice' }))).toContain(
+      'PLATFORM_MEDIC_APPROVERS (approvers.1): a Slack user id such as U012ABCDEF (got "alice")',
+    );
+  });
+
+  it('names the file and key of a wrong cluster, without a second error about the default cluster', () => {
+    const msg = problems(() => load({}, 'clusters:\n  - nam: prod\n'));
+    expect(msg).toMatch(/platform-medic\.yaml: clusters\.0\.name: /);
+    expect(msg).not.toContain('PLATFORM_MEDIC_DEFAULT_CLUSTER');
+  });
+
+  it('expands ~ in a kubeconfig path as a shell would', () => {
+    const c = load({}, 'clusters:\n  - name: prod\n    kube: { source: kubeconfig, path: ~/.kube/config }\n');
+    expect(c.clusters[0]!.kube).toEqual({ source: 'kubeconfig', path: join(homedir(), '.kube/config') });
   });
 
   it('reads clusters and approvers from the YAML file, with per-cluster names', () => {

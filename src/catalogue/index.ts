@@ -75,9 +75,10 @@ export const catalogue: readonly CatalogueEntry[] = Object.freeze(
 
 const byId = new Map(catalogue.map((e) => [e.id, e]));
 
-/** The entry of that id, or undefined. */
+/** The entry of that id, or of that guide reference (`7.4`, `5.2`), or undefined. */
 export function findEntry(id: string): CatalogueEntry | undefined {
-  return byId.get(id.trim().toLowerCase());
+  const key = id.trim().toLowerCase();
+  return byId.get(key) ?? catalogue.find((e) => e.ref === key || e.alsoRefs?.includes(key as CatalogueEntry['ref']));
 }
 
 /** The stage of an entry, or undefined. */
@@ -143,9 +144,15 @@ export function closestIds(input: string, limit = 3): string[] {
   const words = typed.split(/[^a-z0-9]+/).filter((w) => w.length > 2);
   const scored = catalogue.map((e) => {
     const hay = `${e.id} ${e.title} ${e.signatures.phrases.join(' ')}`.toLowerCase();
-    const shared = words.filter((w) => hay.includes(w)).length;
+    const compact = (t: string) => t.replace(/[^a-z0-9]+/g, '');
+    // "gitsensor" is git-sensor written without its dash: compare the letters alone too.
+    const hayWords = new Set(hay.split(/[^a-z0-9]+/));
+    // Short words count only whole ("log" is not "login"); longer ones may be part of a word.
+    const shared = words.filter((w) => (w.length < 5 ? hayWords.has(w) : hay.includes(w) || compact(hay).includes(compact(w)))).length;
     return { id: e.id, shared, dist: distance(typed, e.id) };
   });
   scored.sort((a, b) => b.shared - a.shared || a.dist - b.dist || a.id.localeCompare(b.id));
-  return scored.slice(0, limit).map((s) => s.id);
+  // Only ids that share a word or are a near-spelling: suggesting unrelated ids helps nobody.
+  const near = (s: { shared: number; dist: number; id: string }) => s.shared > 0 || s.dist <= Math.max(2, Math.floor(Math.max(typed.length, s.id.length) * 0.4));
+  return scored.filter(near).slice(0, limit).map((s) => s.id);
 }

@@ -2,26 +2,47 @@
 export type PlatformCommand =
   | { kind: 'help' }
   | { kind: 'list' }
-  | { kind: 'fix'; entryId: string; cluster?: string }
+  | { kind: 'fix'; entryId: string; cluster?: string; params: Record<string, string> }
+  | { kind: 'explain'; entryId: string }
+  | { kind: 'match'; text: string }
   | { kind: 'usage'; message: string }
   | { kind: 'unknown'; word: string };
 
+const usage = {
+  fix: 'Which remedy? Usage: `/platform fix <id> [cluster] [name=value …]`, e.g. `/platform fix build-logs`. See `/platform list`.',
+  explain: 'Which entry? Usage: `/platform explain <id>`, e.g. `/platform explain build-logs`.',
+  match: 'Paste the error after it: `/platform match <error text>`.',
+};
+
 /** Parses the text after `/platform`. Never throws: bad input becomes `usage` or `unknown`. */
 export function parseCommand(text: string): PlatformCommand {
-  const words = text.trim().split(/\s+/).filter(Boolean);
-  const [verb, ...rest] = words;
-  switch ((verb ?? 'help').toLowerCase()) {
+  const trimmed = text.trim();
+  const verb = (/^\S+/.exec(trimmed)?.[0] ?? 'help').toLowerCase();
+  const rest = trimmed.slice(verb.length).trim();
+  const words = rest.split(/\s+/).filter(Boolean);
+  switch (verb) {
     case 'help':
       return { kind: 'help' };
     case 'list':
       return { kind: 'list' };
+    case 'explain':
+      return words[0] ? { kind: 'explain', entryId: words[0].toLowerCase() } : { kind: 'usage', message: usage.explain };
+    case 'match':
+      return rest ? { kind: 'match', text: rest } : { kind: 'usage', message: usage.match };
     case 'fix': {
-      const [entryId, cluster, ...extra] = rest;
-      if (!entryId) return { kind: 'usage', message: 'Which remedy? Usage: `/platform fix <id> [cluster]`, e.g. `/platform fix build-logs`. See `/platform list`.' };
-      if (extra.length > 0) return { kind: 'usage', message: `Too many words after \`fix\`: usage is \`/platform fix <id> [cluster]\`.` };
-      return { kind: 'fix', entryId: entryId.toLowerCase(), ...(cluster ? { cluster } : {}) };
+      const [entryId, ...more] = words;
+      if (!entryId) return { kind: 'usage', message: usage.fix };
+      const params: Record<string, string> = {};
+      const plain: string[] = [];
+      for (const w of more) {
+        const eq = w.indexOf('=');
+        if (eq > 0) params[w.slice(0, eq)] = w.slice(eq + 1);
+        else plain.push(w);
+      }
+      if (plain.length > 1) return { kind: 'usage', message: `Too many words after \`fix ${entryId.slice(0, 40)}\`: usage is \`/platform fix <id> [cluster] [name=value …]\`.` };
+      return { kind: 'fix', entryId: entryId.toLowerCase(), ...(plain[0] ? { cluster: plain[0] } : {}), params };
     }
     default:
-      return { kind: 'unknown', word: verb!.slice(0, 40) };
+      return { kind: 'unknown', word: verb.slice(0, 40) };
   }
 }

@@ -3,16 +3,19 @@ import type { Logger } from 'pino';
 import { findEntry } from '../catalogue/index.js';
 import type { CatalogueEntry, Decision, Stage } from '../catalogue/model.js';
 import type { RemedyRequest, RequestStore } from '../jobs/requests.js';
-import type { RemedyReporter } from '../remedies/coordinator.js';
+import type { RemedyReporter } from '../remedies/reporter.js';
 import type { Plan } from '../remedies/plan.js';
 import type { RunOutcome, StepProgress } from '../remedies/runner.js';
 import type { Block } from './blocks/kit.js';
-import { approvalCard, approvalCardText, endBlocks, failureBlocks, planningText, progressBlocks, rootText, stageEndBlocks } from './blocks/remedy.js';
+import { who } from './blocks/kit.js';
+import { approvalCard, approvalCardText, endBlocks, expiredBlocks, failureBlocks, planningText, progressBlocks, rootText, stageEndBlocks } from './blocks/remedy.js';
 
 /** Where a request's conversation lives in Slack. */
 export interface SlackThread {
   channel: string;
   threadTs: string;
+  /** The message announcing the fix (the thread's root, or a reply in a paste's thread). */
+  rootTs?: string;
   cardTs?: string;
 }
 
@@ -45,14 +48,70 @@ export class SlackReporter implements RemedyReporter {
     }
   }
 
+  /**
+   * Updates the approval card. Updates are coalesced per card: while one is in flight, only the
+   * newest of those that arrive is sent after it, so a fast run costs a few chat.update calls, not
+   * one per step. A 429 waits for its Retry-After (the Web API client does that).
+   */
   private async updateCard(req: RemedyRequest, plan: Plan, status?: string): Promise<void> {
+    const key = `${req.id}:${plan.stageId}`;
+    const pending = this.cardUpdates.get(key);
+    const update = { req, plan, ...(status ? { status } : {}) };
+    if (pending) {
+      pending.next = update;
+      return pending.done;
+    }
+    const slot: { next?: typeof update; done: Promise<void> } = { done: Promise.resolve() };
+    this.cardUpdates.set(key, slot);
+    slot.done = (async () => {
+      let current: typeof update | undefined = update;
+      while (current) {
+        await this.sendCard(current.req, current.plan, current.status);
+        current = slot.next;
+        slot.next = undefined;
+      }
+      this.cardUpdates.delete(key);
+    })();
+    return slot.done;
+  }
+
+  private readonly cardUpdates = new Map<string, { next?: { req: RemedyRequest; plan: Plan; status?: string }; done: Promise<void> }>();
+
+  private async sendCard(req: RemedyRequest, plan: Plan, status?: string): Promise<void> {
     const entry = findEntry(req.entryId);
     const t = this.thread(await this.fresh(req));
     if (!entry || !t.cardTs) return;
     try {
-      await this.client.chat.update({ channel: t.channel, ts: t.cardTs, text: approvalCardText(entry, plan, req), blocks: approvalCard(entry, plan, { request: req, ...(status ? { status } : {}) }) });
+      await this.client.chat.update({ channel: t.channel, ts: t.cardTs, text: approvalCardText(entry, plan, req), blocks: approvalCard(entry, plan, { request: req, ...(status ? { status } : {}), expiresAt: this.expiresAt?.(plan) }) });
     } catch (err) {
       this.logger.error({ err: (err as Error).message, requestId: req.id }, 'could not update the approval card');
+    }
+  }
+
+  /** When a plan's approval expires; set by the composition root from the coordinator. */
+  expiresAt?: (plan: Plan) => Date;
+
+  async expired(req: RemedyRequest, plan: Plan): Promise<void> {
+    await this.updateCard(req, plan, 'expired');
+    const m = expiredBlocks(req, plan);
+    await this.reply(req, m.text, m.blocks);
+  }
+
+  async cancelled(req: RemedyRequest, plan: Plan | undefined, by: string): Promise<void> {
+    if (plan) await this.updateCard(req, plan, `cancelled by ${who(by)}`);
+    await this.reply(req, `🛑 Cancelled by ${who(by)}. Steps already done stay done; nothing else will run.`);
+    await this.markRoot(req, '🛑 cancelled');
+  }
+
+  /** The secret goes to the person who asked, as an ephemeral message; the thread only says it was sent. */
+  async revealed(req: RemedyRequest, _plan: Plan, secret: string): Promise<void> {
+    const t = this.thread(req);
+    try {
+      await this.client.chat.postEphemeral({ channel: t.channel, user: req.requestedBy, thread_ts: t.threadTs, text: `🔑 Admin password (only you can see this; it is not stored): \`${secret}\`` });
+      await this.reply(req, `🔑 Sent privately to ${who(req.requestedBy)}.`);
+    } catch (err) {
+      this.logger.error({ err: (err as Error).message, requestId: req.id }, 'could not send the secret privately');
+      await this.reply(req, '❌ Could not send the secret privately (is the bot in this channel?); it was not posted anywhere.');
     }
   }
 
@@ -66,7 +125,7 @@ export class SlackReporter implements RemedyReporter {
   }
 
   async planned(req: RemedyRequest, entry: CatalogueEntry, plan: Plan): Promise<void> {
-    const ts = await this.reply(req, approvalCardText(entry, plan), approvalCard(entry, plan, { request: req }));
+    const ts = await this.reply(req, approvalCardText(entry, plan), approvalCard(entry, plan, { request: req, expiresAt: this.expiresAt?.(plan) }));
     if (ts && this.store) await this.store.update(req.id, { context: JSON.stringify({ ...this.thread(req), cardTs: ts }) });
   }
 
@@ -114,7 +173,7 @@ export class SlackReporter implements RemedyReporter {
     const t = this.thread(req);
     if (!entry) return;
     try {
-      await this.client.chat.update({ channel: t.channel, ts: t.threadTs, text: `${rootText(entry, req.cluster, req.requestedBy)} — ${outcome}` });
+      await this.client.chat.update({ channel: t.channel, ts: t.rootTs ?? t.threadTs, text: `${rootText(entry, req.cluster, req.requestedBy)} — ${outcome}` });
     } catch (err) {
       this.logger.warn({ err: (err as Error).message, requestId: req.id }, 'could not update the root message');
     }

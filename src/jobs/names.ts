@@ -14,6 +14,8 @@ export const planJobSchema = z.object({
   cluster: z.string(),
   /** Who asked (a Slack user id or `terminal:<user>`), for the audit trail. */
   requestedBy: z.string(),
+  /** The entry's parameters, checked and with the guide's defaults filled in; never a secret. */
+  params: z.record(z.string(), z.string()).default({}),
 });
 export type PlanJobData = z.infer<typeof planJobSchema>;
 

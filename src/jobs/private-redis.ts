@@ -24,10 +24,14 @@ export function redisServerInstalled(): boolean {
   return spawnSync('redis-server', ['--version'], { stdio: 'ignore' }).status === 0;
 }
 
-/** Starts `redis-server` on a free loopback port, without persistence, and waits until it answers. */
+/**
+ * Starts `redis-server` on a free loopback port, without persistence, and waits until it answers. A
+ * small shell watchdog stops it when this process dies, even by SIGKILL, so none is left behind.
+ */
 export async function startPrivateRedis(): Promise<PrivateRedis> {
   const port = await freePort();
-  const child: ChildProcess = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
+  const watchdog = 'redis-server --port "$1" --bind 127.0.0.1 --save "" --appendonly no & r=$!; trap \'kill $r 2>/dev/null\' TERM INT; while kill -0 "$2" 2>/dev/null && kill -0 $r 2>/dev/null; do sleep 1; done; kill $r 2>/dev/null';
+  const child: ChildProcess = spawn('sh', ['-c', watchdog, 'private-redis', String(port), String(process.pid)], { stdio: 'ignore' });
   const url = `redis://127.0.0.1:${port}`;
   const stop = () => {
     if (child.exitCode === null) child.kill('SIGTERM');

@@ -1,15 +1,33 @@
 import { Redis, type RedisOptions } from 'ioredis';
 
-/** Redis could not be reached; the message says how to start one. Never contains a password. */
+/**
+ * Redis could not be used. `reachable` false: nothing answered (the message says how to start one);
+ * true: a server answered but refused (a password, a database index). Never contains a password.
+ */
 export class RedisUnavailableError extends Error {
-  constructor(readonly url: string, cause: string) {
+  constructor(
+    readonly url: string,
+    cause: string,
+    readonly reachable = false,
+  ) {
+    const port = portOf(url);
     super(
-      `Cannot reach Redis at ${url} (${cause}).\n` +
-        'platform-medic keeps its queues in Redis. Start one, for example:\n' +
-        '  redis-server --daemonize yes --port 6379 --save "" --appendonly no   (Debian: apt-get install redis-server)\n' +
-        'or point REDIS_URL at a running server.',
+      reachable
+        ? `Redis at ${url} answered but refused: ${cause}. Check REDIS_URL (password, database index).`
+        : `Cannot reach Redis at ${url} (${cause}).\n` +
+            'platform-medic keeps its queues in Redis. Start one there, for example:\n' +
+            `  redis-server --daemonize yes --port ${port} --save "" --appendonly no   (Debian: apt-get install redis-server)\n` +
+            'or point REDIS_URL at a running server.',
     );
     this.name = 'RedisUnavailableError';
+  }
+}
+
+function portOf(url: string): string {
+  try {
+    return new URL(url).port || '6379';
+  } catch {
+    return '6379';
   }
 }
 
@@ -39,13 +57,16 @@ export function connectRedis(url: string, purpose: 'worker' | 'client'): Redis {
 /** Connects once and pings, within a short time; throws RedisUnavailableError otherwise. */
 export async function assertRedisReachable(url: string, timeoutMs = 2_000): Promise<void> {
   const client = new Redis(url, { lazyConnect: true, connectTimeout: timeoutMs, maxRetriesPerRequest: 0, retryStrategy: () => null });
-  client.on('error', () => undefined);
+  let socketError: { code?: string; message: string } | undefined;
+  client.on('error', (e: { code?: string; message: string }) => (socketError ??= e));
   try {
     await client.connect();
     await client.ping();
   } catch (err) {
-    const code = (err as { code?: string }).code ?? (err as Error).message;
-    throw new RedisUnavailableError(safeRedisUrl(url), code);
+    // A reply from the server (WRONGPASS, NOAUTH, ERR DB index…) means it is there but refuses us.
+    if ((err as Error).name === 'ReplyError') throw new RedisUnavailableError(safeRedisUrl(url), (err as Error).message.split('\n')[0]!, true);
+    const cause = (err as { code?: string }).code ?? socketError?.code ?? socketError?.message ?? (err as Error).message;
+    throw new RedisUnavailableError(safeRedisUrl(url), cause);
   } finally {
     client.disconnect();
   }

@@ -7,7 +7,7 @@ import { planSchema, type Plan } from '../remedies/plan.js';
  * conversation is (the surface's context, e.g. a Slack thread), which stage it is at, the plans made.
  */
 export const requestStatus = z.enum([
-  'planning', 'awaiting-approval', 'running', 'waiting', 'awaiting-decision', 'resolved', 'not-resolved', 'denied', 'failed', 'changed', 'blocked',
+  'planning', 'awaiting-approval', 'running', 'waiting', 'awaiting-decision', 'resolved', 'not-resolved', 'denied', 'failed', 'changed', 'blocked', 'cancelled', 'expired',
 ]);
 export type RequestStatus = z.infer<typeof requestStatus>;
 
@@ -22,6 +22,8 @@ const recordSchema = z.object({
   planSeq: z.coerce.number().int(),
   /** Surface-specific routing (a Slack channel and thread); no message payloads. */
   context: z.string(),
+  /** The fix's parameters as JSON (checked values, never secrets). */
+  params: z.string().default('{}'),
   approvedBy: z.string().optional(),
   approvedAt: z.string().optional(),
   deniedBy: z.string().optional(),
@@ -87,7 +89,7 @@ export class RequestStore {
    * Records the first decision on a plan (approve or deny) atomically: of two clicks, from one person
    * or two, from one bot replica or two, exactly one wins. Returns the winner.
    */
-  async claimDecision(id: string, stageId: string, planHash: string, who: string, verdict: 'approved' | 'denied'): Promise<{ won: boolean; by: string; verdict: string }> {
+  async claimDecision(id: string, stageId: string, planHash: string, who: string, verdict: 'approved' | 'denied' | 'expired'): Promise<{ won: boolean; by: string; verdict: string }> {
     const key = `${this.prefix}:decision:${id}:${stageId}:${planHash.slice(0, 16)}`;
     const value = `${verdict}|${who}|${new Date().toISOString()}`;
     const set = await this.redis.set(key, value, 'EX', ttlSeconds, 'NX');
@@ -95,6 +97,19 @@ export class RequestStore {
     const holder = (await this.redis.get(key)) ?? value;
     const [v, by] = holder.split('|');
     return { won: false, by: by ?? '?', verdict: v ?? '?' };
+  }
+
+  /** Who decided on a plan already, if anyone. */
+  async decisionOf(id: string, stageId: string, planHash: string): Promise<{ by: string; verdict: string } | undefined> {
+    const holder = await this.redis.get(`${this.prefix}:decision:${id}:${stageId}:${planHash.slice(0, 16)}`);
+    if (!holder) return undefined;
+    const [verdict, by] = holder.split('|');
+    return { by: by ?? '?', verdict: verdict ?? '?' };
+  }
+
+  /** True the first time a key is claimed (within a day): a redelivered event is handled once. */
+  async once(key: string): Promise<boolean> {
+    return (await this.redis.set(`${this.prefix}:once:${key}`, '1', 'EX', 24 * 3600, 'NX')) === 'OK';
   }
 
   /** A request id: lower-case letters and digits, never an integer string (BullMQ job ids). */

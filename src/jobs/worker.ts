@@ -1,12 +1,13 @@
 import type { KubeConfig } from '@kubernetes/client-node';
 import { Queue, UnrecoverableError, Worker, type Job } from 'bullmq';
+import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import { findEntry, findStage } from '../catalogue/index.js';
 import { ClusterError } from '../cluster/errors.js';
 import { ClusterGateway } from '../cluster/gateway.js';
 import type { ClusterConfig, Config } from '../config.js';
 import { planStage } from '../remedies/planner.js';
-import { runPlan, type RunOutcome } from '../remedies/runner.js';
+import { runPlan, type RunOutcome, type StepLedger } from '../remedies/runner.js';
 import type { StepContext } from '../remedies/steps/index.js';
 import type { Plan } from '../remedies/plan.js';
 import { clusterQueueName, planJobSchema, runJobId, runJobSchema } from './names.js';
@@ -27,6 +28,29 @@ export interface ClusterWorkerOptions {
 export interface ClusterWorker {
   readonly worker: Worker;
   close(): Promise<void>;
+}
+
+/** The key that, when present, tells the worker a remedy was cancelled. */
+export function cancelKey(prefix: string, requestId: string): string {
+  return `${prefix}:cancel:${requestId}`;
+}
+
+/** The step ledger of one approved plan, in a Redis hash that outlives any one worker. */
+function redisLedger(redis: Redis, prefix: string, plan: Plan): StepLedger {
+  const key = `${prefix}:ledger:${plan.requestId}:${plan.stageId}:${plan.hash.slice(0, 16)}`;
+  const ttl = 7 * 24 * 3600;
+  return {
+    async state(index) {
+      const v = await redis.hget(key, String(index));
+      return v === 'started' || v === 'done' ? v : undefined;
+    },
+    async started(index) {
+      await redis.multi().hset(key, String(index), 'started').expire(key, ttl).exec();
+    },
+    async done(index) {
+      await redis.multi().hset(key, String(index), 'done').expire(key, ttl).exec();
+    },
+  };
 }
 
 /** Only this error's text reaches people; everything else is reported as an internal error. */
@@ -64,7 +88,7 @@ export function startClusterWorker(options: ClusterWorkerOptions): ClusterWorker
     const entry = findEntry(data.entryId);
     const stage = entry && findStage(entry, data.stageId);
     if (!entry || !stage) throw new UnrecoverableError(`This worker does not know ${data.entryId}/${data.stageId}; is it older than the bot?`);
-    return planStage(ctx, { requestId: data.requestId, cluster: cluster.name, entry, stage });
+    return planStage(ctx, { requestId: data.requestId, cluster: cluster.name, entry, stage, params: data.params });
   }
 
   async function run(job: Job): Promise<RunOutcome> {
@@ -74,7 +98,12 @@ export function startClusterWorker(options: ClusterWorkerOptions): ClusterWorker
     if (p.cluster !== cluster.name) throw new UnrecoverableError(`Plan for cluster ${p.cluster} reached the worker of ${cluster.name}.`);
     const sealTo = parsed.data.sealTo;
     const runCtx: StepContext = sealTo ? { ...ctx, seal: (plaintext) => seal(sealTo, plaintext) } : ctx;
-    const outcome = await runPlan(runCtx, p, fromStep, (progress) => job.updateProgress({ ...progress }));
+    const ledger = redisLedger(queueConnection, config.queuePrefix, p);
+    const outcome = await runPlan(runCtx, p, fromStep, {
+      report: (progress) => job.updateProgress({ ...progress }),
+      ledger,
+      cancelled: async () => (await queueConnection.exists(cancelKey(config.queuePrefix, p.requestId))) === 1,
+    });
     if (outcome.status === 'waiting') {
       // The rest of the stage continues as a delayed job with a derived id, so a retried job adds nothing.
       await continuations.add(
@@ -82,6 +111,7 @@ export function startClusterWorker(options: ClusterWorkerOptions): ClusterWorker
         { ...parsed.data, fromStep: outcome.resumeFrom },
         { jobId: runJobId(p.requestId, p.stageId, p.hash, outcome.resumeFrom), delay: outcome.seconds * 1000, attempts: 1, removeOnComplete: 1000, removeOnFail: 5000 },
       );
+      await ledger.done(outcome.resumeFrom - 1);
     }
     return outcome;
   }
@@ -105,6 +135,13 @@ export function startClusterWorker(options: ClusterWorkerOptions): ClusterWorker
       connection: workerConnection,
       prefix: config.queuePrefix,
       concurrency: 4,
+      // A live worker renews its lock every lockDuration/2, however long a step verifies. A dead one
+      // (crash, SIGKILL, lost node) loses it after lockDuration; the stalled check, every half lock,
+      // then hands the job to another worker, which resumes from the step ledger. Two recoveries are
+      // allowed: a third stall means something kills workers on this job, and it fails visibly.
+      lockDuration: config.workerLockSeconds * 1000,
+      stalledInterval: Math.max(1000, (config.workerLockSeconds * 1000) / 2),
+      maxStalledCount: 2,
     },
   );
   worker.on('error', (err) => logger.error({ err: err.message }, 'worker connection error'));

@@ -18,7 +18,26 @@ export type RunOutcome =
   | { readonly status: 'completed'; readonly message: string }
   | { readonly status: 'waiting'; readonly resumeFrom: number; readonly seconds: number; readonly message: string }
   | { readonly status: 'failed'; readonly step: number; readonly message: string; readonly details?: readonly string[] }
-  | { readonly status: 'changed'; readonly message: string; readonly details: readonly string[] };
+  | { readonly status: 'changed'; readonly message: string; readonly details: readonly string[] }
+  | { readonly status: 'cancelled'; readonly step: number; readonly message: string };
+
+/**
+ * Where each step of a run stands, kept outside the worker (in Redis) so that a worker that dies
+ * mid-step is followed by one that knows what was done: done steps are never run again.
+ */
+export interface StepLedger {
+  state(index: number): Promise<'started' | 'done' | undefined>;
+  started(index: number): Promise<void>;
+  done(index: number): Promise<void>;
+}
+
+/** What a run reports to and asks of its surroundings. */
+export interface RunHooks {
+  report(p: StepProgress): Promise<void>;
+  ledger?: StepLedger;
+  /** True when someone cancelled the remedy; checked before every step. */
+  cancelled?(): Promise<boolean>;
+}
 
 /**
  * Plans the stage again and compares what it pins with the approved plan; lists what differs
@@ -43,27 +62,41 @@ export async function checkPlanStillHolds(ctx: StepContext, plan: Plan): Promise
 
 /**
  * Runs a plan from one step on. A wait ends this run with `waiting`: the caller schedules the rest
- * as a delayed job. The first run checks first that the cluster still matches the plan.
+ * as a delayed job. The first run checks first that the cluster still matches the plan. A resumed run
+ * (the ledger shows steps already started) skips the steps it finished, and runs an interrupted step
+ * again: every step kind checks the cluster before it touches anything (uid preconditions, pins), so
+ * what was already done is found done, never done twice.
  */
-export async function runPlan(ctx: StepContext, plan: Plan, fromStep: number, report: (p: StepProgress) => Promise<void>): Promise<RunOutcome> {
+export async function runPlan(ctx: StepContext, plan: Plan, fromStep: number, hooks: RunHooks | ((p: StepProgress) => Promise<void>)): Promise<RunOutcome> {
+  const { report, ledger, cancelled } = typeof hooks === 'function' ? { report: hooks, ledger: undefined, cancelled: undefined } : hooks;
   const withParams = { ...ctx, params: plan.params };
   if (plan.blocked) return { status: 'failed', step: 0, message: plan.blocked };
-  if (fromStep === 0) {
+  const states = await Promise.all(plan.steps.map((s) => ledger?.state(s.index)));
+  const resumed = states.slice(fromStep).some((st) => st !== undefined);
+  if (fromStep === 0 && !resumed) {
     const drift = await checkPlanStillHolds(withParams, plan);
     if (drift.length > 0) return { status: 'changed', message: 'The cluster changed since the plan was approved; nothing was done. Plan again.', details: drift };
   }
   for (const step of plan.steps.slice(fromStep)) {
+    if (await cancelled?.()) return { status: 'cancelled', step: step.index, message: `Cancelled before step ${step.index + 1}; the steps before it stay done.` };
+    if (states[step.index] === 'done') {
+      await report({ index: step.index, status: 'skipped', message: `${step.does}: already done before the worker restarted.` });
+      continue;
+    }
+    await ledger?.started(step.index);
     await report({ index: step.index, status: 'started', message: step.does });
     const result = await runStep(withParams, step);
     await report({ index: step.index, ...result, ...('details' in result && result.details ? { details: result.details } : {}) });
     switch (result.status) {
       case 'waiting':
+        // The wait is marked done by the worker once the continuation is queued.
         return { status: 'waiting', resumeFrom: step.index + 1, seconds: result.seconds, message: result.message };
       case 'failed':
         return { status: 'failed', step: step.index, message: result.message, ...(result.details ? { details: result.details } : {}) };
       case 'changed':
         return { status: 'changed', message: `${result.message} Plan again.`, details: result.details ?? [] };
       default:
+        await ledger?.done(step.index);
         break;
     }
   }

@@ -1,7 +1,7 @@
 import type { CatalogueEntry, Decision, Stage } from '../catalogue/model.js';
 import { approvalCard, endBlocks, failureBlocks, planningText, progressBlocks, stageEndBlocks } from '../handlers/blocks/remedy.js';
 import type { RemedyRequest } from '../jobs/requests.js';
-import type { RemedyReporter } from '../remedies/coordinator.js';
+import type { RemedyReporter } from '../remedies/reporter.js';
 import type { Plan } from '../remedies/plan.js';
 import type { RunOutcome, StepProgress } from '../remedies/runner.js';
 import { blocksToText, mrkdwnToText } from './render.js';
@@ -46,7 +46,9 @@ export class TerminalReporter implements RemedyReporter {
   }
 
   async planned(req: RemedyRequest, entry: CatalogueEntry, plan: Plan): Promise<void> {
-    this.io.print(blocksToText(approvalCard(entry, plan, { request: { ...req, status: plan.approval === 'none' ? 'running' : req.status } })).replace(/\n\s*\[Approve\] \[Deny\]$/, ''));
+    // The card without its buttons: here the prompt below asks instead.
+    const card = approvalCard(entry, plan, { request: { ...req, status: plan.approval === 'none' ? 'running' : req.status } }).filter((b) => b.type !== 'actions');
+    this.io.print(blocksToText(card));
     if (plan.blocked) {
       this.io.settled(req.id, true);
       return;
@@ -69,6 +71,20 @@ export class TerminalReporter implements RemedyReporter {
   async denied(req: RemedyRequest, _plan: Plan, by: string): Promise<void> {
     this.io.print(`${this.tag(req)} Denied by ${by}; nothing was done.`);
     this.io.settled(req.id, true);
+  }
+
+  async expired(req: RemedyRequest): Promise<void> {
+    this.io.print(`${this.tag(req)} ⌛ The approval expired before anyone approved it; nothing was done.`);
+    this.askReplan(req);
+  }
+
+  async cancelled(req: RemedyRequest, _plan: Plan | undefined, by: string): Promise<void> {
+    this.io.print(`${this.tag(req)} 🛑 Cancelled by ${by}. Steps already done stay done; nothing else will run.`);
+    this.io.settled(req.id, true);
+  }
+
+  async revealed(req: RemedyRequest, _plan: Plan, secret: string): Promise<void> {
+    this.io.print(`${this.tag(req)} 🔑 Admin password (shown here only, not stored): ${secret}`);
   }
 
   async progress(req: RemedyRequest, plan: Plan, p: StepProgress): Promise<void> {

@@ -1,10 +1,14 @@
-import { createInterface } from 'node:readline';
+import { clearLine, createInterface, cursorTo } from 'node:readline';
 import type { Logger } from 'pino';
 import { closestIds, findEntry } from '../catalogue/index.js';
 import { parseCommand } from '../commands/parse.js';
 import type { Config } from '../config.js';
 import { findCluster } from '../config.js';
 import { helpBlocks, listBlocks, unknownEntryBlocks } from '../handlers/blocks/catalogue.js';
+import { explainBlocks } from '../handlers/blocks/explain.js';
+import { matchAnswer } from '../handlers/blocks/match.js';
+import { looksLikeError } from '../handlers/messages/looks-like-error.js';
+import { match } from '../matching/index.js';
 import { RemedyCoordinator, type ApprovalPolicy } from '../remedies/coordinator.js';
 import { blocksToText } from './render.js';
 import { TerminalReporter, type Question } from './reporter.js';
@@ -27,12 +31,29 @@ export interface TerminalOptions {
  */
 function terminalPolicy(user: string): ApprovalPolicy {
   return {
-    refusal(who, plan) {
+    async refusal(who, plan) {
       if (who !== user) return 'Only the person at this terminal can approve here.';
       if (plan.approval === 'second-person') return 'This plan has destructive steps and needs a second person: approve it in Slack.';
       return undefined;
     },
+    async isApprover(who) {
+      return who === user;
+    },
   };
+}
+
+/** Text without terminal control sequences or control characters (newlines and tabs kept). */
+export function stripControl(text: string): string {
+  // eslint-disable-next-line no-control-regex
+  return text.replace(/\u001b\[[0-9;?]{0,20}[ -/]{0,4}[@-~]|\u001b\][^\u0007\u001b]{0,500}(?:\u0007|\u001b\\)|[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g, '');
+}
+
+/** A match answer as terminal text; its buttons become the commands to type. */
+function answerText(pasted: string): string {
+  const result = match(pasted);
+  const text = blocksToText(matchAnswer(result).blocks.filter((b) => b.type !== 'actions'));
+  const top = result.verdict === 'match' ? result.matches[0]!.id : undefined;
+  return top ? `${text}\n  Type "fix ${top}" to plan it, or "explain ${top}".` : text;
 }
 
 const terminalHelp = 'Terminal only: `cluster` shows the cluster and its symptoms; `quit` ends the session. Slash optional: `/platform fix build-logs` and `fix build-logs` are the same.';
@@ -45,8 +66,22 @@ const terminalHelp = 'Terminal only: `cluster` shows the cluster and its symptom
 export async function runTerminal(options: TerminalOptions): Promise<void> {
   const { config, logger, output, user } = options;
   const interactive = (options.input as { isTTY?: boolean }).isTTY === true;
+  const term: { rl?: ReturnType<typeof createInterface> } = {};
+  /**
+   * Prints above the prompt: on a terminal the line being typed is cleared, the text written, and the
+   * prompt with the half-typed line drawn again. Control characters from pasted text are removed, so
+   * a paste cannot clear the screen or retitle the window.
+   */
   const print = (text: string): void => {
-    output.write(`${text}\n`);
+    const clean = stripControl(text);
+    if (interactive && term.rl) {
+      clearLine(output, 0);
+      cursorTo(output, 0);
+      output.write(`${clean}\n`);
+      term.rl.prompt(true);
+    } else {
+      output.write(`${clean}\n`);
+    }
   };
   const questions: Question[] = [];
   /** Remedies started here that have not ended. */
@@ -56,23 +91,20 @@ export async function runTerminal(options: TerminalOptions): Promise<void> {
   const lines: string[] = [];
   let inputClosed = false;
   let pumping = false;
+  let quitting = false;
   let finish: () => void = () => undefined;
   const finished = new Promise<void>((r) => (finish = r));
 
-  // Created once the coordinator listens, so no line typed (or piped) early is lost.
-  const term: { rl?: ReturnType<typeof createInterface> } = {};
+  // The readline interface is created once the coordinator listens, so no line typed (or piped) early is lost.
   const prompt = () => {
     if (!term.rl || inputClosed) return;
-    term.rl.setPrompt(questions[0] ? `${questions[0].prompt} > ` : 'platform> ');
-    term.rl.prompt();
+    term.rl.setPrompt(questions[0] ? `${stripControl(questions[0].prompt)} > ` : 'platform> ');
+    term.rl.prompt(true);
   };
 
   const reporter: TerminalReporter = new TerminalReporter(
     {
-      print: (t) => {
-        print(t);
-        prompt();
-      },
+      print: (t) => print(t),
       ask: (q) => {
         questions.push(q);
         busy.delete(q.requestId);
@@ -101,7 +133,11 @@ export async function runTerminal(options: TerminalOptions): Promise<void> {
   async function command(line: string): Promise<void> {
     const text = line.trim().replace(/^\/platform\b/, '').trim();
     if (text === '') return;
-    if (['quit', 'exit', 'q'].includes(text)) {
+    if (['quit', 'exit'].includes(text)) {
+      if (busy.size > 0 && !quitting) {
+        quitting = true;
+        return print('A remedy is still running, and its worker runs in this session: quitting stops it. Type quit again to quit anyway.');
+      }
       finish();
       return;
     }
@@ -114,13 +150,23 @@ export async function runTerminal(options: TerminalOptions): Promise<void> {
         return print(blocksToText(listBlocks()));
       case 'usage':
         return print(parsed.message);
-      case 'unknown':
-        return print(`Unknown command "${parsed.word}". Try "help".`);
+      case 'explain': {
+        const entry = findEntry(parsed.entryId);
+        return print(entry ? blocksToText(explainBlocks(entry)) : blocksToText(unknownEntryBlocks(parsed.entryId, closestIds(parsed.entryId))));
+      }
+      case 'match':
+        return print(answerText(parsed.text));
+      case 'unknown': {
+        // A pasted error line is matched as it is, as in a Slack channel; other words get the help hint.
+        const result = match(text);
+        if (result.verdict === 'match' || looksLikeError(text)) return print(answerText(text));
+        return print(`Unknown command "${parsed.word}". Try "help", or "match <error text>".`);
+      }
       case 'fix': {
         if (!findEntry(parsed.entryId)) return print(blocksToText(unknownEntryBlocks(parsed.entryId, closestIds(parsed.entryId))));
         const cluster = parsed.cluster ?? config.defaultCluster;
         if (!findCluster(config, cluster)) return print(`There is no cluster "${cluster}". Configured: ${config.clusters.map((c) => c.name).join(', ')}.`);
-        const started = await coordinator.requestFix({ entryId: parsed.entryId, cluster, requestedBy: user, context: {} });
+        const started = await coordinator.requestFix({ entryId: parsed.entryId, cluster, requestedBy: user, params: parsed.params, context: {} });
         if (!started.ok) return print(started.message);
         open.add(started.request.id);
         busy.add(started.request.id);
@@ -133,6 +179,12 @@ export async function runTerminal(options: TerminalOptions): Promise<void> {
     const word = line.trim().toLowerCase();
     const chosen = q.answers.find((a) => a.keys.includes(word));
     if (!chosen) {
+      // Commands still work while a question waits (look at the cluster, read help, quit); the question stays.
+      if (word !== '' && (['quit', 'exit', 'cluster'].includes(word) || !['unknown', 'usage'].includes(parseCommand(line).kind))) {
+        await command(line);
+        print(`(still waiting) ${q.prompt}`);
+        return;
+      }
       print(`Please answer one of: ${q.answers.map((a) => `${a.keys[0]} (${a.label})`).join(', ')}.`);
       return;
     }
@@ -177,6 +229,11 @@ export async function runTerminal(options: TerminalOptions): Promise<void> {
   term.rl = rl;
   rl.on('line', (line) => {
     lines.push(line);
+    void pump();
+  });
+  // Ctrl-C quits, with the same care as `quit`.
+  rl.on('SIGINT', () => {
+    lines.push('quit');
     void pump();
   });
   rl.on('close', () => {

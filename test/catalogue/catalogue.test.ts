@@ -55,6 +55,9 @@ describe('the catalogue', () => {
     expect(closestIds('build-log')[0]).toBe('build-logs');
     expect(closestIds('gitsensor')[0]).toBe('git-sensor-stuck');
     expect(closestIds('sso')[0]).toBe('sso-login');
+    expect(closestIds('frobnicate-widgets')).toEqual([]);
+    expect(findEntry('7.4')?.id).toBe('build-logs');
+    expect(findEntry('5.4')?.id).toBe('stale-session-cookie');
   });
 
   it('refuses an inconsistent definition at load', () => {

@@ -60,7 +60,7 @@ describe('/platform fix build-logs, from a signed Slack request to the cluster a
 
     const refusal = await stack.fake.waitFor((f) => f.responses(responseId)[0]);
     expect(refusal.body).toMatchObject({ response_type: 'ephemeral', replace_original: false });
-    expect(String(refusal.body.text)).toContain('Only the configured approvers can approve this');
+    expect(String(refusal.body.text)).toBe('Only the approvers of cluster `sim` can approve this: <@U0APPROVER>, <@U0APPROVER2>.');
     await new Promise((r) => setTimeout(r, 500));
     expect(JSON.stringify(stack.thread(rootTs).find((m) => m.ts === card.ts)!.blocks)).toBe(cardBefore);
     expect(uidsOf(stack, 'app=devtron')).toEqual(before.main);

@@ -74,6 +74,10 @@ export interface FakeSlackApi {
   responses(id?: string): RecordedResponse[];
   views(): StoredView[];
   addUser(user: FakeUser): void;
+  /** A user group and its members (usergroups.users.list). */
+  setUserGroup(id: string, users: string[]): void;
+  /** A file users can share: `files.info` describes it and its `url_private_download` serves `content`. */
+  addFile(file: { id: string; name: string; mimetype: string; filetype: string; content: string | Buffer }): Record<string, unknown>;
   setRateLimit(limit: RateLimit | false): void;
   /** Makes the next call of `method` answer `{ok:false,error}` (queued; one per call). */
   failNext(method: string, error: string): void;
@@ -105,7 +109,7 @@ export async function startFakeSlackApi(options: FakeSlackApiOptions = {}): Prom
   for (const user of [{ id: identity.botUserId, name: identity.botName, is_bot: true }, ...(options.users ?? [])]) {
     users.set(user.id, user);
   }
-  const ctx: MethodContext = { state, identity, users, files: new Map(Object.entries(options.files ?? {})) };
+  const ctx: MethodContext = { state, identity, users, files: new Map(Object.entries(options.files ?? {})), fileContents: new Map(), userGroups: new Map() };
   const makeBuckets = (limit: RateLimit | false | undefined): TokenBuckets | undefined =>
     limit === false ? undefined : new TokenBuckets(limit ?? DEFAULT_RATE_LIMIT);
   let rateLimit = options.rateLimit;
@@ -136,6 +140,24 @@ export async function startFakeSlackApi(options: FakeSlackApiOptions = {}): Prom
     responses: (id) => state.responses.filter((r) => id === undefined || r.id === id),
     views: () => [...state.views.values()],
     addUser: (user) => void users.set(user.id, user),
+    setUserGroup: (id, users) => void ctx.userGroups.set(id, [...users]),
+    addFile({ id, name, mimetype, filetype, content }) {
+      const bytes = typeof content === 'string' ? Buffer.from(content, 'utf8') : content;
+      const file = {
+        id,
+        name,
+        title: name,
+        mimetype,
+        filetype,
+        size: bytes.length,
+        mode: filetype === 'text' ? 'snippet' : 'hosted',
+        url_private: `${base}/files-pri/${encodeURIComponent(id)}/${encodeURIComponent(name)}`,
+        url_private_download: `${base}/files-pri/${encodeURIComponent(id)}/${encodeURIComponent(name)}`,
+      };
+      ctx.files.set(id, file);
+      ctx.fileContents.set(id, bytes);
+      return file;
+    },
     setRateLimit(limit) {
       rateLimit = limit;
       buckets = makeBuckets(limit);

@@ -17,6 +17,7 @@ const request: RemedyRequest = {
   status: 'awaiting-approval',
   planSeq: 1,
   context: '{}',
+  params: '{}',
 };
 
 function planWithPods(count: number, nameLength = 60): Plan {
@@ -39,8 +40,8 @@ function planWithPods(count: number, nameLength = 60): Plan {
 const entry = findEntry('build-logs')!;
 
 describe('Block Kit builders', () => {
-  it('show each step, its risk and the exact pods on the approval card, with Approve and Deny', () => {
-    const card = approvalCard(entry, planWithPods(2, 5), { request });
+  it('show each step, its risk and the exact pods on the approval card, with Approve, Deny, Cancel and the expiry', () => {
+    const card = approvalCard(entry, planWithPods(2, 5), { request, expiresAt: new Date('2026-11-21T10:15:05.000Z') });
     const text = blocksText(card);
     expect(text).toContain('Approve: Restart the main platform pods and the build-event watcher');
     expect(text).toContain('2. Delete the main pods* — restart');
@@ -49,6 +50,9 @@ describe('Block Kit builders', () => {
     expect(text).toContain('☐ Trigger a new build.');
     expect(text).toContain('Approve');
     expect(text).toContain('Deny');
+    expect(text).toContain('Cancel');
+    expect(text).toContain('needs one approver · plan `');
+    expect(text).toContain('· expires 2026-11-21 10:15 UTC');
     expect(blockKitErrors(card, 50)).toEqual([]);
   });
 
@@ -62,7 +66,8 @@ describe('Block Kit builders', () => {
     const card = approvalCard(entry, planWithPods(1), { request: { ...request, status: 'running', approvedBy: 'UAPPROVER', approvedAt: '2026-11-21T10:01:00.000Z' }, status: 'running' });
     const text = blocksText(card);
     expect(text).toContain('✅ Approved by <@UAPPROVER> at 2026-11-21 10:01 UTC · running');
-    expect(card.some((b) => b.type === 'actions')).toBe(false);
+    expect(JSON.stringify(card)).not.toContain('remedy-approve');
+    expect(text).toContain('Cancel remedy');
   });
 
   it('stay within limits for long step details, failures, help and the list', () => {

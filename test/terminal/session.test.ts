@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { startSimulatedCluster, type SimulatedCluster } from '../../src/cluster/sim/index.js';
 import { loadConfig } from '../../src/config.js';
 import { startClusterWorker, type ClusterWorker } from '../../src/jobs/worker.js';
-import { runTerminal } from '../../src/terminal/session.js';
+import { runTerminal, stripControl } from '../../src/terminal/session.js';
 import { testRedisUrl, uniquePrefix } from '../support/stack.js';
 
 const silent = pino({ level: 'silent' }, new Writable({ write: (_c, _e, cb) => cb() }));
@@ -49,6 +49,20 @@ describe('the terminal adapter', () => {
     expect(transcript).toContain('🎉 Resolved: Build logs are visible again.');
     expect(transcript).toContain('symptoms: none');
     expect(sim.symptoms()).toEqual([]);
+  });
+
+  it('still takes commands while a question waits, and keeps the question', async () => {
+    const sim = await startSimulatedCluster({ recreateDelayMs: 30, readyDelayMs: 30 });
+    sims.push(sim);
+    const transcript = await session(sim, ['fix git-sensor-stuck', 'cluster', 'explain 7.10', 'a']);
+    expect(transcript).toMatch(/symptoms: none\n\(still waiting\) \[git-sensor-stuck r\w+\] Approve this plan\?/);
+    expect(transcript).toContain('== Latest commit not fetched; auto build not triggered ==');
+    expect(transcript).toContain('✅ Step 1 of 2: Deleted 1 pod(s); replacements are Ready with new uids.');
+  });
+
+  it('removes terminal control sequences from what it prints', () => {
+    expect(stripControl('fix \u001b[2Jboom\u001b]0;pwned\u0007 ok\u0000')).toBe('fix boom ok');
+    expect(stripControl('two\nlines\tand a tab')).toBe('two\nlines\tand a tab');
   });
 
   it('does nothing when the plan is denied', async () => {

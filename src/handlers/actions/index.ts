@@ -1,12 +1,17 @@
 import type { App, BlockButtonAction } from '@slack/bolt';
+import { explainActionPattern, matchActionIds } from '../blocks/match.js';
 import { actionIds, chooseActionPattern } from '../blocks/remedy.js';
 import type { HandlerDeps } from '../deps.js';
-import { approveButton, chooseButton, denyButton, replanButton } from './remedy-buttons.js';
+import { explainButton, planFixButton } from './match-buttons.js';
+import { approveButton, cancelButton, chooseButton, denyButton, replanButton } from './remedy-buttons.js';
 
-/** Registers the buttons of approval cards and decision points. */
+/** Registers the buttons of approval cards, decision points and match answers. */
 export function registerActions(app: App, deps: HandlerDeps): void {
   app.action<BlockButtonAction>(actionIds.approve, approveButton(deps));
   app.action<BlockButtonAction>(actionIds.deny, denyButton(deps));
   app.action<BlockButtonAction>(chooseActionPattern, chooseButton(deps));
   app.action<BlockButtonAction>(actionIds.replan, replanButton(deps));
+  app.action<BlockButtonAction>(actionIds.cancel, cancelButton(deps));
+  app.action<BlockButtonAction>(matchActionIds.planFix, planFixButton(deps));
+  app.action<BlockButtonAction>(explainActionPattern, explainButton(deps));
 }

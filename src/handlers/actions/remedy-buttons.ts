@@ -59,3 +59,13 @@ export const replanButton = (deps: HandlerDeps) =>
     const ref = parseRef<PlanRef>(value, ['r', 's']);
     return ref ? deps.coordinator.replan(ref.r, ref.s, user) : bad;
   });
+
+export const cancelButton = (deps: HandlerDeps) =>
+  remedyButton(deps, 'cancelButton', async (user, value) => {
+    try {
+      const v = JSON.parse(value ?? '') as { r?: unknown };
+      return typeof v.r === 'string' ? deps.coordinator.cancel(v.r, user) : bad;
+    } catch {
+      return bad;
+    }
+  });

@@ -5,7 +5,9 @@ import { context, esc, fitLines, header, section, type Block } from './kit.js';
 export const commandHelp: readonly [string, string][] = [
   ['/platform help', 'this help'],
   ['/platform list', 'the catalogue of remedies'],
-  ['/platform fix <id> [cluster]', 'plan a remedy; approvers approve it in the thread; progress and result follow there'],
+  ['/platform fix <id> [cluster] [name=value …]', 'plan a remedy; approvers approve it in the thread; progress and result follow there'],
+  ['/platform explain <id>', 'what an entry is about and every step of its remedy'],
+  ['/platform match <error text>', 'find the remedy for an error (or paste it in a channel I am in, or use "Find remedy" on a message)'],
 ];
 
 export function helpBlocks(clusters: readonly string[], defaultCluster: string): Block[] {

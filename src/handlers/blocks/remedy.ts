@@ -8,7 +8,7 @@ import { button, clip, context, esc, fitLines, header, limits, section, when, wh
  * Action ids of the remedy buttons; one registration each in handlers/actions. Decision buttons share
  * a block, where action ids must be unique, so each carries its choice: `remedy-choose-<choice>`.
  */
-export const actionIds = { approve: 'remedy-approve', deny: 'remedy-deny', choose: 'remedy-choose', replan: 'remedy-replan' } as const;
+export const actionIds = { approve: 'remedy-approve', deny: 'remedy-deny', choose: 'remedy-choose', replan: 'remedy-replan', cancel: 'remedy-cancel' } as const;
 
 /** Matches every decision button's action id. */
 export const chooseActionPattern = /^remedy-choose-[a-z0-9-]+$/;
@@ -48,7 +48,12 @@ export interface CardState {
   readonly request: RemedyRequest;
   /** e.g. "Running step 2 of 4" or the outcome. */
   readonly status?: string;
+  /** When the approval runs out, shown while the card waits. */
+  readonly expiresAt?: Date | undefined;
 }
+
+/** Statuses in which a remedy can still be cancelled from its card. */
+const cancellable = new Set(['running', 'waiting', 'awaiting-decision']);
 
 /** The approval card: each step, its risk, the exact objects; Approve / Deny while it waits. */
 export function approvalCard(entry: CatalogueEntry, plan: Plan, state: CardState): Block[] {
@@ -63,7 +68,8 @@ export function approvalCard(entry: CatalogueEntry, plan: Plan, state: CardState
     blocks.push(section(fitLines([title, ...stepLines(step)], limits.sectionText)));
   }
   if (plan.warnings.length > 0) blocks.push(context(clip(plan.warnings.map((w) => `⚠️ ${esc(w)}`).join('\n'), limits.sectionText)));
-  blocks.push(context(`${approvalLabel[plan.approval]} · plan \`${plan.hash.slice(0, 12)}\``));
+  const expiry = state.expiresAt && r.status === 'awaiting-approval' ? ` · expires ${when(state.expiresAt.toISOString())}` : '';
+  blocks.push(context(`${approvalLabel[plan.approval]} · plan \`${plan.hash.slice(0, 12)}\`${expiry}`));
   const decided = r.approvedBy
     ? `✅ Approved by ${who(r.approvedBy)}${r.approvedAt ? ` at ${when(r.approvedAt)}` : ''}`
     : r.deniedBy
@@ -76,10 +82,11 @@ export function approvalCard(entry: CatalogueEntry, plan: Plan, state: CardState
     blocks.push({
       type: 'actions',
       block_id: `plan-${r.id}-${plan.stageId}`,
-      elements: [button(actionIds.approve, 'Approve', ref, 'primary'), button(actionIds.deny, 'Deny', ref, 'danger')],
+      elements: [button(actionIds.approve, 'Approve', ref, 'primary'), button(actionIds.deny, 'Deny', ref, 'danger'), button(actionIds.cancel, 'Cancel', { r: r.id })],
     });
   } else {
     blocks.push(context([decided, state.status].filter(Boolean).join(' · ') || esc(r.status)));
+    if (cancellable.has(r.status)) blocks.push({ type: 'actions', block_id: `cancel-${r.id}-${plan.stageId}`, elements: [button(actionIds.cancel, 'Cancel remedy', { r: r.id }, 'danger')] });
   }
   return blocks;
 }
@@ -140,4 +147,16 @@ export function failureBlocks(request: RemedyRequest, message: string): { text: 
 export function endBlocks(end: 'resolved' | 'not-resolved', message: string, by?: string): { text: string; blocks: Block[] } {
   const text = `${end === 'resolved' ? '🎉 Resolved' : '🛑 Not resolved'}: ${message}${by ? ` (answered by ${who(by)})` : ''}`;
   return { text, blocks: [section(text)] };
+}
+
+/** An approval that ran out: nothing was done; a fresh plan is one click away. */
+export function expiredBlocks(request: RemedyRequest, plan: Plan): { text: string; blocks: Block[] } {
+  const text = '⌛ The approval expired before anyone approved it; nothing was done.';
+  return {
+    text,
+    blocks: [
+      section(text),
+      { type: 'actions', block_id: `replan-${request.id}-${plan.stageId}`, elements: [button(actionIds.replan, 'Plan again', { r: request.id, s: plan.stageId, h: plan.hash } satisfies PlanRef)] },
+    ],
+  };
 }

@@ -1,12 +1,13 @@
 import type { AllMiddlewareArgs, SlackCommandMiddlewareArgs } from '@slack/bolt';
 import { closestIds, findEntry } from '../../catalogue/index.js';
 import { parseCommand } from '../../commands/parse.js';
-import { findCluster } from '../../config.js';
-import { RedisUnavailableError } from '../../jobs/redis.js';
+import { match } from '../../matching/index.js';
 import { helpBlocks, listBlocks, unknownEntryBlocks } from '../blocks/catalogue.js';
+import { explainBlocks } from '../blocks/explain.js';
 import { esc } from '../blocks/kit.js';
-import { rootText } from '../blocks/remedy.js';
+import { matchAnswer } from '../blocks/match.js';
 import type { HandlerDeps } from '../deps.js';
+import { checkFixAsk, startFix } from '../start-fix.js';
 
 type Args = SlackCommandMiddlewareArgs & AllMiddlewareArgs;
 
@@ -15,7 +16,7 @@ type Args = SlackCommandMiddlewareArgs & AllMiddlewareArgs;
  * once and its slow work (posting, queueing) happens after.
  */
 export function platformCommand(deps: HandlerDeps) {
-  const { config, coordinator, logger } = deps;
+  const { config } = deps;
   return async function platform({ command, ack, respond, client }: Args): Promise<void> {
     const parsed = parseCommand(command.text);
     const clusters = config.clusters.map((c) => c.name);
@@ -28,42 +29,35 @@ export function platformCommand(deps: HandlerDeps) {
         return ack({ response_type: 'ephemeral', text: parsed.message });
       case 'unknown':
         return ack({ response_type: 'ephemeral', text: `Unknown command \`${esc(parsed.word)}\`. Try \`/platform help\`.`, blocks: helpBlocks(clusters, config.defaultCluster) });
+      case 'explain': {
+        const entry = findEntry(parsed.entryId);
+        if (!entry) {
+          const closest = closestIds(parsed.entryId);
+          return ack({ response_type: 'ephemeral', text: `There is no entry \`${esc(parsed.entryId)}\`.${closest.length > 0 ? ` Closest: ${closest.join(', ')}.` : ''}`, blocks: unknownEntryBlocks(parsed.entryId, closest) });
+        }
+        return ack({ response_type: 'ephemeral', text: entry.title, blocks: explainBlocks(entry) });
+      }
+      case 'match': {
+        // Matching a slash command's text (Slack caps it at a few KB) takes well under a millisecond.
+        const answer = matchAnswer(match(parsed.text));
+        return ack({ response_type: 'ephemeral', text: answer.text, blocks: answer.blocks });
+      }
       case 'fix':
         break;
     }
-    const entry = findEntry(parsed.entryId);
-    if (!entry) {
-      const closest = closestIds(parsed.entryId);
-      return ack({ response_type: 'ephemeral', text: `There is no remedy \`${esc(parsed.entryId)}\`. Closest: ${closest.join(', ')}.`, blocks: unknownEntryBlocks(parsed.entryId, closest) });
-    }
-    const cluster = parsed.cluster ?? config.defaultCluster;
-    if (!findCluster(config, cluster)) {
-      return ack({ response_type: 'ephemeral', text: `There is no cluster \`${esc(cluster)}\`. Configured clusters: ${clusters.map((c) => `\`${c}\``).join(', ')}.` });
+    const problem = checkFixAsk(deps, parsed);
+    if (problem) {
+      const entry = findEntry(parsed.entryId);
+      return ack(entry ? { response_type: 'ephemeral', text: problem } : { response_type: 'ephemeral', text: problem, blocks: unknownEntryBlocks(parsed.entryId, closestIds(parsed.entryId)) });
     }
     await ack();
-
-    let root: string | undefined;
-    try {
-      const posted = await client.chat.postMessage({ channel: command.channel_id, text: rootText(entry, cluster, command.user_id) });
-      root = posted.ts;
-    } catch (err) {
-      logger.warn({ err: (err as Error).message, channel: command.channel_id }, 'could not post the root message');
-      await respond({ response_type: 'ephemeral', text: 'I cannot post in this channel. Invite me first (`/invite @platform-medic`), or use a channel I am in.' });
-      return;
-    }
-    try {
-      const started = await coordinator.requestFix({ entryId: entry.id, cluster, requestedBy: command.user_id, context: { channel: command.channel_id, threadTs: root! } });
-      if (!started.ok) await client.chat.postMessage({ channel: command.channel_id, thread_ts: root!, text: started.message });
-    } catch (err) {
-      const unreachable = err instanceof RedisUnavailableError || /ECONNREFUSED|Connection is closed|max retries/i.test((err as Error).message);
-      logger.error({ err: (err as Error).message }, 'could not start the fix');
-      await client.chat.postMessage({
-        channel: command.channel_id,
-        thread_ts: root!,
-        text: unreachable
-          ? '❌ Could not queue the plan: the queue (Redis) is unreachable. Nothing was done; ask again once it is back.'
-          : '❌ Could not start the fix because of an internal error; nothing was done. The bot\'s log has the details.',
-      });
-    }
+    const refusal = await startFix(deps, client, {
+      entryId: parsed.entryId,
+      ...(parsed.cluster ? { cluster: parsed.cluster } : {}),
+      params: parsed.params,
+      user: command.user_id,
+      channel: command.channel_id,
+    });
+    if (refusal) await respond({ response_type: 'ephemeral', text: refusal });
   };
 }

@@ -82,11 +82,35 @@ function answerResponseUrl(deps: RouteDeps, id: string, raw: string): Answer {
   return answer;
 }
 
+/**
+ * A file download (`url_private_download`). Like Slack, a request without the bot token does not get
+ * an error status: it gets the HTML of a sign-in page, which a careless client would read as the file.
+ */
+function answerDownload(deps: RouteDeps, req: IncomingMessage, res: ServerResponse, id: string): void {
+  const content = deps.ctx.fileContents.get(id);
+  const authorised = req.headers.authorization === `Bearer ${deps.botToken}`;
+  deps.ctx.state.record({ method: 'file_download', args: { id, authorised }, at: deps.now(), ok: authorised && content !== undefined, status: 200 });
+  if (!authorised) {
+    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+    res.end('<!DOCTYPE html><html><head><title>Slack</title></head><body>Sign in to your workspace</body></html>');
+    return;
+  }
+  if (content === undefined) {
+    res.writeHead(404, { 'content-type': 'text/plain' });
+    res.end('Not found');
+    return;
+  }
+  res.writeHead(200, { 'content-type': 'application/octet-stream', 'content-length': String(content.length) });
+  res.end(content);
+}
+
 async function route(deps: RouteDeps, req: IncomingMessage, res: ServerResponse): Promise<void> {
   const url = new URL(req.url ?? '/', 'http://127.0.0.1');
   const raw = await readBody(req);
   const api = /^\/api\/([\w.]+)$/.exec(url.pathname)?.[1];
   if (api !== undefined) return sendJson(res, answerApi(deps, req, api, raw, url.searchParams));
+  const fileId = /^\/files-pri\/([^/]+)\/[^/]+$/.exec(url.pathname)?.[1];
+  if (fileId !== undefined && req.method === 'GET') return answerDownload(deps, req, res, decodeURIComponent(fileId));
   const responseId = /^\/response\/([^/]+)$/.exec(url.pathname)?.[1];
   if (responseId !== undefined && req.method === 'POST') {
     return sendJson(res, answerResponseUrl(deps, decodeURIComponent(responseId), raw));

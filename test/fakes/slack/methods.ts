@@ -26,6 +26,10 @@ export interface MethodContext {
   identity: FakeIdentity;
   users: Map<string, FakeUser>;
   files: Map<string, Record<string, unknown>>;
+  /** Bytes served at a file's url_private_download. */
+  fileContents: Map<string, Buffer>;
+  /** User groups and their members, for usergroups.users.list. */
+  userGroups: Map<string, string[]>;
 }
 
 type Method = (ctx: MethodContext, args: ApiArgs) => ApiResult;
@@ -228,4 +232,8 @@ export const METHODS: Readonly<Record<string, Method>> = {
   'views.update': updateView,
   'users.info': usersInfo,
   'files.info': filesInfo,
+  'usergroups.users.list': (ctx, args) => {
+    const users = ctx.userGroups.get(str(args, 'usergroup') ?? '');
+    return users ? { ok: true, users } : fail('no_such_subteam');
+  },
 };

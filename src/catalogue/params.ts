@@ -1,0 +1,27 @@
+import type { CatalogueEntry } from './model.js';
+
+/**
+ * Checks the values a person gave with a fix against the entry's parameters and fills in the
+ * guide's defaults. Returns the values, or a message saying exactly what is wrong.
+ */
+export function resolveParams(entry: CatalogueEntry, given: Readonly<Record<string, string>>): { ok: true; params: Record<string, string> } | { ok: false; message: string } {
+  const declared = entry.params ?? [];
+  const problems: string[] = [];
+  for (const name of Object.keys(given)) {
+    if (!declared.some((p) => p.name === name)) {
+      problems.push(declared.length > 0 ? `\`${name}\` is not a parameter of \`${entry.id}\` (it takes ${declared.map((p) => `\`${p.name}\``).join(', ')})` : `\`${entry.id}\` takes no parameters (got \`${name}\`)`);
+    }
+  }
+  const params: Record<string, string> = {};
+  for (const p of declared) {
+    const value = given[p.name] ?? p.default;
+    if (value === undefined) {
+      problems.push(`\`${p.name}\` is required: ${p.description}, e.g. \`${p.name}=${p.example}\``);
+    } else if (value.length > 500 || !new RegExp(p.pattern).test(value)) {
+      problems.push(`\`${p.name}=${value.slice(0, 60)}\` is not valid: ${p.description}, e.g. \`${p.name}=${p.example}\``);
+    } else {
+      params[p.name] = value;
+    }
+  }
+  return problems.length > 0 ? { ok: false, message: problems.join('; ') + '.' } : { ok: true, params };
+}

@@ -1,0 +1,98 @@
+import { readFile, stat } from 'node:fs/promises';
+import { closestIds, findEntry } from '../catalogue/index.js';
+import { explainBlocks } from '../handlers/blocks/explain.js';
+import { match, type MatchResult } from '../matching/index.js';
+import { redact } from '../redact.js';
+import { blocksToText } from '../terminal/render.js';
+
+/** The largest input `match` reads. */
+export const MAX_INPUT_BYTES = 10 * 1024 * 1024;
+
+/** Streams a CLI command writes to, and its exit code. */
+export interface CliIO {
+  readonly stdin: NodeJS.ReadableStream;
+  readonly stdout: NodeJS.WritableStream;
+  readonly stderr: NodeJS.WritableStream;
+}
+
+async function readInput(file: string | undefined, stdin: NodeJS.ReadableStream): Promise<{ ok: true; text: string } | { ok: false; message: string }> {
+  if (file && file !== '-') {
+    let size: number;
+    try {
+      size = (await stat(file)).size;
+    } catch {
+      return { ok: false, message: `cannot read ${file}: no such file` };
+    }
+    if (size > MAX_INPUT_BYTES) return { ok: false, message: `${file} is ${(size / 1048576).toFixed(1)} MB; match reads up to 10 MB` };
+    return { ok: true, text: await readFile(file, 'utf8') };
+  }
+  const chunks: Buffer[] = [];
+  let total = 0;
+  for await (const chunk of stdin) {
+    const b = typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer);
+    total += b.length;
+    if (total > MAX_INPUT_BYTES) return { ok: false, message: 'standard input is larger than 10 MB; match reads up to 10 MB' };
+    chunks.push(b);
+  }
+  return { ok: true, text: Buffer.concat(chunks).toString('utf8') };
+}
+
+/** The `--json` answer: exactly one object, evidence redacted. */
+export function matchJson(result: MatchResult): string {
+  return JSON.stringify({
+    verdict: result.verdict,
+    matches: result.matches.map((m) => ({
+      id: m.id,
+      ref: m.ref,
+      title: m.title,
+      confidence: Math.round(m.confidence * 1000) / 1000,
+      evidence: m.evidence.map((e) => ({ line: e.line, text: redact(e.text) })),
+    })),
+  });
+}
+
+function matchText(result: MatchResult): string {
+  if (result.verdict === 'no-match') {
+    const why = result.note === 'binary' ? 'no match: this looks like binary data, not text' : 'no match: no catalogued remedy for this';
+    return `${why}${result.nearest.length ? `\nnearest entries (explain only): ${result.nearest.join(', ')}` : ''}`;
+  }
+  return result.matches
+    .map((m, i) => [`${i === 0 ? 'match' : 'also possible'}: ${m.id} (guide ${m.ref}) ${m.title} — confidence ${m.confidence.toFixed(2)}`, ...m.evidence.map((e) => `  line ${e.line}: ${redact(e.text)}`)].join('\n'))
+    .join('\n');
+}
+
+/** `platform-medic match [--json] [FILE]`: exit 0 on a match, 1 on none, 2 on bad input. */
+export async function runMatchCommand(args: string[], io: CliIO): Promise<number> {
+  const json = args.includes('--json');
+  const unknown = args.filter((a) => a.startsWith('--') && a !== '--json');
+  const files = args.filter((a) => !a.startsWith('--') || a === '-');
+  if (unknown.length > 0 || files.length > 1) {
+    io.stderr.write(`usage: platform-medic match [--json] [FILE]   (unknown: ${[...unknown, ...files.slice(1)].join(' ')})\n`);
+    return 2;
+  }
+  const input = await readInput(files[0], io.stdin);
+  if (!input.ok) {
+    io.stderr.write(`platform-medic match: ${input.message}\n`);
+    return 2;
+  }
+  const result = match(input.text);
+  io.stdout.write(`${json ? matchJson(result) : matchText(result)}\n`);
+  return result.verdict === 'match' ? 0 : 1;
+}
+
+/** `platform-medic explain ID`: the entry, or the closest ids. */
+export function runExplainCommand(args: string[], io: CliIO): number {
+  const id = args[0];
+  if (!id) {
+    io.stderr.write('usage: platform-medic explain ID   (see platform-medic list)\n');
+    return 2;
+  }
+  const entry = findEntry(id);
+  if (!entry) {
+    const closest = closestIds(id);
+    io.stderr.write(`There is no entry "${id.slice(0, 60)}".${closest.length > 0 ? ` Closest: ${closest.join(', ')}.` : ' See platform-medic list.'}\n`);
+    return 2;
+  }
+  io.stdout.write(`${blocksToText(explainBlocks(entry))}\n`);
+  return 0;
+}

@@ -1,0 +1,31 @@
+import type { AllMiddlewareArgs, App, MessageShortcut, SlackShortcutMiddlewareArgs } from '@slack/bolt';
+import type { SharedFile } from '../../slack/files.js';
+import type { HandlerDeps } from '../deps.js';
+import { answerPaste } from '../paste.js';
+
+type Args = SlackShortcutMiddlewareArgs<MessageShortcut> & AllMiddlewareArgs;
+
+/** The callback id of the message shortcut "Find remedy" (see deploy/slack-app-manifest.yaml). */
+export const findRemedyCallbackId = 'find_remedy';
+
+/**
+ * "Find remedy" on any message: always answers, in the message's thread; if the bot cannot post
+ * there, the answer goes to the person alone.
+ */
+export function findRemedyShortcut(deps: HandlerDeps) {
+  return async function findRemedy({ shortcut, ack, client, respond }: Args): Promise<void> {
+    await ack();
+    const m = shortcut.message as { text?: string; ts: string; thread_ts?: string; files?: SharedFile[] };
+    try {
+      await answerPaste(deps, client, { channel: shortcut.channel.id, threadTs: m.thread_ts ?? m.ts, text: m.text ?? '', ...(m.files ? { files: m.files } : {}) }, true);
+    } catch (err) {
+      deps.logger.warn({ err: (err as Error).message }, 'could not answer the shortcut in the thread');
+      await respond({ response_type: 'ephemeral', text: 'I cannot post in this channel. Invite me first (`/invite @platform-medic`), then try "Find remedy" again.' });
+    }
+  };
+}
+
+/** Registers the message shortcut. */
+export function registerShortcuts(app: App, deps: HandlerDeps): void {
+  app.shortcut<MessageShortcut>({ callback_id: findRemedyCallbackId, type: 'message_action' }, findRemedyShortcut(deps));
+}

@@ -1,0 +1,75 @@
+import type { webApi } from '@slack/bolt';
+import { closestIds, findEntry } from '../catalogue/index.js';
+import { resolveParams } from '../catalogue/params.js';
+import { findCluster } from '../config.js';
+import { RedisUnavailableError } from '../jobs/redis.js';
+import { esc } from './blocks/kit.js';
+import { rootText } from './blocks/remedy.js';
+import type { HandlerDeps } from './deps.js';
+
+/** What a person asked to fix, from a command or a "Plan fix" button. */
+export interface FixAsk {
+  readonly entryId: string;
+  readonly cluster?: string;
+  readonly params?: Readonly<Record<string, string>>;
+  readonly user: string;
+  readonly channel: string;
+  /** The thread to work in (a pasted message's thread); absent: a new root message in the channel. */
+  readonly threadTs?: string;
+}
+
+/** Checks a fix request without side effects; returns the answer to give at once when it is wrong. */
+export function checkFixAsk(deps: HandlerDeps, ask: Pick<FixAsk, 'entryId' | 'cluster' | 'params'>): string | undefined {
+  const entry = findEntry(ask.entryId);
+  if (!entry) {
+    const closest = closestIds(ask.entryId);
+    return `There is no remedy \`${esc(ask.entryId)}\`.${closest.length > 0 ? ` Closest: ${closest.join(', ')}.` : ' See `/platform list`.'}`;
+  }
+  const cluster = ask.cluster ?? deps.config.defaultCluster;
+  if (!findCluster(deps.config, cluster)) {
+    return `There is no cluster \`${esc(cluster)}\`. Configured clusters: ${deps.config.clusters.map((c) => `\`${c.name}\``).join(', ')}.`;
+  }
+  const params = resolveParams(entry, ask.params ?? {});
+  return params.ok ? undefined : esc(params.message);
+}
+
+/**
+ * Announces the fix (a root message, or a reply in the paste's thread) and queues its first plan.
+ * Returns a message for the person alone when it could not start.
+ */
+export async function startFix(deps: HandlerDeps, client: webApi.WebClient, ask: FixAsk): Promise<string | undefined> {
+  const entry = findEntry(ask.entryId)!;
+  const cluster = ask.cluster ?? deps.config.defaultCluster;
+  let rootTs: string;
+  try {
+    const posted = await client.chat.postMessage({ channel: ask.channel, text: rootText(entry, cluster, ask.user), ...(ask.threadTs ? { thread_ts: ask.threadTs } : {}) });
+    rootTs = posted.ts!;
+  } catch (err) {
+    deps.logger.warn({ err: (err as Error).message, channel: ask.channel }, 'could not post the root message');
+    return 'I cannot post in this channel. Invite me first (`/invite @platform-medic`), or use a channel I am in.';
+  }
+  const threadTs = ask.threadTs ?? rootTs;
+  try {
+    const started = await deps.coordinator.requestFix({
+      entryId: entry.id,
+      cluster,
+      requestedBy: ask.user,
+      ...(ask.params ? { params: ask.params } : {}),
+      context: { channel: ask.channel, threadTs, rootTs },
+    });
+    if (!started.ok) await client.chat.postMessage({ channel: ask.channel, thread_ts: threadTs, text: started.message });
+  } catch (err) {
+    const unreachable = err instanceof RedisUnavailableError || /ECONNREFUSED|Connection is closed|max retries|ETIMEDOUT/i.test((err as Error).message);
+    deps.logger.error({ err: (err as Error).message }, 'could not start the fix');
+    await client.chat
+      .postMessage({
+        channel: ask.channel,
+        thread_ts: threadTs,
+        text: unreachable
+          ? '❌ Could not queue the plan: the queue (Redis) is unreachable. Nothing was done; ask again once it is back.'
+          : "❌ Could not start the fix because of an internal error; nothing was done. The bot's log has the details.",
+      })
+      .catch(() => undefined);
+  }
+  return undefined;
+}
