@@ -19,4 +19,9 @@ export default tseslint.config(
     files: ['src/config.ts', 'test/**', 'bench/**', 'vitest.config.ts'],
     rules: { 'no-restricted-properties': 'off' },
   },
+  {
+    // Plain Node scripts kept next to the fixtures they check.
+    files: ['**/*.mjs'],
+    languageOptions: { globals: { console: 'readonly', process: 'readonly', URL: 'readonly' } },
+  },
 );

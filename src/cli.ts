@@ -2,6 +2,7 @@
 import { runBot, runStart, runTerminalDemo, runWorker } from './app.js';
 import { runSimCommand } from './cluster/sim/index.js';
 import { runExplainCommand, runMatchCommand } from './commands/match-cli.js';
+import { runValuesCommand } from './values/cli.js';
 import { KubeConfigError } from './cluster/kubeconfig.js';
 import { ConfigError, loadConfig } from './config.js';
 import { listBlocks } from './handlers/blocks/catalogue.js';
@@ -23,6 +24,11 @@ Usage:
   platform-medic match [--json] [FILE]       match an error (a file, or standard input) to the catalogue;
                                              exit 0 on a match, 1 on none, 2 on bad input
   platform-medic explain ID                  print a catalogue entry
+  platform-medic values check [--json] [FILE] check installer values (a values file, --set flags or a helm
+                                             upgrade command; standard input without FILE): exit 0 clean,
+                                             1 problems, 2 bad input; --iam-role / --s3-compatible say more
+  platform-medic values upgrade --provider S3|AZURE|GCP|BUNDLED [--logs-bucket B …]
+                                             print the exact upgrade command (flags mirror the Slack modal)
   platform-medic list                        list the catalogue
 
 Configuration: environment variables and an optional YAML file (PLATFORM_MEDIC_CONFIG); see the README.`;
@@ -61,6 +67,9 @@ async function main(argv: string[]): Promise<void> {
       return;
     case 'explain':
       process.exitCode = runExplainCommand(args, process);
+      return;
+    case 'values':
+      process.exitCode = await runValuesCommand(args, process);
       return;
     case 'list':
       process.stdout.write(`${blocksToText(listBlocks())}\n`);

@@ -38,7 +38,7 @@ const approvalSchema = z.object({
   approverGroups: z.array(userGroupId).optional(),
   /** Destructive steps need an approver other than the person who asked. */
   twoPersonRule: z.boolean().optional(),
-  expiresMinutes: z.number().int().min(1).max(24 * 60).optional(),
+  expiresMinutes: z.number().positive().max(24 * 60).optional(),
 });
 
 const clusterSchema = platformNamesSchema.extend({
@@ -93,7 +93,7 @@ const configSchema = z
     /** Destructive steps need an approver other than the person who asked. */
     twoPersonRule: z.boolean().default(true),
     /** An approval card expires this long after its plan. */
-    approvalExpiresMinutes: z.number().int().min(1).max(24 * 60).default(15),
+    approvalExpiresMinutes: z.number().positive().max(24 * 60).default(15),
     /** How many fixes one person may ask for in an hour. */
     fixesPerUserPerHour: z.number().int().min(1).max(1000).default(10),
     /** How long the audit trail keeps its records. */

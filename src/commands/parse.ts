@@ -1,3 +1,5 @@
+import { parseValuesCommand, type ValuesCommand } from '../values/parse-command.js';
+
 /** A `/platform` command (or a line typed in the terminal), parsed. */
 export type PlatformCommand =
   | { kind: 'help' }
@@ -5,6 +7,8 @@ export type PlatformCommand =
   | { kind: 'fix'; entryId: string; cluster?: string; params: Record<string, string> }
   | { kind: 'explain'; entryId: string }
   | { kind: 'match'; text: string }
+  | ValuesCommand
+  | { kind: 'audit'; count: number }
   | { kind: 'usage'; message: string }
   | { kind: 'unknown'; word: string };
 
@@ -25,10 +29,17 @@ export function parseCommand(text: string): PlatformCommand {
       return { kind: 'help' };
     case 'list':
       return { kind: 'list' };
+    case 'audit': {
+      const n = words[0] === undefined ? 20 : Number(words[0]);
+      if (!Number.isInteger(n) || n < 1 || n > 100) return { kind: 'usage', message: 'Usage: `/platform audit [n]`, n from 1 to 100 (default 20).' };
+      return { kind: 'audit', count: n };
+    }
     case 'explain':
       return words[0] ? { kind: 'explain', entryId: words[0].toLowerCase() } : { kind: 'usage', message: usage.explain };
     case 'match':
       return rest ? { kind: 'match', text: rest } : { kind: 'usage', message: usage.match };
+    case 'values':
+      return parseValuesCommand(rest);
     case 'fix': {
       const [entryId, ...more] = words;
       if (!entryId) return { kind: 'usage', message: usage.fix };

@@ -78,6 +78,18 @@ export function startClusterWorker(options: ClusterWorkerOptions): ClusterWorker
   // BullMQ does not close connections it was handed; close() quits them.
   const queueConnection = connectRedis(config.redisUrl, 'client');
   const workerConnection = connectRedis(config.redisUrl, 'worker');
+  // While Redis is away (a restart, a failover) ioredis reconnects by itself; say so once per outage.
+  let outage = false;
+  for (const c of [queueConnection, workerConnection]) {
+    c.on('error', (err: Error) => {
+      if (!outage) logger.warn({ err: err.message }, 'Redis connection lost; reconnecting');
+      outage = true;
+    });
+    c.on('ready', () => {
+      if (outage) logger.info('Redis connection back');
+      outage = false;
+    });
+  }
   const continuations = new Queue(queueName, { connection: queueConnection, prefix: config.queuePrefix });
 
   async function plan(job: Job): Promise<Plan> {

@@ -187,6 +187,11 @@ export class RemedyCoordinator {
     await this.queue(plan.cluster).add('run', data, { ...jobDefaults, jobId: runJobId(plan.requestId, plan.stageId, plan.hash, 0) });
   }
 
+  /** Whether a person approves on some cluster (who may read the audit trail, cancel others' remedies). */
+  isApprover(user: string, cluster?: string): Promise<boolean> {
+    return this.options.policy.isApprover(user, cluster);
+  }
+
   /** When a plan's approval runs out. */
   expiresAt(plan: Plan): Date {
     return new Date(Date.parse(plan.plannedAt) + approvalRules(this.options.config, plan.cluster).expiresMinutes * 60_000);

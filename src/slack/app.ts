@@ -5,6 +5,7 @@ import { registerActions } from '../handlers/actions/index.js';
 import { registerCommands } from '../handlers/commands/index.js';
 import { registerMessages } from '../handlers/messages/index.js';
 import { registerShortcuts } from '../handlers/shortcuts/index.js';
+import { registerValues } from '../handlers/values/index.js';
 import { SlackReporter } from '../handlers/slack-reporter.js';
 import { configuredApprovers, RemedyCoordinator } from '../remedies/coordinator.js';
 
@@ -80,6 +81,7 @@ export function createSlackBot(config: Config, logger: Logger): SlackBot {
   registerActions(app, deps);
   registerShortcuts(app, deps);
   registerMessages(app, deps);
+  registerValues(app, deps);
   app.error(async (err) => {
     logger.error({ err: err.message, code: (err as { code?: string }).code }, 'unhandled error in a Slack listener');
   });

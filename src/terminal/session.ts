@@ -5,11 +5,13 @@ import { parseCommand } from '../commands/parse.js';
 import type { Config } from '../config.js';
 import { findCluster } from '../config.js';
 import { helpBlocks, listBlocks, unknownEntryBlocks } from '../handlers/blocks/catalogue.js';
+import { auditBlocks } from '../handlers/blocks/audit.js';
 import { explainBlocks } from '../handlers/blocks/explain.js';
 import { matchAnswer } from '../handlers/blocks/match.js';
 import { looksLikeError } from '../handlers/messages/looks-like-error.js';
 import { match } from '../matching/index.js';
 import { RemedyCoordinator, type ApprovalPolicy } from '../remedies/coordinator.js';
+import { valuesTerminalAnswer } from '../values/cli.js';
 import { blocksToText } from './render.js';
 import { TerminalReporter, type Question } from './reporter.js';
 
@@ -156,6 +158,10 @@ export async function runTerminal(options: TerminalOptions): Promise<void> {
       }
       case 'match':
         return print(answerText(parsed.text));
+      case 'values':
+        return print(valuesTerminalAnswer(parsed, findCluster(config, config.defaultCluster)));
+      case 'audit':
+        return print(blocksToText(auditBlocks(await coordinator.audit.latest(parsed.count))));
       case 'unknown': {
         // A pasted error line is matched as it is, as in a Slack channel; other words get the help hint.
         const result = match(text);

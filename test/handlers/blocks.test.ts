@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { findEntry } from '../../src/catalogue/index.js';
+import { auditBlocks } from '../../src/handlers/blocks/audit.js';
 import { helpBlocks, listBlocks, unknownEntryBlocks } from '../../src/handlers/blocks/catalogue.js';
 import { approvalCard, failureBlocks, progressBlocks, stageEndBlocks } from '../../src/handlers/blocks/remedy.js';
 import type { RemedyRequest } from '../../src/jobs/requests.js';
@@ -88,6 +89,13 @@ describe('Block Kit builders', () => {
     const card = approvalCard(entry, { ...planWithPods(1), blocked: 'Needs platform v0.6.9 or later; this cluster runs v0.6.4.' }, { request });
     expect(blocksText(card)).toContain('⛔ Needs platform v0.6.9 or later; this cluster runs v0.6.4.');
     expect(card.some((b) => b.type === 'actions')).toBe(false);
+  });
+
+  it('fit 100 audit records with long details within Slack\'s limits', () => {
+    const records = Array.from({ length: 100 }, (_, i) => ({ at: '2026-11-21T10:00:00.000Z', who: 'U0APPROVER', action: 'step' as const, requestId: `r${i}`, entryId: 'build-logs', cluster: 'prod', detail: 'x'.repeat(500) }));
+    const blocks = auditBlocks(records);
+    expect(blockKitErrors(blocks, 50)).toEqual([]);
+    expect(blocksText(blocks)).toContain('(r99)');
   });
 
   it('escape what a user typed so it cannot mention or link', () => {

@@ -42,10 +42,16 @@ export interface Stack {
   readonly config: Config;
   readonly eventsUrl: string;
   readonly workerLog: () => string;
+  /** Kills the worker process with SIGKILL, as a crashed node would. */
+  killWorker(): Promise<void>;
+  /** Starts a new worker process, as its Deployment would after a crash. */
+  startWorker(): Promise<void>;
+  /** A second bot replica on the same Redis; returns its events URL. */
+  startSecondBot(): Promise<string>;
   /** The queue of the simulated cluster, to look at jobs. */
   readonly queue: Queue;
   slash(text: string, user?: string, options?: { timestamp?: number; signature?: string }): Promise<SignedResponse>;
-  click(message: StoredMessage, actionIdPrefix: string, user: string, options?: { responseId?: string; buttonIndex?: number }): Promise<{ response: SignedResponse; responseId: string }>;
+  click(message: StoredMessage, actionIdPrefix: string, user: string, options?: { responseId?: string; buttonIndex?: number; url?: string }): Promise<{ response: SignedResponse; responseId: string }>;
   /** The thread of the root message the bot posted for a fix. */
   thread(rootTs: string): StoredMessage[];
   stop(): Promise<void>;
@@ -83,8 +89,19 @@ export function spawnWorker(env: Record<string, string>, cluster: string): { chi
 }
 
 /** Starts the whole product against a fresh simulated cluster. */
-export async function startStack(name: string, options: { approvers?: string[] } = {}): Promise<Stack> {
-  const sim = await startSimulatedCluster({ recreateDelayMs: 50, readyDelayMs: 50, policy: { subject: workerSubject, ...workerRbac(catalogue, defaultPlatformNames) } });
+/** What a test may change about the stack it starts. */
+export interface StackOptions {
+  approvers?: string[];
+  /** More environment for the bot and the worker (limits, groups, expiry, lock). */
+  env?: Record<string, string>;
+  /** Another Redis, e.g. one the test restarts. */
+  redisUrl?: string;
+  recreateDelayMs?: number;
+  readyDelayMs?: number;
+}
+
+export async function startStack(name: string, options: StackOptions = {}): Promise<Stack> {
+  const sim = await startSimulatedCluster({ recreateDelayMs: options.recreateDelayMs ?? 50, readyDelayMs: options.readyDelayMs ?? 50, policy: { subject: workerSubject, ...workerRbac(catalogue, defaultPlatformNames) } });
   const dir = mkdtempSync(join(tmpdir(), `medic-${name}-`));
   const kubeconfig = join(dir, 'kubeconfig');
   await sim.writeKubeconfig(kubeconfig);
@@ -95,22 +112,26 @@ export async function startStack(name: string, options: { approvers?: string[] }
     SLACK_BOT_TOKEN: fake.botToken,
     SLACK_SIGNING_SECRET: signingSecret,
     SLACK_API_URL: fake.apiUrl,
-    REDIS_URL: testRedisUrl,
+    REDIS_URL: options.redisUrl ?? testRedisUrl,
     PLATFORM_MEDIC_CONFIG: configFile,
     PLATFORM_MEDIC_QUEUE_PREFIX: uniquePrefix(name),
     PLATFORM_MEDIC_APPROVERS: (options.approvers ?? [approver, secondApprover]).join(','),
     PLATFORM_MEDIC_WAIT_OVERRIDE_SECONDS: '0.3',
     PORT: '0',
     LOG_LEVEL: 'info',
+    ...options.env,
   };
   const config = loadConfig({ env });
   const silent = pino({ level: 'silent' }, new Writable({ write: (_c, _e, cb) => cb() }));
   const bot = createSlackBot(config, silent);
   const port = await bot.start();
   const eventsUrl = `http://127.0.0.1:${port}/slack/events`;
-  const worker = spawnWorker(env, 'sim');
+  let worker = spawnWorker(env, 'sim');
   await worker.started;
-  const queue = new Queue(clusterQueueName('sim'), { connection: { url: testRedisUrl }, prefix: config.queuePrefix });
+  const workers = [worker];
+  const queue = new Queue(clusterQueueName('sim'), { connection: { url: options.redisUrl ?? testRedisUrl }, prefix: config.queuePrefix });
+  queue.on('error', () => undefined);
+  const bots: SlackBot[] = [bot];
   let clicks = 0;
 
   return {
@@ -120,7 +141,22 @@ export async function startStack(name: string, options: { approvers?: string[] }
     config,
     eventsUrl,
     queue,
-    workerLog: worker.log,
+    workerLog: () => workers.map((w) => w.log()).join('\n'),
+    async killWorker() {
+      worker.child.kill('SIGKILL');
+      await new Promise((r) => (worker.child.exitCode !== null || worker.child.signalCode !== null ? r(undefined) : worker.child.once('exit', r)));
+    },
+    async startWorker() {
+      worker = spawnWorker(env, 'sim');
+      workers.push(worker);
+      await worker.started;
+    },
+    async startSecondBot() {
+      const second = createSlackBot(config, silent);
+      const p = await second.start();
+      bots.push(second);
+      return `http://127.0.0.1:${p}/slack/events`;
+    },
     slash(text, user = requester, opts = {}) {
       const body = slashCommandBody({ text, user_id: user, channel_id: channel, response_url: fake.responseUrl(`slash-${Math.random()}`, { channel, user }) });
       return postSigned(eventsUrl, body, { secret: signingSecret, ...opts });
@@ -143,15 +179,19 @@ export async function startStack(name: string, options: { approvers?: string[] }
         response_url: fake.responseUrl(responseId, { channel, messageTs: message.ts, user, ...(message.thread_ts ? { threadTs: message.thread_ts } : {}) }),
         message: { text: message.text, blocks: message.blocks },
       });
-      return { response: await postSigned(eventsUrl, body, { secret: signingSecret }), responseId };
+      return { response: await postSigned(opts.url ?? eventsUrl, body, { secret: signingSecret }), responseId };
     },
     thread(rootTs) {
       return fake.thread(channel, rootTs);
     },
     async stop() {
-      worker.child.kill('SIGTERM');
-      await new Promise((r) => (worker.child.exitCode !== null ? r(undefined) : worker.child.once('exit', r)));
-      await bot.stop();
+      for (const w of workers) {
+        if (w.child.exitCode === null && w.child.signalCode === null) {
+          w.child.kill('SIGTERM');
+          await new Promise((r) => w.child.once('exit', r));
+        }
+      }
+      for (const b of bots) await b.stop();
       await queue.obliterate({ force: true }).catch(() => undefined);
       await queue.close();
       await fake.close();

@@ -1,3 +1,4 @@
+import { entry18UpgradeCommand } from '../../values/upgrade.js';
 import type { CatalogueEntry } from '../model.js';
 
 /** Guide 7.18: the upgrade cannot patch the database stateful set. */
@@ -42,7 +43,7 @@ export const upgradeCannotPatchDatabase: CatalogueEntry = {
           does: 'Run the upgrade',
           risk: 'read-only',
           items: [
-            'Upgrade with the repository values file, --reuse-values, --set installer.modules={cicd} and --set components.postgres.persistence.volumeSize=20Gi.',
+            `Upgrade with the repository values file, --reuse-values, --set installer.modules={cicd} and --set components.postgres.persistence.volumeSize=20Gi:\n\`\`\`${entry18UpgradeCommand()}\`\`\``,
           ],
         },
       ],

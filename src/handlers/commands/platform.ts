@@ -3,11 +3,13 @@ import { closestIds, findEntry } from '../../catalogue/index.js';
 import { parseCommand } from '../../commands/parse.js';
 import { match } from '../../matching/index.js';
 import { helpBlocks, listBlocks, unknownEntryBlocks } from '../blocks/catalogue.js';
+import { auditBlocks } from '../blocks/audit.js';
 import { explainBlocks } from '../blocks/explain.js';
 import { esc } from '../blocks/kit.js';
 import { matchAnswer } from '../blocks/match.js';
 import type { HandlerDeps } from '../deps.js';
 import { checkFixAsk, startFix } from '../start-fix.js';
+import { valuesCommand } from '../values/index.js';
 
 type Args = SlackCommandMiddlewareArgs & AllMiddlewareArgs;
 
@@ -42,6 +44,13 @@ export function platformCommand(deps: HandlerDeps) {
         const answer = matchAnswer(match(parsed.text));
         return ack({ response_type: 'ephemeral', text: answer.text, blocks: answer.blocks });
       }
+      case 'audit': {
+        if (!(await deps.coordinator.isApprover(command.user_id))) return ack({ response_type: 'ephemeral', text: 'Only approvers can read the audit trail.' });
+        const records = await deps.coordinator.audit.latest(parsed.count);
+        return ack({ response_type: 'ephemeral', text: `Audit trail (newest ${records.length})`, blocks: auditBlocks(records) });
+      }
+      case 'values':
+        return valuesCommand(deps, parsed, { command, ack, client });
       case 'fix':
         break;
     }

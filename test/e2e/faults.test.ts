@@ -1,0 +1,168 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Redis } from 'ioredis';
+import { afterAll, describe, expect, it } from 'vitest';
+import { blocksText, type StoredMessage } from '../fakes/slack-api.js';
+import { approver, channel, secondApprover, startStack, type Stack } from '../support/stack.js';
+
+const pods = { group: '', version: 'v1', plural: 'pods' };
+const hasButton = (m: StoredMessage, prefix: string) => JSON.stringify(m.blocks ?? []).includes(`"action_id":"${prefix}`);
+
+/** Figures the suite prints at the end: what the faults did to how often steps ran. */
+const figures = { trials: 0, destructiveExecutions: 0, expectedExecutions: 0, endedWithoutMessage: 0 };
+
+/** Successful pod deletions the simulated cluster served, by pod name. */
+function deletions(stack: Stack): string[] {
+  return stack.sim.requests().filter((r) => r.method === 'DELETE' && /\/pods\//.test(r.path) && r.status < 300).map((r) => r.path.split('/').pop()!);
+}
+
+async function fix(stack: Stack, entry: string): Promise<{ rootTs: string; card: StoredMessage }> {
+  const before = new Set(stack.fake.messages(channel).map((m) => m.ts));
+  expect((await stack.slash(`fix ${entry}`)).status).toBe(200);
+  const root = await stack.fake.waitFor((f) => f.messages(channel).find((m) => !m.thread_ts && !before.has(m.ts) && m.text.includes(entry)));
+  const card = await stack.fake.waitFor((f) => f.thread(channel, root.ts).find((m) => hasButton(m, 'remedy-approve')), { timeoutMs: 15_000 });
+  return { rootTs: root.ts, card };
+}
+
+/** Waits for the remedy to end in its thread; counts it when it ends without a message. */
+async function ending(stack: Stack, rootTs: string, pattern: RegExp, timeoutMs = 30_000): Promise<StoredMessage> {
+  try {
+    return await stack.fake.waitFor((f) => f.thread(channel, rootTs).find((m) => pattern.test(m.text) || pattern.test(blocksText(m.blocks))), { timeoutMs });
+  } catch (err) {
+    figures.endedWithoutMessage += 1;
+    throw err;
+  }
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const srv = createServer();
+    srv.listen(0, '127.0.0.1', () => {
+      const port = (srv.address() as { port: number }).port;
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+afterAll(() => {
+  // The figures a person reads in the test output.
+  console.log(
+    `fault trials: ${figures.trials}, destructive step executions: ${figures.destructiveExecutions} (expected ${figures.expectedExecutions}), remedies that ended without a message: ${figures.endedWithoutMessage}`,
+  );
+});
+
+describe('exactly once, under faults', () => {
+  it('a worker killed with SIGKILL in the middle of a step: the next worker resumes, the pod is deleted once', async () => {
+    // Slow controllers keep the step in its verification long enough to kill the worker inside it.
+    const stack = await startStack('sigkill', { recreateDelayMs: 2500, readyDelayMs: 200, env: { PLATFORM_MEDIC_WORKER_LOCK_SECONDS: '2' } });
+    try {
+      for (let trial = 0; trial < 2; trial++) {
+        figures.trials += 1;
+        stack.sim.break('git-sensor-stuck');
+        const planned = stack.sim.get(pods, 'devtroncd', 'git-sensor-0')!.metadata!.uid!;
+        const before = deletions(stack).length;
+        const { rootTs, card } = await fix(stack, 'git-sensor-stuck');
+        await stack.click(card, 'remedy-approve', approver);
+        // The delete is served, the worker is now verifying the replacement: kill it there.
+        await stack.fake.waitFor(() => (deletions(stack).length > before ? true : undefined), { timeoutMs: 15_000 });
+        await stack.killWorker();
+        await stack.startWorker();
+        await ending(stack, rootTs, /Stage done: every step finished/);
+        const after = deletions(stack).slice(before);
+        figures.destructiveExecutions += after.length;
+        figures.expectedExecutions += 1;
+        expect(after).toEqual(['git-sensor-0']);
+        expect(stack.sim.get(pods, 'devtroncd', 'git-sensor-0')!.metadata!.uid).not.toBe(planned);
+        expect(stack.sim.symptoms()).not.toContain('git-sensor-stuck');
+        // The thread tells what the second worker found.
+        expect(stack.thread(rootTs).map((m) => m.text).join('\n')).toMatch(/already gone|Deleted 1 pod/);
+      }
+    } finally {
+      await stack.stop();
+    }
+  });
+
+  it('Redis restarted with its data in the middle of a wait: the remedy continues and each step ran once', async () => {
+    const port = await freePort();
+    const dir = mkdtempSync(join(tmpdir(), 'medic-redis-'));
+    const args = ['--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--appendonly', 'yes', '--appendfsync', 'always', '--save', ''];
+    const start = async (): Promise<ChildProcess> => {
+      const child = spawn('redis-server', args, { stdio: 'ignore' });
+      for (let i = 0; i < 50; i++) {
+        const probe = new Redis({ port, lazyConnect: true, retryStrategy: () => null, maxRetriesPerRequest: 0 });
+        probe.on('error', () => undefined);
+        try {
+          await probe.connect();
+          await probe.ping();
+          probe.disconnect();
+          return child;
+        } catch {
+          probe.disconnect();
+          await new Promise((r) => setTimeout(r, 100));
+        }
+      }
+      throw new Error('redis-server did not start');
+    };
+    let redis = await start();
+    const stack = await startStack('redis-restart', { redisUrl: `redis://127.0.0.1:${port}`, env: { PLATFORM_MEDIC_WAIT_OVERRIDE_SECONDS: '4' } });
+    try {
+      figures.trials += 1;
+      stack.sim.break('build-logs');
+      const before = deletions(stack).length;
+      const { rootTs, card } = await fix(stack, 'build-logs');
+      await stack.click(card, 'remedy-approve', approver);
+      await ending(stack, rootTs, /⏳ Step 3 of 4: Waiting 4 s/);
+      // The delayed continuation lives in Redis only: stop Redis (it writes its append-only file) and start it again.
+      const stopped = new Promise((r) => redis.once('exit', r));
+      const admin = new Redis({ port });
+      admin.on('error', () => undefined);
+      await admin.shutdown('SAVE').catch(() => undefined);
+      admin.disconnect();
+      await stopped;
+      await new Promise((r) => setTimeout(r, 500));
+      redis = await start();
+      const question = await ending(stack, rootTs, /Are the build logs visible now\?/, 40_000);
+      expect(question).toBeTruthy();
+      const after = deletions(stack).slice(before);
+      figures.destructiveExecutions += after.length;
+      figures.expectedExecutions += 2;
+      expect(after).toHaveLength(2);
+      expect(stack.sim.symptoms()).not.toContain('build-logs');
+    } finally {
+      await stack.stop();
+      redis.kill('SIGTERM');
+    }
+  });
+
+  it('two bot replicas receive the same click: one run, and each event reported once', async () => {
+    const stack = await startStack('replicas');
+    try {
+      figures.trials += 1;
+      const second = await stack.startSecondBot();
+      stack.sim.break('git-sensor-stuck');
+      const before = deletions(stack).length;
+      const { rootTs, card } = await fix(stack, 'git-sensor-stuck');
+      const [a, b] = await Promise.all([stack.click(card, 'remedy-approve', approver), stack.click(card, 'remedy-approve', secondApprover, { url: second })]);
+      expect([a.response.status, b.response.status]).toEqual([200, 200]);
+      await ending(stack, rootTs, /Stage done: every step finished/);
+      await new Promise((r) => setTimeout(r, 500));
+      const after = deletions(stack).slice(before);
+      figures.destructiveExecutions += after.length;
+      figures.expectedExecutions += 1;
+      expect(after).toEqual(['git-sensor-0']);
+      const texts = stack.thread(rootTs).map((m) => m.text);
+      expect(texts.filter((t) => t.startsWith('✅ Step 1 of 2'))).toHaveLength(1);
+      expect(texts.filter((t) => t.startsWith('✅ Stage done'))).toHaveLength(1);
+    } finally {
+      await stack.stop();
+    }
+  });
+
+  it('ended every remedy with a message, and ran each destructive step exactly once', () => {
+    expect(figures.endedWithoutMessage).toBe(0);
+    expect(figures.destructiveExecutions).toBe(figures.expectedExecutions);
+  });
+});
