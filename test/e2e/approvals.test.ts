@@ -118,3 +118,23 @@ describe('approval policy, expiry, cancel, concurrency and the audit trail', () 
     for (const v of Object.values(secret.data)) expect(text).not.toContain(Buffer.from(v, 'base64').toString());
   });
 });
+
+describe('thread updates within Slack\'s limits', () => {
+  it('waits out 429s (Retry-After) and loses no message of a remedy', async () => {
+    const stack = await startStack('ratelimit', { rateLimit: { burst: 2, perSecond: 2 } });
+    try {
+      stack.sim.break('git-sensor-stuck');
+      await stack.slash('fix git-sensor-stuck');
+      const root = await stack.fake.waitFor((f) => f.messages(channel).find((m) => !m.thread_ts), { timeoutMs: 10_000 });
+      const card = await stack.fake.waitFor((f) => f.thread(channel, root.ts).find((m) => hasButton(m, 'remedy-approve')), { timeoutMs: 15_000 });
+      await stack.click(card, 'remedy-approve', approver);
+      await stack.fake.waitFor((f) => f.thread(channel, root.ts).find((m) => m.text.startsWith('✅ Stage done')), { timeoutMs: 30_000 });
+      const limited = stack.fake.calls('chat.postMessage').filter((c) => c.status === 429);
+      expect(limited.length).toBeGreaterThan(0);
+      const texts = stack.thread(root.ts).map((m) => m.text);
+      for (const expected of ['Approved by', '✅ Step 1 of 2', '✅ Step 2 of 2', '✅ Stage done']) expect(texts.join('\n')).toContain(expected);
+    } finally {
+      await stack.stop();
+    }
+  });
+});

@@ -98,6 +98,8 @@ export interface StackOptions {
   redisUrl?: string;
   recreateDelayMs?: number;
   readyDelayMs?: number;
+  /** chat.postMessage rate limit of the fake Slack; off unless a test wants Slack's 429s. */
+  rateLimit?: { burst: number; perSecond: number };
 }
 
 export async function startStack(name: string, options: StackOptions = {}): Promise<Stack> {
@@ -107,7 +109,7 @@ export async function startStack(name: string, options: StackOptions = {}): Prom
   await sim.writeKubeconfig(kubeconfig);
   const configFile = join(dir, 'platform-medic.yaml');
   writeFileSync(configFile, `clusters:\n  - name: sim\n    kube: { source: kubeconfig, path: ${kubeconfig} }\n`);
-  const fake = await startFakeSlackApi({ rateLimit: false });
+  const fake = await startFakeSlackApi({ rateLimit: options.rateLimit ?? false });
   const env: Record<string, string> = {
     SLACK_BOT_TOKEN: fake.botToken,
     SLACK_SIGNING_SECRET: signingSecret,
