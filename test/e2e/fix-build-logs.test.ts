@@ -48,6 +48,8 @@ describe('/platform fix build-logs, from a signed Slack request to the cluster a
     expect(text).toContain(`delete Pod \`devtroncd/${main.metadata.name}\` (uid \`${main.metadata.uid.slice(0, 8)}\``);
     expect(text).toContain(`delete Pod \`devtroncd/${watcher.metadata.name}\` (uid \`${watcher.metadata.uid.slice(0, 8)}\``);
     expect(text).toMatch(/wait 0\.3 s \(guide: 5 min\)/);
+    // The guide's first check: the build just started has its pod in the CI namespace.
+    expect(text).toMatch(/• ci-9-\w+-\d+ — Running, created \d+s ago/);
     expect(text).toContain('needs one approver');
   });
 

@@ -1,3 +1,4 @@
+import { startBuild } from './broken-states/build-started.js';
 import type { PlatformNames } from '../../platform-names.js';
 import { stateEntries } from './broken-states/index.js';
 import { podSpecOf } from './pods.js';
@@ -123,6 +124,7 @@ export const faultEntries: readonly FaultEntry[] = [
       if (depth === 'watcher') return relay;
       return [...relay, ...n.brokerPods.map((name) => ({ pods: { name }, fault: faults.brokerNotDelivering }))];
     },
+    breakState: (view) => startBuild(view),
     // The guide's "still failing" case: restarting the relaying pods does not help while a broker is stuck.
     inheritance: (n) => [
       { whileAnyPodHas: faults.brokerNotDelivering, newPods: [{ label: n.mainPodLabel }, { label: n.eventWatcherLabel }], fault: faults.watcherNotRelaying },
