@@ -1,4 +1,4 @@
-import { readFile, stat } from 'node:fs/promises';
+import { readInput } from './input.js';
 import { closestIds, findEntry } from '../catalogue/index.js';
 import { explainBlocks } from '../handlers/blocks/explain.js';
 import { match, type MatchResult } from '../matching/index.js';
@@ -15,27 +15,6 @@ export interface CliIO {
   readonly stderr: NodeJS.WritableStream;
 }
 
-async function readInput(file: string | undefined, stdin: NodeJS.ReadableStream): Promise<{ ok: true; text: string } | { ok: false; message: string }> {
-  if (file && file !== '-') {
-    let size: number;
-    try {
-      size = (await stat(file)).size;
-    } catch {
-      return { ok: false, message: `cannot read ${file}: no such file` };
-    }
-    if (size > MAX_INPUT_BYTES) return { ok: false, message: `${file} is ${(size / 1048576).toFixed(1)} MB; match reads up to 10 MB` };
-    return { ok: true, text: await readFile(file, 'utf8') };
-  }
-  const chunks: Buffer[] = [];
-  let total = 0;
-  for await (const chunk of stdin) {
-    const b = typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer);
-    total += b.length;
-    if (total > MAX_INPUT_BYTES) return { ok: false, message: 'standard input is larger than 10 MB; match reads up to 10 MB' };
-    chunks.push(b);
-  }
-  return { ok: true, text: Buffer.concat(chunks).toString('utf8') };
-}
 
 /** The `--json` answer: exactly one object, evidence redacted. */
 export function matchJson(result: MatchResult): string {
@@ -70,7 +49,7 @@ export async function runMatchCommand(args: string[], io: CliIO): Promise<number
     io.stderr.write(`usage: platform-medic match [--json] [FILE]   (unknown: ${[...unknown, ...files.slice(1)].join(' ')})\n`);
     return 2;
   }
-  const input = await readInput(files[0], io.stdin);
+  const input = await readInput(files[0], io.stdin, MAX_INPUT_BYTES, 'match reads up to 10 MB');
   if (!input.ok) {
     io.stderr.write(`platform-medic match: ${input.message}\n`);
     return 2;

@@ -1,0 +1,14 @@
+import type { App, ViewSubmitAction } from '@slack/bolt';
+import { valuesUpgradeCallbackId } from '../blocks/values.js';
+import type { HandlerDeps } from '../deps.js';
+import { valuesUpgradeSubmission } from './submit.js';
+
+export { valuesCommand } from './command.js';
+
+/**
+ * Registers the listeners of the values assistant that are not the slash command itself (which
+ * `/platform` routes to valuesCommand): the upgrade modal's submission.
+ */
+export function registerValues(app: App, deps: HandlerDeps): void {
+  app.view<ViewSubmitAction>(valuesUpgradeCallbackId, valuesUpgradeSubmission(deps));
+}

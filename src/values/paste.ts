@@ -1,0 +1,270 @@
+import { isMap, isScalar, LineCounter, parseDocument, type Node } from 'yaml';
+import { decodeBase64Json } from './gcp.js';
+import { isPlaceholder, isSecretPath, keys, keyText, samePath, type KeyPath } from './keys.js';
+import type { HelmCommand } from './schema.js';
+import { parseSetArgument, setPath, type SetKind } from './set-flags.js';
+import { knownSubstitution, parseShell, type Word } from './shell.js';
+
+/** How the values were pasted; answers are written back in the same form. */
+export type PasteForm = 'yaml' | 'set' | 'helm';
+
+/** Where a key came from: its YAML line and indentation, or the --set flag that set it. */
+export interface Origin {
+  readonly line?: number;
+  readonly indent?: number;
+  readonly flag?: SetKind;
+}
+
+/** Pasted values, read. */
+export interface PastedValues {
+  readonly form: PasteForm;
+  readonly values: Record<string, unknown>;
+  /** By keyText of the path. */
+  readonly origins: ReadonlyMap<string, Origin>;
+  /** What could not be checked, or is worth knowing (never a value). */
+  readonly notes: string[];
+  readonly helm?: HelmCommand;
+  /** Secret values seen in the paste, to scrub from every answer. Never stored beyond the answer. */
+  readonly secrets: ReadonlySet<string>;
+}
+
+/** Text pasted in chat often arrives in a code fence and with typographic quotes. */
+export function normalisePaste(text: string): string {
+  const plain = text
+    .replace(/\r\n/g, '\n')
+    .replace(/[\u201c\u201d]/g, '"')
+    .replace(/[\u2018\u2019]/g, "'")
+    // A language tag counts only when the fence's line ends after it (```installer: is YAML, not a tag).
+    .replace(/^[ \t]*```(?:[A-Za-z]{1,12}[ \t]*\n|[ \t]*\n?)/, '')
+    .trimEnd();
+  // The closing fence is cut by hand: an unanchored pattern for it would rescan runs of blanks.
+  return plain.endsWith('```') ? plain.slice(0, -3) : plain;
+}
+
+const helmCommand = /(?:^|[\s;&|(])helm[ \t]+(?:[-\w=./]{1,200}[ \t]+){0,6}(?:upgrade|install)\b/;
+const setFlagStart = /^(?:--set(?:-string|-json|-literal|-file)?|-f|--values|--reuse-values|--reset-values)(?:[ \t=]|$)/;
+const assignmentStart = /^[A-Za-z_][A-Za-z0-9_.\\-]{0,200}(?:\[[0-9]{1,4}\])?=/;
+
+/** Reads pasted values in any of the three forms, or says why it cannot. */
+export function readPaste(raw: string): PastedValues | { error: string } {
+  const text = normalisePaste(raw).trim();
+  if (text === '') return { error: 'There is nothing to check: paste a values file, --set flags or a helm upgrade command.' };
+  if (helmCommand.test(text)) return readHelm(text);
+  if (setFlagStart.test(text)) return readFlags(parseShell(text).commands.flat(), new Map(), 'set');
+  if (assignmentStart.test(text)) return readFlags(parseShell(text).commands.flat().flatMap((w) => [{ text: '--set', dynamic: false }, w]), new Map(), 'set');
+  return readYaml(text);
+}
+
+function readYaml(text: string): PastedValues | { error: string } {
+  const lineCounter = new LineCounter();
+  const doc = parseDocument(text, { lineCounter, uniqueKeys: false, prettyErrors: false });
+  const error = doc.errors[0];
+  if (error) {
+    const line = lineCounter.linePos(error.pos[0]).line;
+    return { error: `This is not a YAML values file I can read (line ${line}: ${error.message.split('\n')[0]!.slice(0, 160)}). Paste a values file, --set flags or a helm upgrade command.` };
+  }
+  const values = doc.toJS({ maxAliasCount: 100 }) as unknown;
+  if (typeof values !== 'object' || values === null || Array.isArray(values)) {
+    return { error: 'This is not a values file (a YAML map of keys), nor --set flags, nor a helm upgrade command.' };
+  }
+  const origins = new Map<string, Origin>();
+  const walk = (node: Node | null | undefined, path: string[]): void => {
+    if (!isMap(node)) return;
+    for (const pair of node.items) {
+      if (!isScalar(pair.key)) continue;
+      const key = String(pair.key.value);
+      const start = pair.key.range?.[0] ?? 0;
+      const pos = lineCounter.linePos(start);
+      const child = [...path, key];
+      origins.set(keyText(child), { line: pos.line, indent: pos.col - 1 });
+      if (!samePath(child, keys.gcpCredentials)) walk(pair.value as Node, child);
+    }
+  };
+  walk(doc.contents as Node, []);
+  const notes: string[] = [];
+  const dup = doc.warnings[0];
+  if (dup) notes.push(dup.message.split('\n')[0]!.slice(0, 160));
+  return { form: 'yaml', values: values as Record<string, unknown>, origins, notes, secrets: secretsOf(values, new Map()) };
+}
+
+const setKinds: Record<string, SetKind> = { '--set': 'set', '--set-string': 'set-string', '--set-json': 'set-json', '--set-literal': 'set-literal', '--set-file': 'set-file' };
+/** Helm flags that take a value, so that the words after them are not taken for the release or chart. */
+const flagsWithValue = new Set([
+  '-n', '--namespace', '-f', '--values', '--version', '--timeout', '--kube-context', '--kubeconfig', '--description', '--post-renderer',
+  '--post-renderer-args', '--repo', '--username', '--password', '--ca-file', '--cert-file', '--key-file', '--keyring', '--history-max',
+  '--kube-apiserver', '--kube-as-user', '--kube-as-group', '--kube-ca-file', '--kube-token', '--registry-config', '--repository-cache',
+  '--repository-config', '--labels', '-l', '--burst-limit', '--qps', '-o', '--output', '--wait-for', ...Object.keys(setKinds),
+]);
+
+interface FlagsRead {
+  positionals: string[];
+  namespace?: string;
+  valuesFiles: string[];
+  reuseValues: boolean;
+  resetValues: boolean;
+  install: boolean;
+}
+
+/** Reads helm's flags from words: --set family into the values tree, the rest into `read`. */
+function readFlags(words: readonly Word[], files: ReadonlyMap<string, string>, form: PasteForm, read?: FlagsRead): PastedValues | { error: string } {
+  const values: Record<string, unknown> = {};
+  const origins = new Map<string, Origin>();
+  const notes: string[] = [];
+  const secrets = new Set<string>();
+  const r: FlagsRead = read ?? { positionals: [], valuesFiles: [], reuseValues: false, resetValues: false, install: false };
+  // Helm merges values files first, then --set-json, --set, --set-string, --set-file, --set-literal.
+  const order: SetKind[] = ['set-json', 'set', 'set-string', 'set-file', 'set-literal'];
+  const sets: { kind: SetKind; word: Word }[] = [];
+  for (let i = 0; i < words.length; i++) {
+    const w = words[i]!;
+    const eq = w.text.startsWith('--') ? w.text.indexOf('=') : -1;
+    const name = eq > 0 ? w.text.slice(0, eq) : w.text;
+    const inline = eq > 0 ? w.text.slice(eq + 1) : undefined;
+    const value = () => (inline !== undefined ? { text: inline, dynamic: w.dynamic } : words[++i]);
+    if (name in setKinds) {
+      const v = value();
+      if (v) sets.push({ kind: setKinds[name]!, word: v });
+    } else if (name === '-f' || name === '--values') {
+      const v = value();
+      if (v) r.valuesFiles.push(...v.text.split(','));
+    } else if (name === '-n' || name === '--namespace') r.namespace = value()?.text;
+    else if (name === '--reuse-values' || name === '--reset-then-reuse-values') r.reuseValues = true;
+    else if (name === '--reset-values') r.resetValues = true;
+    else if (name === '--install' || name === '-i') r.install = true;
+    else if (name === '--password') {
+      const v = value();
+      if (v) secrets.add(v.text);
+    } else if (flagsWithValue.has(name)) value();
+    else if (!w.text.startsWith('-')) r.positionals.push(w.text);
+  }
+  for (const file of r.valuesFiles) {
+    if (/(?:^|\/)devtron-bom\.yaml$/.test(file)) continue;
+    const body = files.get(file);
+    if (body === undefined) {
+      notes.push(`The values file ${file} is not in the paste, so it was not checked; paste it to check it.`);
+      continue;
+    }
+    const inner = readYaml(body);
+    if ('error' in inner) notes.push(`${file}: ${inner.error}`);
+    else mergeInto(values, inner.values);
+  }
+  for (const kind of order) {
+    for (const { word } of sets.filter((s) => s.kind === kind)) {
+      const text = substitute(word.text, files);
+      if (word.braceExpands) notes.push(`\`${word.text.slice(0, 80)}\` is not quoted: the shell expands {a,b} into separate words before helm sees them. Quote the whole flag value.`);
+      const parsed = parseSetArgument(text, kind);
+      if (!parsed.ok) return { error: `--${kind} ${word.text.slice(0, 80)}: ${parsed.message}` };
+      for (const a of parsed.assignments) {
+        const key = keyText(a.path);
+        if (kind === 'set-file') {
+          notes.push(`--set-file reads ${String(a.value)} on your machine for ${key}, so that value was not checked.`);
+          continue;
+        }
+        const v = a.value;
+        if (typeof v === 'string' && v.includes('$(')) notes.push(`${key} is computed by the shell (\`$(…)\`), so its value was not checked.`);
+        if (origins.has(key)) notes.push(`${key} is set more than once; helm keeps the last.`);
+        setPath(values, a.path, v);
+        origins.set(key, { flag: kind });
+      }
+    }
+  }
+  for (const s of secretsOf(values, files)) secrets.add(s);
+  return { form, values, origins, notes, secrets };
+}
+
+/**
+ * The word as the shell would hand it to helm, as far as it can be known: each `$(…)` that reads a file
+ * of the paste is replaced by its value (before helm's own parsing, as the shell does); others are kept.
+ */
+function substitute(word: string, files: ReadonlyMap<string, string>): string {
+  let out = '';
+  let i = 0;
+  for (;;) {
+    const start = word.indexOf('$(', i);
+    if (start === -1) return out + word.slice(i);
+    let depth = 0;
+    let end = start + 1;
+    for (; end < word.length; end++) {
+      if (word[end] === '(') depth++;
+      else if (word[end] === ')' && --depth === 0) break;
+    }
+    const whole = word.slice(start, end + 1);
+    out += word.slice(i, start) + (knownSubstitution(whole, files) ?? whole);
+    i = end + 1;
+  }
+}
+
+function readHelm(text: string): PastedValues | { error: string } {
+  const script = parseShell(text);
+  const commands = script.commands.filter((c) => c[0]?.text === 'helm' || c[0]?.text.endsWith('/helm'));
+  const command = commands.find((c) => c.some((w) => w.text === 'upgrade' || w.text === 'install'));
+  if (!command) return { error: 'I found no helm upgrade or helm install command in this paste.' };
+  const subAt = command.findIndex((w) => w.text === 'upgrade' || w.text === 'install');
+  const read: FlagsRead = { positionals: [], valuesFiles: [], reuseValues: false, resetValues: false, install: false };
+  const result = readFlags(command.slice(subAt + 1), script.files, 'helm', read);
+  if ('error' in result) return result;
+  const [release, chart] = read.positionals;
+  const helm: HelmCommand = {
+    sub: command[subAt]!.text as 'upgrade' | 'install',
+    install: read.install,
+    reuseValues: read.reuseValues,
+    resetValues: read.resetValues,
+    ...(read.namespace !== undefined ? { namespace: read.namespace } : {}),
+    ...(release !== undefined ? { release } : {}),
+    ...(chart !== undefined ? { chart } : {}),
+    valuesFiles: read.valuesFiles,
+  };
+  const notes = [...result.notes];
+  if (commands.filter((c) => c.some((w) => w.text === 'upgrade' || w.text === 'install')).length > 1) notes.push('The paste has more than one helm upgrade or install; only the first was checked.');
+  return { ...result, notes, helm };
+}
+
+function mergeInto(into: Record<string, unknown>, from: Record<string, unknown>): void {
+  for (const [k, v] of Object.entries(from)) {
+    const cur = into[k];
+    if (typeof v === 'object' && v !== null && !Array.isArray(v) && typeof cur === 'object' && cur !== null && !Array.isArray(cur)) mergeInto(cur as Record<string, unknown>, v as Record<string, unknown>);
+    else into[k] = v;
+  }
+}
+
+/**
+ * Every secret value in the values (and in files the paste wrote): values under secret keys, the
+ * fields of a GCP credential and its encoded form. Collected only to scrub them from answers.
+ */
+function secretsOf(values: unknown, files: ReadonlyMap<string, string>): Set<string> {
+  const out = new Set<string>();
+  const add = (v: unknown) => {
+    if (typeof v === 'string' && v.length >= 4 && !isPlaceholder(v)) out.add(v);
+  };
+  const walk = (node: unknown, path: string[], secret: boolean): void => {
+    // Inside a service-account credential only the key fields are secret, not its type or Google's URLs.
+    if (samePath(path, keys.gcpCredentials) && typeof node === 'object' && node !== null) return walk(node, [], false);
+    if (Array.isArray(node)) return node.forEach((n, i) => walk(n, [...path, String(i)], secret));
+    if (typeof node === 'object' && node !== null) {
+      for (const [k, v] of Object.entries(node)) walk(v, [...path, k], secret || isSecretPath([...path, k] as KeyPath));
+      return;
+    }
+    if (!secret) return;
+    add(node);
+    if (typeof node === 'string') {
+      const decoded = decodeBase64Json(node) ?? tryJson(node);
+      if (decoded !== undefined) walk(decoded, [], false);
+    }
+  };
+  walk(values, [], false);
+  for (const body of files.values()) {
+    const json = tryJson(body);
+    if (json !== undefined) walk(json, [], false);
+  }
+  return out;
+}
+
+function tryJson(text: string): unknown {
+  if (!text.trim().startsWith('{')) return undefined;
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return undefined;
+  }
+}
+

@@ -1,0 +1,75 @@
+import { spawnSync } from 'node:child_process';
+import { PassThrough, Readable } from 'node:stream';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { parseCommand } from '../../src/commands/parse.js';
+import { runValuesCommand, valuesTerminalAnswer } from '../../src/values/cli.js';
+
+const fixtures = join(import.meta.dirname, 'fixtures');
+
+/** Runs `platform-medic values …` in-process, with standard input `stdin`. */
+async function values(args: string[], stdin = '') {
+  const out = new PassThrough();
+  const err = new PassThrough();
+  let stdout = '';
+  let stderr = '';
+  out.on('data', (d: Buffer) => (stdout += d.toString()));
+  err.on('data', (d: Buffer) => (stderr += d.toString()));
+  const code = await runValuesCommand(args, { stdin: Readable.from([stdin]), stdout: out, stderr: err });
+  return { code, stdout, stderr };
+}
+
+describe('platform-medic values', () => {
+  it('check FILE: exit 0 on a clean file, 1 with problems, 2 on bad input', async () => {
+    expect(await values(['check', join(fixtures, 'azure.yaml')])).toMatchObject({ code: 0, stdout: expect.stringContaining('No problems found in this values file') });
+    const bad = await values(['check', join(fixtures, 'gcp-raw-json.yaml')]);
+    expect(bad.code).toBe(1);
+    expect(bad.stdout).toContain('secrets.BLOB_STORAGE_GCP_CREDENTIALS_JSON');
+    expect(await values(['check', join(fixtures, 'missing.yaml')])).toMatchObject({ code: 2, stderr: expect.stringContaining('no such file') });
+    expect(await values(['check', '--verbose'])).toMatchObject({ code: 2 });
+    expect(await values(['check'], 'not: [yaml')).toMatchObject({ code: 2 });
+  });
+
+  it('check --json reads standard input and prints one object of problems', async () => {
+    const r = await values(['check', '--json', '--no-iam-role'], 'configs:\n  BLOB_STORAGE_PROVIDER: S3\n  DEFAULT_CACHE_BUCKET: c-bucket\n  DEFAULT_BUILD_LOGS_BUCKET: l-bucket\n  DEFAULT_CACHE_BUCKET_REGION: us-east-1\n  DEFAULT_CD_LOGS_BUCKET_REGION: us-east-1\n');
+    expect(r.code).toBe(1);
+    const body = JSON.parse(r.stdout) as { problems: { key: string; problem: string; rule: string; fix: string }[] };
+    expect(body.problems).toEqual([
+      { key: 'secrets.BLOB_STORAGE_S3_ACCESS_KEY', problem: expect.stringContaining('does not grant S3 access'), rule: '2.2 rule 2', fix: 'secrets:\n  BLOB_STORAGE_S3_ACCESS_KEY: <ACCESS_KEY>' },
+      { key: 'secrets.BLOB_STORAGE_S3_SECRET_KEY', problem: expect.any(String), rule: '2.2 rule 2', fix: 'secrets:\n  BLOB_STORAGE_S3_SECRET_KEY: <SECRET_KEY>' },
+    ]);
+  });
+
+  it('upgrade prints the command for flags that mirror the modal, and refuses missing ones', async () => {
+    const r = await values(['upgrade', '--provider', 's3', '--logs-bucket', 'acme-logs', '--cache-bucket', 'acme-cache', '--logs-region', 'us-east-1', '--cache-region=us-east-1', '--iam-role']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('--set configs.DEFAULT_CD_LOGS_BUCKET_REGION=us-east-1');
+    expect(r.stdout).not.toContain('ACCESS_KEY');
+    const missing = await values(['upgrade', '--provider', 'AZURE']);
+    expect(missing).toMatchObject({ code: 2, stderr: expect.stringContaining('--azure-account: The storage account name is needed') });
+  });
+
+  it('is wired into the platform-medic command itself', () => {
+    const r = spawnSync(process.execPath, ['--import', 'tsx', 'src/cli.ts', 'values', 'check', join(fixtures, 's3-keys.yaml')], { encoding: 'utf8', timeout: 30_000, env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp' } });
+    expect(r.status).toBe(0);
+    expect(r.stdout).toContain('No problems found');
+  });
+});
+
+describe('the terminal adapter and /platform parse `values` the same way', () => {
+  it('keeps the pasted lines and reads the leading options', () => {
+    expect(parseCommand('values check --iam-role\ninstaller:\n  modules: [cicd]')).toEqual({ kind: 'values', action: 'check', text: 'installer:\n  modules: [cicd]', nodeIamRole: true });
+    expect(parseCommand('values upgrade')).toEqual({ kind: 'values', action: 'upgrade', args: [] });
+    expect(parseCommand('values check')).toMatchObject({ kind: 'usage' });
+    expect(parseCommand('values frobnicate')).toMatchObject({ kind: 'usage' });
+  });
+
+  it('answers `values check <text>` and `values upgrade --provider …` as text', () => {
+    const check = parseCommand('values check --set installer.modules=cicd');
+    if (check.kind !== 'values') throw new Error('not a values command');
+    expect(valuesTerminalAnswer(check)).toContain('installer.modules is the string "cicd", not a list');
+    const upgrade = parseCommand('values upgrade --provider BUNDLED');
+    if (upgrade.kind !== 'values') throw new Error('not a values command');
+    expect(valuesTerminalAnswer(upgrade)).toContain('--set minio.enabled=true');
+  });
+});
