@@ -1,4 +1,5 @@
 import { ApiException } from '@kubernetes/client-node';
+import { networkCode } from '../net-errors.js';
 
 /** What went wrong talking to the Kubernetes API, grouped the way a person acts on it. */
 export type ClusterErrorCode = 'forbidden' | 'not-found' | 'already-exists' | 'conflict' | 'invalid' | 'unauthorized' | 'unreachable' | 'timeout' | 'server';
@@ -35,16 +36,6 @@ function statusBody(body: unknown): StatusBody {
     }
   }
   return (body ?? {}) as StatusBody;
-}
-
-function networkCode(err: unknown): string | undefined {
-  let e: unknown = err;
-  for (let depth = 0; e && typeof e === 'object' && depth < 4; depth++) {
-    const code = (e as { code?: unknown }).code;
-    if (typeof code === 'string') return code;
-    e = (e as { cause?: unknown }).cause;
-  }
-  return undefined;
 }
 
 /** Turns whatever a client-node call threw into a ClusterError with a specific, user-safe message. */

@@ -1,4 +1,5 @@
 import type { CatalogueEntry } from '../model.js';
+import { revealAdminPassword } from './shared-steps.js';
 
 /** Guide 7.17: the admin password cannot be decoded on a host without a base64 tool. */
 export const adminPasswordNoBase64: CatalogueEntry = {
@@ -30,13 +31,7 @@ export const adminPasswordNoBase64: CatalogueEntry = {
       id: 'reveal',
       title: 'Read the admin password for you',
       steps: [
-        {
-          kind: 'revealSecret',
-          does: 'Read and decode the admin password, shown only to you',
-          risk: 'read-only',
-          secret: 'platformSecret',
-          key: { fromV069: 'ADMIN_PASSWORD', before: 'ACD_PASSWORD' },
-        },
+        revealAdminPassword('Read and decode the admin password, shown only to you'),
       ],
     },
   ],

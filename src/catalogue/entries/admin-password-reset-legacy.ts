@@ -1,4 +1,5 @@
 import type { CatalogueEntry } from '../model.js';
+import { revealAdminPassword, restartByLabel } from './shared-steps.js';
 
 /** Guide 5.3: reset the admin password on versions older than v0.6.9. */
 export const adminPasswordResetLegacy: CatalogueEntry = {
@@ -26,20 +27,8 @@ export const adminPasswordResetLegacy: CatalogueEntry = {
           secret: 'gitopsSecret',
           keys: ['admin.password', 'admin.passwordMtime'],
         },
-        {
-          kind: 'deletePods',
-          does: 'Delete the GitOps controller server pod so that a new password is generated',
-          risk: 'restart',
-          targets: [{ by: 'label', namespace: 'platformNamespace', label: 'gitopsServerLabel' }],
-          verifyWithinSeconds: 300,
-        },
-        {
-          kind: 'revealSecret',
-          does: 'Read the new admin password, shown only to the person who asked',
-          risk: 'read-only',
-          secret: 'platformSecret',
-          key: { fromV069: 'ADMIN_PASSWORD', before: 'ACD_PASSWORD' },
-        },
+        restartByLabel('Delete the GitOps controller server pod so that a new password is generated', 'gitopsServerLabel'),
+        revealAdminPassword('Read the new admin password, shown only to the person who asked'),
       ],
     },
   ],

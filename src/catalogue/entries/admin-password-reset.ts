@@ -1,4 +1,5 @@
 import type { CatalogueEntry } from '../model.js';
+import { revealAdminPassword, restartByLabel } from './shared-steps.js';
 
 /** Guide 5.2: reset the admin password on v0.6.9 and later. */
 export const adminPasswordReset: CatalogueEntry = {
@@ -26,20 +27,8 @@ export const adminPasswordReset: CatalogueEntry = {
           secret: 'platformSecret',
           keys: ['ADMIN_PASSWORD', 'admin.password', 'admin.passwordMtime'],
         },
-        {
-          kind: 'deletePods',
-          does: 'Delete the identity server pod so that a new password is generated',
-          risk: 'restart',
-          targets: [{ by: 'label', namespace: 'platformNamespace', label: 'dexServerLabel' }],
-          verifyWithinSeconds: 300,
-        },
-        {
-          kind: 'revealSecret',
-          does: 'Read the new admin password, shown only to the person who asked',
-          risk: 'read-only',
-          secret: 'platformSecret',
-          key: { fromV069: 'ADMIN_PASSWORD', before: 'ACD_PASSWORD' },
-        },
+        restartByLabel('Delete the identity server pod so that a new password is generated', 'dexServerLabel'),
+        revealAdminPassword('Read the new admin password, shown only to the person who asked'),
       ],
     },
   ],

@@ -1,4 +1,5 @@
 import type { CatalogueEntry } from '../model.js';
+import { revealAdminPassword } from './shared-steps.js';
 
 /** Guide 5.1: the admin login's password, read from the platform secret. */
 export const adminPassword: CatalogueEntry = {
@@ -30,13 +31,7 @@ export const adminPassword: CatalogueEntry = {
       id: 'reveal',
       title: 'Read the admin password',
       steps: [
-        {
-          kind: 'revealSecret',
-          does: 'Read and decode the admin password, shown only to you',
-          risk: 'read-only',
-          secret: 'platformSecret',
-          key: { fromV069: 'ADMIN_PASSWORD', before: 'ACD_PASSWORD' },
-        },
+        revealAdminPassword('Read and decode the admin password, shown only to you'),
       ],
     },
   ],

@@ -1,4 +1,5 @@
 import type { CatalogueEntry } from '../model.js';
+import { restartByLabel } from './shared-steps.js';
 
 /** Guide 7.8: updating a cluster fails while the main pod holds a stale configuration. */
 export const datasourceUpdateFailed: CatalogueEntry = {
@@ -18,13 +19,7 @@ export const datasourceUpdateFailed: CatalogueEntry = {
       title: 'Restart the main platform pod and save again',
       steps: [
         { kind: 'manual', does: 'Save the change', risk: 'read-only', items: ['Save the cluster change (it fails; that is expected).'] },
-        {
-          kind: 'deletePods',
-          does: 'Delete the main platform pod so that it loads the configuration again',
-          risk: 'restart',
-          targets: [{ by: 'label', namespace: 'platformNamespace', label: 'mainPodLabel' }],
-          verifyWithinSeconds: 300,
-        },
+        restartByLabel('Delete the main platform pod so that it loads the configuration again', 'mainPodLabel'),
         {
           kind: 'manual',
           does: 'Save again',

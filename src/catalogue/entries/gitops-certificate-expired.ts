@@ -1,4 +1,5 @@
 import type { CatalogueEntry } from '../model.js';
+import { restartByLabel } from './shared-steps.js';
 
 /** Guide 7.22: the GitOps controller's serving certificate expired. */
 export const gitopsCertificateExpired: CatalogueEntry = {
@@ -47,21 +48,9 @@ export const gitopsCertificateExpired: CatalogueEntry = {
           secret: 'gitopsSecret',
           keys: ['tls.crt', 'tls.key'],
         },
-        {
-          kind: 'deletePods',
-          does: 'Delete the GitOps controller server pod so that it generates a new certificate',
-          risk: 'restart',
-          targets: [{ by: 'label', namespace: 'platformNamespace', label: 'gitopsServerLabel' }],
-          verifyWithinSeconds: 300,
-        },
+        restartByLabel('Delete the GitOps controller server pod so that it generates a new certificate', 'gitopsServerLabel'),
         { kind: 'wait', does: 'Wait two minutes', risk: 'read-only', minutes: 2, reason: 'the guide waits 2 minutes before restarting the main pod (section 8)' },
-        {
-          kind: 'deletePods',
-          does: 'Delete the main platform pod',
-          risk: 'restart',
-          targets: [{ by: 'label', namespace: 'platformNamespace', label: 'mainPodLabel' }],
-          verifyWithinSeconds: 300,
-        },
+        restartByLabel('Delete the main platform pod', 'mainPodLabel'),
       ],
     },
   ],

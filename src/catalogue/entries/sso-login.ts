@@ -1,4 +1,5 @@
 import type { CatalogueEntry } from '../model.js';
+import { restartByLabel } from './shared-steps.js';
 
 /** Guide 7.3 (and 5.5): SSO configuration saved but not loaded; deleting the main pod reloads it. */
 export const ssoLogin: CatalogueEntry = {
@@ -44,13 +45,7 @@ export const ssoLogin: CatalogueEntry = {
       id: 'reload-config',
       title: 'Reload the configuration by restarting the main platform pod',
       steps: [
-        {
-          kind: 'deletePods',
-          does: 'Delete the main platform pod so that it starts again and loads the saved SSO configuration',
-          risk: 'restart',
-          targets: [{ by: 'label', namespace: 'platformNamespace', label: 'mainPodLabel' }],
-          verifyWithinSeconds: 300,
-        },
+        restartByLabel('Delete the main platform pod so that it starts again and loads the saved SSO configuration', 'mainPodLabel'),
         {
           kind: 'manual',
           does: 'Log in again',

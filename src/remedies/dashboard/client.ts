@@ -5,6 +5,8 @@
  * without credentials and has the password redacted, so an error can be shown or logged as it is.
  */
 
+import { networkCode } from '../../net-errors.js';
+
 /** What went wrong talking to the dashboard, grouped the way a person acts on it. */
 export type DashboardErrorCode = 'unauthorized' | 'unreachable' | 'timeout' | 'http' | 'invalid-response';
 
@@ -57,17 +59,6 @@ export function messageOf(body: unknown): string {
   if (body && typeof body === 'object' && typeof (body as { message?: unknown }).message === 'string') return (body as { message: string }).message.slice(0, 300);
   if (typeof body === 'string') return body.slice(0, 200);
   return '';
-}
-
-/** The network error code (ECONNREFUSED, ENOTFOUND, ...) somewhere in fetch's cause chain. */
-export function networkCode(err: unknown): string | undefined {
-  let e: unknown = err;
-  for (let depth = 0; e && typeof e === 'object' && depth < 4; depth++) {
-    const code = (e as { code?: unknown }).code;
-    if (typeof code === 'string') return code;
-    e = (e as { cause?: unknown }).cause;
-  }
-  return undefined;
 }
 
 /** The network code of a failed fetch, else its cause's message (e.g. fetch's "bad port"). */

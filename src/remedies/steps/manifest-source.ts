@@ -1,3 +1,4 @@
+import { networkCode } from '../../net-errors.js';
 import { createHash } from 'node:crypto';
 import { parseAllDocuments } from 'yaml';
 import type { ManifestName } from '../../catalogue/model.js';
@@ -24,18 +25,6 @@ export interface FetchedManifest {
   readonly url: string;
   readonly sha256: string;
   readonly objects: RawObject[];
-}
-
-/** ECONNREFUSED and the like, from fetch's nested causes (an AggregateError when several addresses were tried). */
-function networkCode(err: unknown): string | undefined {
-  let e: unknown = err;
-  for (let depth = 0; e && typeof e === 'object' && depth < 5; depth++) {
-    const code = (e as { code?: unknown }).code;
-    if (typeof code === 'string') return code;
-    const inner = (e as { errors?: unknown[] }).errors;
-    e = Array.isArray(inner) && inner.length > 0 ? inner[0] : (e as { cause?: unknown }).cause;
-  }
-  return undefined;
 }
 
 export function manifestUrl(baseUrl: string, manifest: ManifestName): string {
