@@ -61,6 +61,8 @@ describe('the /platform command and its guards', () => {
     expect(blocksText(list.blocks)).toContain('`build-logs` (guide 7.4) — Build logs not visible and build cannot be aborted');
     const help = (await stack.slash('help')).json as { blocks: unknown };
     expect(blocksText(help.blocks)).toContain('/platform fix <id> [cluster]');
+    // The bot asked Slack who it is once, at start; not before every request.
+    expect(stack.fake.calls('auth.test')).toHaveLength(1);
   });
 
   it('answers a malformed button privately and does nothing', async () => {
