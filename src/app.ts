@@ -1,6 +1,5 @@
 import { randomBytes } from 'node:crypto';
 import { userInfo } from 'node:os';
-import type { Logger } from 'pino';
 import { startSimulatedCluster, type SimulatedCluster } from './cluster/sim/index.js';
 import { assertClusterReachable, loadKubeConfig } from './cluster/kubeconfig.js';
 import { ConfigError, findCluster, hasSlackCredentials, loadConfig, type Config, type ConfigSources } from './config.js';
@@ -8,6 +7,8 @@ import { startPrivateRedis, redisServerInstalled } from './jobs/private-redis.js
 import { assertRedisReachable, RedisUnavailableError, safeRedisUrl } from './jobs/redis.js';
 import { startClusterWorker } from './jobs/worker.js';
 import { createLogger } from './logger.js';
+import { kubeCheck, observe, startHealthServer } from './observability/index.js';
+import { onShutdown, settlesWithin } from './observability/shutdown.js';
 import { createSlackBot } from './slack/app.js';
 import { runTerminal } from './terminal/session.js';
 
@@ -16,23 +17,7 @@ import { runTerminal } from './terminal/session.js';
  * It holds no logic of its own beyond choosing what to start.
  */
 
-/** Stops cleanly on SIGTERM / SIGINT, within the time the manifests allow. */
-function onShutdown(logger: Logger, stop: () => Promise<void>): void {
-  let stopping = false;
-  const handler = (signal: string) => {
-    if (stopping) return;
-    stopping = true;
-    logger.info({ signal }, 'shutting down');
-    const force = setTimeout(() => process.exit(1), 25_000);
-    force.unref();
-    stop().then(
-      () => process.exit(0),
-      () => process.exit(1),
-    );
-  };
-  process.once('SIGTERM', handler);
-  process.once('SIGINT', handler);
-}
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** The Slack bot: Bolt's HTTP receiver (or Socket Mode) and the queues of every cluster. */
 export async function runBot(config: Config): Promise<void> {
@@ -41,7 +26,12 @@ export async function runBot(config: Config): Promise<void> {
   const bot = createSlackBot(config, logger);
   const port = await bot.start();
   logger.info({ port, socketMode: port === undefined, clusters: config.clusters.map((c) => c.name), redis: safeRedisUrl(config.redisUrl) }, 'platform-medic bot started');
-  onShutdown(logger, () => bot.stop());
+  // Readiness goes 503 first, so Services and load balancers stop routing here before the server closes.
+  onShutdown(logger, config.shutdownSeconds, async () => {
+    bot.health.beginShutdown();
+    await sleep(config.shutdownDrainSeconds * 1000);
+    await bot.stop();
+  });
 }
 
 /** One cluster's worker, as its own process (`platform-medic worker --cluster NAME`). */
@@ -52,10 +42,20 @@ export async function runWorker(config: Config, clusterName: string): Promise<vo
   await assertRedisReachable(config.redisUrl);
   const kubeConfig = loadKubeConfig(cluster.kube);
   await assertClusterReachable(kubeConfig, cluster.platformNamespace);
-  const worker = startClusterWorker({ config, cluster, kubeConfig, logger });
+  const observed = observe({ redisUrl: config.redisUrl, queuePrefix: config.queuePrefix, clusters: [cluster.name], checks: [kubeCheck(kubeConfig)] });
+  const worker = startClusterWorker({ config, cluster, kubeConfig, logger, metrics: observed.metrics });
   await worker.worker.waitUntilReady();
-  logger.info({ server: kubeConfig.getCurrentCluster()?.server, redis: safeRedisUrl(config.redisUrl) }, 'worker started');
-  onShutdown(logger, () => worker.close());
+  const health = await startHealthServer(config.healthPort, observed.health.routes());
+  logger.info({ server: kubeConfig.getCurrentCluster()?.server, redis: safeRedisUrl(config.redisUrl), healthPort: health.port }, 'worker started');
+  onShutdown(logger, config.shutdownSeconds, async () => {
+    observed.health.beginShutdown();
+    // close() stops fetching jobs and waits for the running step. Past the bound the step is left to
+    // its lock: it expires (workerLockSeconds) and another worker resumes from the step ledger.
+    const finished = await settlesWithin(worker.close(), Math.max(0.5, config.shutdownSeconds - 2) * 1000);
+    if (!finished) logger.warn({ lockSeconds: config.workerLockSeconds }, 'the running step did not finish in time; releasing it to another worker');
+    await health.close();
+    await observed.close();
+  });
 }
 
 /** Options of the terminal demo. */

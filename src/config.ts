@@ -67,6 +67,9 @@ const fileSchema = z
     fixesPerUserPerHour: z.number().optional(),
     auditRetentionDays: z.number().optional(),
     workerLockSeconds: z.number().optional(),
+    healthPort: z.number().int().optional(),
+    shutdownSeconds: z.number().optional(),
+    shutdownDrainSeconds: z.number().optional(),
   })
   .strict();
 
@@ -103,6 +106,21 @@ const configSchema = z
      * worker resumes the run from its step ledger; a live worker renews the lock at half this period.
      */
     workerLockSeconds: z.number().int().min(2).max(600).default(30),
+    /**
+     * Port of the small HTTP server with /healthz, /readyz and /metrics: the worker's, and the bot's
+     * in Socket Mode (over HTTP the bot serves them on its own port).
+     */
+    healthPort: z.number().int().min(0).max(65535).default(9090),
+    /**
+     * How long a SIGTERM may take before the process exits anyway. Keep it below the manifests'
+     * terminationGracePeriodSeconds (30), or the kubelet kills the process first.
+     */
+    shutdownSeconds: z.number().positive().max(600).default(25),
+    /**
+     * After SIGTERM the bot answers /readyz with 503 this long before it closes its HTTP server, so
+     * load balancers stop sending it requests first.
+     */
+    shutdownDrainSeconds: z.number().min(0).max(60).default(5),
     clusters: z.array(clusterSchema).min(1),
     defaultCluster: z.string(),
     /**
@@ -123,6 +141,9 @@ const configSchema = z
     const names = c.clusters.map((k) => k.name);
     const dup = names.find((n, i) => names.indexOf(n) !== i);
     if (dup) ctx.addIssue({ code: 'custom', path: ['clusters'], message: `cluster name "${dup}" appears twice` });
+    if (c.shutdownDrainSeconds >= c.shutdownSeconds) {
+      ctx.addIssue({ code: 'custom', path: ['shutdownDrainSeconds'], message: `must be less than the shutdown bound (${c.shutdownSeconds} s)` });
+    }
     if (!names.includes(c.defaultCluster)) {
       ctx.addIssue({
         code: 'custom',
@@ -171,6 +192,9 @@ const envNames: Record<string, string> = {
   fixesPerUserPerHour: 'PLATFORM_MEDIC_FIXES_PER_USER_PER_HOUR',
   auditRetentionDays: 'PLATFORM_MEDIC_AUDIT_RETENTION_DAYS',
   workerLockSeconds: 'PLATFORM_MEDIC_WORKER_LOCK_SECONDS',
+  healthPort: 'HEALTH_PORT',
+  shutdownSeconds: 'PLATFORM_MEDIC_SHUTDOWN_SECONDS',
+  shutdownDrainSeconds: 'PLATFORM_MEDIC_SHUTDOWN_DRAIN_SECONDS',
 };
 
 /** A configuration problem; its message names the key and what is expected, and never a secret value. */
@@ -297,6 +321,9 @@ export function loadConfig(sources: ConfigSources = {}): Config {
     fixesPerUserPerHour: numberFrom('PLATFORM_MEDIC_FIXES_PER_USER_PER_HOUR', env.PLATFORM_MEDIC_FIXES_PER_USER_PER_HOUR) ?? f.fixesPerUserPerHour,
     auditRetentionDays: numberFrom('PLATFORM_MEDIC_AUDIT_RETENTION_DAYS', env.PLATFORM_MEDIC_AUDIT_RETENTION_DAYS) ?? f.auditRetentionDays,
     workerLockSeconds: numberFrom('PLATFORM_MEDIC_WORKER_LOCK_SECONDS', env.PLATFORM_MEDIC_WORKER_LOCK_SECONDS) ?? f.workerLockSeconds,
+    healthPort: numberFrom('HEALTH_PORT', env.HEALTH_PORT) ?? f.healthPort,
+    shutdownSeconds: numberFrom('PLATFORM_MEDIC_SHUTDOWN_SECONDS', env.PLATFORM_MEDIC_SHUTDOWN_SECONDS) ?? f.shutdownSeconds,
+    shutdownDrainSeconds: numberFrom('PLATFORM_MEDIC_SHUTDOWN_DRAIN_SECONDS', env.PLATFORM_MEDIC_SHUTDOWN_DRAIN_SECONDS) ?? f.shutdownDrainSeconds,
     configFile: file.path,
   };
   const parsed = configSchema.safeParse(merged);

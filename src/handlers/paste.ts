@@ -32,6 +32,7 @@ export async function answerPaste(deps: HandlerDeps, client: webApi.WebClient, p
   // Shared files and binary pastes always get an answer; plain chatter that matches nothing does not.
   const shared = (paste.files?.length ?? 0) > 0;
   if (result.verdict === 'no-match' && !always && !shared && result.note === undefined && !looksLikeError(text)) return undefined;
+  deps.metrics?.matched(result);
   const answer = matchAnswer(result);
   const blocks = notes.length > 0 ? [...answer.blocks, { type: 'context' as const, elements: notes.slice(0, 5).map((n) => ({ type: 'mrkdwn' as const, text: `📎 ${n}` })) }] : answer.blocks;
   await client.chat.postMessage({ channel: paste.channel, thread_ts: paste.threadTs, text: answer.text, blocks });

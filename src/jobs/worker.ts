@@ -6,6 +6,7 @@ import { findEntry, findStage } from '../catalogue/index.js';
 import { ClusterError } from '../cluster/errors.js';
 import { ClusterGateway } from '../cluster/gateway.js';
 import type { ClusterConfig, Config } from '../config.js';
+import type { MedicMetrics } from '../observability/metrics.js';
 import { planStage } from '../remedies/planner.js';
 import { runPlan, type RunOutcome, type StepLedger } from '../remedies/runner.js';
 import type { StepContext } from '../remedies/steps/index.js';
@@ -22,6 +23,8 @@ export interface ClusterWorkerOptions {
   readonly logger: Logger;
   /** Interval between checks while verifying; default 1 s. */
   readonly pollMs?: number;
+  /** Times each step by kind. */
+  readonly metrics?: MedicMetrics;
 }
 
 /** A running worker of one cluster's queue. */
@@ -111,8 +114,18 @@ export function startClusterWorker(options: ClusterWorkerOptions): ClusterWorker
     const sealTo = parsed.data.sealTo;
     const runCtx: StepContext = sealTo ? { ...ctx, seal: (plaintext) => seal(sealTo, plaintext) } : ctx;
     const ledger = redisLedger(queueConnection, config.queuePrefix, p);
+    const startedAt = new Map<number, number>();
+    const timeStep = (index: number, status: string) => {
+      if (status === 'started') return void startedAt.set(index, performance.now());
+      const t0 = startedAt.get(index);
+      const kind = p.steps.find((s) => s.index === index)?.kind;
+      if (t0 !== undefined && kind) options.metrics?.stepFinished(kind, (performance.now() - t0) / 1000);
+    };
     const outcome = await runPlan(runCtx, p, fromStep, {
-      report: (progress) => job.updateProgress({ ...progress }),
+      report: (progress) => {
+        timeStep(progress.index, progress.status);
+        return job.updateProgress({ ...progress });
+      },
       ledger,
       cancelled: async () => (await queueConnection.exists(cancelKey(config.queuePrefix, p.requestId))) === 1,
     });

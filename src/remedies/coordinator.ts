@@ -9,6 +9,7 @@ import { clusterQueueName, parseJobId, planJobId, runJobId, type PlanJobData, ty
 import { connectRedis } from '../jobs/redis.js';
 import { RequestStore, type RemedyRequest } from '../jobs/requests.js';
 import { newSealingKey, type SealingKey } from '../jobs/sealing.js';
+import type { MedicMetrics } from '../observability/metrics.js';
 import { cancelKey } from '../jobs/worker.js';
 import type { ApprovalPolicy } from './approval-policy.js';
 import { RemedyGuards } from './guards.js';
@@ -40,6 +41,8 @@ export interface CoordinatorOptions {
   readonly logger: Logger;
   readonly reporter: RemedyReporter;
   readonly policy: ApprovalPolicy;
+  /** Counts remedies by outcome; events are handled once across replicas, so each is counted once. */
+  readonly metrics?: MedicMetrics;
 }
 
 /** A person as named in a message: a Slack mention for a Slack user, the plain name otherwise. */
@@ -215,6 +218,7 @@ export class RemedyCoordinator {
         await this.store.update(requestId, { status: 'expired' });
         await this.release(request, plan);
         await this.record('expired', 'bot', request);
+        this.options.metrics?.remedyEnded('expired');
         await this.serial(requestId, () => this.options.reporter.expired({ ...request, status: 'expired' }, plan));
       }
       return { ok: false, message: `This approval expired at ${hhmm(expires)}; nothing was done. Use "Plan again" for a fresh plan.` };
@@ -247,6 +251,7 @@ export class RemedyCoordinator {
     await this.store.update(requestId, { status: 'denied', deniedBy: user });
     await this.release(request, plan);
     await this.record('denied', user, request);
+    this.options.metrics?.remedyEnded('denied');
     await this.serial(requestId, () => this.options.reporter.denied({ ...request, status: 'denied', deniedBy: user }, plan, user));
     return { ok: true };
   }
@@ -271,6 +276,7 @@ export class RemedyCoordinator {
     await this.store.update(requestId, { status: stillRunning ? request.status : 'cancelled', outcome: `cancelled by ${user}` });
     await this.record('cancelled', user, request, stillRunning ? 'stops before the next step' : undefined);
     if (!stillRunning) {
+      this.options.metrics?.remedyEnded('cancelled');
       await this.release(request, plan);
       await this.serial(requestId, () => this.options.reporter.cancelled({ ...request, status: 'cancelled' }, plan, user));
       return { ok: true };
@@ -321,6 +327,7 @@ export class RemedyCoordinator {
     await this.store.update(requestId, { status: end, outcome: choice.then.message });
     await this.release(request, undefined);
     await this.record('outcome', user, request, end);
+    this.options.metrics?.remedyEnded(end);
     const message = choice.then.message;
     await this.serial(requestId, () => this.options.reporter.remedyEnded({ ...request, status: end }, end, message, user));
     return { ok: true, message: choice.label };
@@ -395,6 +402,7 @@ export class RemedyCoordinator {
       await this.store.savePlan(plan);
       await this.record('planned', 'worker', req, `plan ${plan.hash.slice(0, 12)}: ${plan.steps.length} step(s)${plan.blocked ? `, blocked: ${plan.blocked}` : ''}`);
       if (plan.blocked) {
+        this.options.metrics?.remedyEnded('blocked');
         await this.store.update(req.id, { status: 'blocked', outcome: plan.blocked });
         await this.release(req, plan);
         await this.options.reporter.planned({ ...req, status: 'blocked' }, entry, plan);
@@ -421,6 +429,7 @@ export class RemedyCoordinator {
     this.sealingKeys.delete(req.id);
     await this.record('outcome', 'worker', req, `${outcome.status}: ${outcome.message}`);
     if (outcome.status === 'cancelled') {
+      this.options.metrics?.remedyEnded('cancelled');
       await this.store.update(req.id, { status: 'cancelled' });
       await this.release(req, plan);
       await this.options.reporter.cancelled({ ...req, status: 'cancelled' }, plan, (await this.redis.get(cancelKey(this.options.config.queuePrefix, req.id))) ?? 'someone');
@@ -434,12 +443,14 @@ export class RemedyCoordinator {
       return;
     }
     const status = outcome.status === 'completed' ? 'resolved' : outcome.status;
+    this.options.metrics?.remedyEnded(status);
     await this.store.update(req.id, { status, outcome: outcome.message });
     if (status === 'resolved') await this.release(req, plan);
     await this.options.reporter.stageEnded({ ...req, status }, plan, outcome);
   }
 
   private async onFailed(req: RemedyRequest, reason: string): Promise<void> {
+    this.options.metrics?.remedyEnded('failed');
     await this.store.update(req.id, { status: 'failed', outcome: reason });
     await this.guards.unlockObjects((await this.store.plan(req.id, req.stageId)) ?? ({ steps: [], cluster: req.cluster } as unknown as Plan), req.id);
     await this.record('outcome', 'worker', req, `failed: ${reason}`);

@@ -7,6 +7,7 @@ import { registerMessages } from '../handlers/messages/index.js';
 import { registerShortcuts } from '../handlers/shortcuts/index.js';
 import { registerValues } from '../handlers/values/index.js';
 import { SlackReporter } from '../handlers/slack-reporter.js';
+import { countRequests, observe, slackCheck, startHealthServer, type Health, type HealthServer, type MedicMetrics } from '../observability/index.js';
 import { configuredApprovers, RemedyCoordinator } from '../remedies/coordinator.js';
 
 /** Bolt's logger interface over our pino logger. */
@@ -34,11 +35,15 @@ export class SlackStartError extends Error {
   }
 }
 
-/** Checks the bot token with auth.test, quickly: a wrong token or an unreachable Slack stops start-up. */
-export async function verifySlackToken(token: string, apiUrl?: string): Promise<void> {
+/**
+ * Checks the bot token with auth.test, quickly: a wrong token or an unreachable Slack stops start-up.
+ * Returns the bot's ids, which Bolt needs for every request (and would otherwise ask Slack for).
+ */
+export async function verifySlackToken(token: string, apiUrl?: string): Promise<{ botId: string; botUserId: string }> {
   const client = new webApi.WebClient(token, { ...(apiUrl ? { slackApiUrl: apiUrl } : {}), retryConfig: { retries: 1, minTimeout: 200, maxTimeout: 1000 }, timeout: 5000, logLevel: LogLevel.ERROR });
   try {
-    await client.auth.test();
+    const res = await client.auth.test();
+    return { botId: res.bot_id ?? '', botUserId: res.user_id ?? '' };
   } catch (err) {
     const e = err as { code?: string; data?: { error?: string }; message: string };
     if (e.code === webApi.ErrorCode.PlatformError) {
@@ -52,31 +57,44 @@ export async function verifySlackToken(token: string, apiUrl?: string): Promise<
 export interface SlackBot {
   readonly app: App;
   readonly coordinator: RemedyCoordinator;
+  /** /healthz, /readyz: served on the Bolt port, or on HEALTH_PORT in Socket Mode. */
+  readonly health: Health;
+  readonly metrics: MedicMetrics;
   /** Starts listening; resolves with the HTTP port (HTTP receiver) or undefined (Socket Mode). */
   start(): Promise<number | undefined>;
   stop(): Promise<void>;
 }
 
-/** Builds the Slack bot from a configuration with Slack credentials. */
-export function createSlackBot(config: Config, logger: Logger): SlackBot {
+/** Builds the Slack bot from a configuration with Slack credentials; `metrics` lets tests read a fresh registry. */
+export function createSlackBot(config: Config, logger: Logger, options: { metrics?: MedicMetrics } = {}): SlackBot {
   const { botToken, signingSecret, appToken, apiUrl } = config.slack;
   if (!botToken) throw new Error('createSlackBot needs SLACK_BOT_TOKEN');
   const socketMode = Boolean(appToken);
+  const client = new webApi.WebClient(botToken, { ...(apiUrl ? { slackApiUrl: apiUrl } : {}), timeout: 3_000, retryConfig: { retries: 0 }, logLevel: LogLevel.ERROR });
+  const observed = observe({ redisUrl: config.redisUrl, queuePrefix: config.queuePrefix, clusters: config.clusters.map((c) => c.name), checks: [slackCheck(client)], ...options });
+  const { health, metrics } = observed;
+  // The bot's identity comes from the one auth.test start() makes. Bolt, given a token without
+  // verification, would call auth.test again before every request (measured: one per command).
+  let identity: { botId: string; botUserId: string } | undefined;
+  const webClient = new webApi.WebClient(botToken, { ...(apiUrl ? { slackApiUrl: apiUrl } : {}), logger: boltLogger(logger) });
   const app = new App({
-    token: botToken,
-    // start() checks the token itself, once, with a clear error; Bolt's own check at construction
-    // would retry for minutes and only log.
-    tokenVerificationEnabled: false,
+    authorize: async () => {
+      identity ??= await verifySlackToken(botToken, apiUrl);
+      return { botToken, ...identity };
+    },
     ...(signingSecret ? { signingSecret } : {}),
     ...(socketMode ? { socketMode: true, appToken } : {}),
     logger: boltLogger(logger),
     ...(apiUrl ? { clientOptions: { slackApiUrl: apiUrl } } : {}),
+    // Over HTTP, probes and Prometheus use Bolt's own port; Socket Mode has a small server instead.
+    ...(socketMode ? {} : { customRoutes: health.routes() }),
   });
-  const reporter = new SlackReporter(app.client, logger);
-  const coordinator = new RemedyCoordinator({ config, logger, reporter, policy: configuredApprovers(config, app.client, logger) });
+  app.use(countRequests(metrics));
+  const reporter = new SlackReporter(webClient, logger);
+  const coordinator = new RemedyCoordinator({ config, logger, reporter, metrics, policy: configuredApprovers(config, webClient, logger) });
   reporter.attach(coordinator.store);
   reporter.expiresAt = (plan) => coordinator.expiresAt(plan);
-  const deps = { config, coordinator, logger };
+  const deps = { config, coordinator, logger, metrics };
   registerCommands(app, deps);
   registerActions(app, deps);
   registerShortcuts(app, deps);
@@ -86,23 +104,31 @@ export function createSlackBot(config: Config, logger: Logger): SlackBot {
     logger.error({ err: err.message, code: (err as { code?: string }).code }, 'unhandled error in a Slack listener');
   });
 
+  let healthServer: HealthServer | undefined;
   return {
     app,
     coordinator,
+    health,
+    metrics,
     async start() {
-      await verifySlackToken(botToken, apiUrl);
+      identity = await verifySlackToken(botToken, apiUrl);
       await coordinator.start();
       if (socketMode) {
         await app.start();
+        healthServer = await startHealthServer(config.healthPort, health.routes());
         return undefined;
       }
       const server = (await app.start(config.port)) as { address(): { port: number } | string | null };
       const address = server.address();
       return typeof address === 'object' && address ? address.port : config.port;
     },
+    /** Stops taking requests (in-flight ones finish), then lets queued reports finish and closes the queues. */
     async stop() {
+      health.beginShutdown();
       await app.stop();
+      await healthServer?.close();
       await coordinator.close();
+      await observed.close();
     },
   };
 }

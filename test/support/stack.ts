@@ -44,6 +44,8 @@ export interface Stack {
   readonly workerLog: () => string;
   /** Kills the worker process with SIGKILL, as a crashed node would. */
   killWorker(): Promise<void>;
+  /** Sends the worker SIGTERM, as the kubelet does; resolves with its exit code and how long it took. */
+  terminateWorker(): Promise<{ code: number | null; ms: number }>;
   /** Starts a new worker process, as its Deployment would after a crash. */
   startWorker(): Promise<void>;
   /** A second bot replica on the same Redis; returns its events URL. */
@@ -120,6 +122,8 @@ export async function startStack(name: string, options: StackOptions = {}): Prom
     PLATFORM_MEDIC_APPROVERS: (options.approvers ?? [approver, secondApprover]).join(','),
     PLATFORM_MEDIC_WAIT_OVERRIDE_SECONDS: '0.3',
     PORT: '0',
+    // Each worker's health server on a free port: tests run side by side.
+    HEALTH_PORT: '0',
     LOG_LEVEL: 'info',
     ...options.env,
   };
@@ -147,6 +151,13 @@ export async function startStack(name: string, options: StackOptions = {}): Prom
     async killWorker() {
       worker.child.kill('SIGKILL');
       await new Promise((r) => (worker.child.exitCode !== null || worker.child.signalCode !== null ? r(undefined) : worker.child.once('exit', r)));
+    },
+    async terminateWorker() {
+      const t0 = Date.now();
+      const exited = new Promise<number | null>((r) => worker.child.once('exit', (code) => r(code)));
+      worker.child.kill('SIGTERM');
+      const code = await exited;
+      return { code, ms: Date.now() - t0 };
     },
     async startWorker() {
       worker = spawnWorker(env, 'sim');

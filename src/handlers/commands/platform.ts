@@ -41,7 +41,9 @@ export function platformCommand(deps: HandlerDeps) {
       }
       case 'match': {
         // Matching a slash command's text (Slack caps it at a few KB) takes well under a millisecond.
-        const answer = matchAnswer(match(parsed.text));
+        const result = match(parsed.text);
+        deps.metrics?.matched(result);
+        const answer = matchAnswer(result);
         return ack({ response_type: 'ephemeral', text: answer.text, blocks: answer.blocks });
       }
       case 'audit': {

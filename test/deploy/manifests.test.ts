@@ -1,0 +1,157 @@
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { parse as parseYaml } from 'yaml';
+import { loadConfig } from '../../src/config.js';
+import { healthPaths } from '../../src/observability/health.js';
+import { currentRbacYaml } from '../../src/remedies/gen-rbac.js';
+import { configFileOf, deployDir, isWorkload, kubectlAvailable, overlays, parseObjects, podSpec, render, workloadOf, type K8sObject, type OverlayPath } from './manifests.js';
+import { validateObject } from './models.js';
+
+const paths = Object.keys(overlays) as OverlayPath[];
+const image = 'ghcr.io/example/platform-medic:0.1.0';
+const rbacKinds = new Set(['ServiceAccount', 'Role', 'RoleBinding', 'ClusterRole', 'ClusterRoleBinding']);
+const key = (o: K8sObject) => `${o.kind} ${o.metadata.namespace ?? ''}/${o.metadata.name}`;
+
+describe.skipIf(!kubectlAvailable)('deploy/: every kustomization renders and is valid Kubernetes', () => {
+  it.each(paths)('%s renders with kubectl kustomize, offline', (path) => {
+    const objects = render(path);
+    for (const part of overlays[path]) expect(workloadOf(objects, part), `${path} holds the ${part}`).toBeDefined();
+  });
+
+  it.each(paths)('%s: every object passes its kind\'s schema (kubernetes-models)', (path) => {
+    for (const o of render(path)) validateObject(o);
+  });
+
+  it.each(paths)('%s: every container is hardened, bounded, and probed where it serves HTTP', (path) => {
+    for (const w of render(path).filter(isWorkload)) {
+      const pod = podSpec(w);
+      expect(pod.securityContext, w.metadata.name).toMatchObject({ runAsNonRoot: true, runAsUser: 10001, runAsGroup: 10001, seccompProfile: { type: 'RuntimeDefault' } });
+      for (const c of pod.containers) {
+        expect(c.securityContext, `${w.metadata.name}/${c.name}`).toEqual({
+          runAsNonRoot: true,
+          runAsUser: 10001,
+          runAsGroup: 10001,
+          allowPrivilegeEscalation: false,
+          readOnlyRootFilesystem: true,
+          capabilities: { drop: ['ALL'] },
+          seccompProfile: { type: 'RuntimeDefault' },
+        });
+        expect(Object.keys(c.resources?.requests ?? {}).sort(), `${c.name} requests`).toEqual(['cpu', 'memory']);
+        expect(Object.keys(c.resources?.limits ?? {}).sort(), `${c.name} limits`).toEqual(['cpu', 'memory']);
+      }
+    }
+  });
+
+  it.each(paths)('%s: the bot and worker probe /healthz and /readyz on a named port they listen on, and the pod outlives the shutdown bound', (path) => {
+    for (const part of ['bot', 'worker'] as const) {
+      const w = workloadOf(render(path), part);
+      if (!w) continue;
+      const pod = podSpec(w);
+      const c = pod.containers[0]!;
+      const portNames = (c.ports ?? []).map((p) => p.name);
+      expect(c.livenessProbe?.httpGet?.path).toBe(healthPaths.live);
+      expect(c.readinessProbe?.httpGet?.path).toBe(healthPaths.ready);
+      for (const probe of [c.livenessProbe, c.readinessProbe]) {
+        expect(typeof probe?.httpGet?.port).toBe('string');
+        expect(portNames).toContain(probe?.httpGet?.port);
+      }
+      // The port the probes use is the one the app is told to serve on.
+      const env = Object.fromEntries((c.env ?? []).map((e) => [e.name, e.value]));
+      const probed = c.ports!.find((p) => p.name === c.readinessProbe!.httpGet!.port)!.containerPort;
+      expect(String(probed)).toBe(part === 'bot' ? env.PORT : env.HEALTH_PORT);
+      // The process's own bound (PLATFORM_MEDIC_SHUTDOWN_SECONDS, default 25) ends before the kubelet's SIGKILL.
+      const bound = Number(env.PLATFORM_MEDIC_SHUTDOWN_SECONDS);
+      expect(bound).toBe(loadConfig({ env: {}, file: '/dev/null' }).shutdownSeconds);
+      expect(pod.terminationGracePeriodSeconds).toBe(30);
+      expect(pod.terminationGracePeriodSeconds! - bound).toBeGreaterThanOrEqual(3);
+      expect(c.image).toBe(image);
+    }
+  });
+
+  it.each(paths)('%s: Secrets are templates, never real values', (path) => {
+    for (const s of render(path).filter((o) => o.kind === 'Secret')) {
+      expect((s as unknown as { data?: unknown }).data, `${s.metadata.name} uses stringData`).toBeUndefined();
+      for (const [k, v] of Object.entries((s as unknown as { stringData: Record<string, string> }).stringData)) {
+        expect(v === '' || v.includes('REPLACE-ME'), `${s.metadata.name}.${k} is a placeholder`).toBe(true);
+      }
+    }
+  });
+
+  it.each(['base/worker', 'overlays/example/prod-eu', 'overlays/example/prod-us'] as const)("%s: the worker's RBAC is exactly what the catalogue generates", (path) => {
+    const generated = parseObjects(currentRbacYaml());
+    const rendered = render(path).filter((o) => rbacKinds.has(o.kind));
+    expect(rendered.map(key).sort()).toEqual(generated.map(key).sort());
+    for (const g of generated) expect(rendered.find((r) => key(r) === key(g))).toEqual(g);
+    const worker = workloadOf(render(path), 'worker')!;
+    expect(worker.metadata.namespace).toBe('devtroncd');
+    expect(podSpec(worker).serviceAccountName).toBe('platform-medic-worker');
+  });
+
+  it("deploy/base/worker/rbac.yaml is deploy/rbac.yaml (npm run gen:rbac writes both)", () => {
+    expect(readFileSync(join(deployDir, 'base/worker/rbac.yaml'), 'utf8')).toBe(currentRbacYaml());
+  });
+
+  it.each(['overlays/example/prod-eu', 'overlays/example/prod-us'] as const)('%s: the worker serves the cluster its configuration names, and the bot knows it', (path) => {
+    const cluster = path.split('/').pop()!;
+    const objects = render(path);
+    expect(podSpec(workloadOf(objects, 'worker')!).containers[0]!.args).toEqual(['worker', '--cluster', cluster]);
+    const dir = mkdtempSync(join(tmpdir(), 'medic-cm-'));
+    writeFileSync(join(dir, 'worker.yaml'), configFileOf(objects)!);
+    writeFileSync(join(dir, 'bot.yaml'), configFileOf(render('overlays/example/control'))!);
+    const worker = loadConfig({ env: {}, file: join(dir, 'worker.yaml') });
+    expect(worker.clusters.map((c) => c.name)).toEqual([cluster]);
+    expect(worker.clusters[0]!.kube).toEqual({ source: 'in-cluster' });
+    expect(loadConfig({ env: {}, file: join(dir, 'bot.yaml') }).clusters.map((c) => c.name)).toContain(cluster);
+    // The worker reaches the control cluster's Redis, whose address its NetworkPolicy allows.
+    const secret = objects.find((o) => o.kind === 'Secret' && o.metadata.name === 'platform-medic-redis') as unknown as { stringData: { REDIS_URL: string } };
+    const host = new URL(secret.stringData.REDIS_URL).hostname;
+    expect(JSON.stringify(objects.find((o) => o.kind === 'NetworkPolicy'))).toContain(`"cidr":"${host}/32"`);
+  });
+
+  it('Redis persists append-only on a volume, refuses eviction, and an external Redis removes it', () => {
+    const redis = workloadOf(render('overlays/example/control'), 'redis')!;
+    expect(redis.kind).toBe('StatefulSet');
+    const args = podSpec(redis).containers[0]!.args!.join(' ');
+    expect(args).toContain('--appendonly yes');
+    expect(args).toContain('--maxmemory-policy noeviction');
+    expect((redis as unknown as { spec: { volumeClaimTemplates: unknown[] } }).spec.volumeClaimTemplates).toHaveLength(1);
+    const external = render('overlays/external-redis');
+    expect(external.filter((o) => o.metadata.labels?.['app.kubernetes.io/component'] === 'redis')).toEqual([]);
+    const bot = podSpec(workloadOf(external, 'bot')!).containers[0]!;
+    expect(bot.env!.find((e) => e.name === 'REDIS_URL')!.valueFrom!.secretKeyRef).toEqual({ name: 'platform-medic-redis', key: 'REDIS_URL' });
+  });
+
+  it('NetworkPolicies: the bot reaches only DNS, Redis and HTTPS; the worker only DNS, the API server, Redis, the dashboard and PostgreSQL', () => {
+    type Policy = { spec: { policyTypes: string[]; ingress: { ports: { port: string | number }[] }[]; egress: { ports: { port: number }[] }[] } };
+    const policy = (objects: K8sObject[], name: string) => objects.find((o) => o.kind === 'NetworkPolicy' && o.metadata.name === name) as unknown as Policy;
+    const ports = (p: Policy) => [...new Set(p.spec.egress.flatMap((r) => r.ports.map((x) => x.port)))].sort((a, b) => a - b);
+    const bot = policy(render('overlays/example/control'), 'platform-medic-bot');
+    expect(bot.spec.policyTypes).toEqual(['Ingress', 'Egress']);
+    expect(ports(bot)).toEqual([53, 443, 6379]);
+    expect(bot.spec.ingress.flatMap((r) => r.ports.map((x) => x.port))).toEqual(['http']);
+    const worker = policy(render('overlays/example/prod-eu'), 'platform-medic-worker');
+    expect(ports(worker)).toEqual([53, 443, 3000, 5432, 6379, 6443]);
+    expect(worker.spec.ingress.flatMap((r) => r.ports.map((x) => x.port))).toEqual(['health']);
+    // HTTPS to the internet is for Slack only: never to a private range (the cluster's pods and services).
+    const https = JSON.stringify(bot.spec.egress.find((r) => r.ports.some((x) => x.port === 443)));
+    for (const range of ['10.0.0.0/8', '172.16.0.0/12', '192.168.0.0/16']) expect(https).toContain(range);
+  });
+
+  it('the example is one bot and one Redis in the control cluster, and one worker in each of two clusters', () => {
+    const all = (['overlays/example/control', 'overlays/example/prod-eu', 'overlays/example/prod-us'] as const).map(render).flat();
+    const count = (component: string) => all.filter((o) => isWorkload(o) && o.metadata.labels?.['app.kubernetes.io/component'] === component).length;
+    expect([count('bot'), count('redis'), count('worker')]).toEqual([1, 1, 2]);
+    expect(render('overlays/example/control').every((o) => o.kind === 'Namespace' || o.metadata.namespace === 'platform-medic')).toBe(true);
+  });
+});
+
+describe('deploy/ files', () => {
+  it('every kustomization names only files that exist (checked without kubectl too)', () => {
+    for (const path of paths) {
+      const k = parseYaml(readFileSync(join(deployDir, path, 'kustomization.yaml'), 'utf8')) as { resources?: string[] };
+      for (const r of k.resources ?? []) expect(() => readFileSync(join(deployDir, path, r.endsWith('.yaml') ? r : `${r}/kustomization.yaml`)), `${path}: ${r}`).not.toThrow();
+    }
+  });
+});
