@@ -2,6 +2,7 @@ import { availableParallelism, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { benchMatching } from './matching.js';
 import { writeSection } from './results.js';
+import { recordSlackBench } from './slack.js';
 
 /** `npm run bench`: runs the benchmarks and records them in bench/RESULTS.md, one section each. */
 
@@ -27,3 +28,5 @@ file from the page cache; the matcher's, everything from the string in memory to
 writeSection(join(import.meta.dirname, 'RESULTS.md'), 'Matching', body);
 console.log(body);
 if (!speedOk || !latencyOk) process.exitCode = 1;
+
+await recordSlackBench(join(import.meta.dirname, 'RESULTS.md'));

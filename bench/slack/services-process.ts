@@ -1,0 +1,125 @@
+/**
+ * Child process: what surrounds the bot — the fake Slack Web API (rate limiter off) and the
+ * simulated cluster, with the worker's RBAC enforced as in the end-to-end tests. Kept out of the
+ * parent so that serving the bot's Web API calls never delays the load generator's clock.
+ * Argument: JSON `{ kubeconfig }`, the path where the cluster's kubeconfig is written.
+ */
+import { catalogue } from '../../src/catalogue/index.js';
+import { startSimulatedCluster } from '../../src/cluster/sim/index.js';
+import { defaultPlatformNames } from '../../src/platform-names.js';
+import { workerRbac } from '../../src/remedies/rbac.js';
+import { startFakeSlackApi, type StoredMessage } from '../../test/fakes/slack-api.js';
+import { workerSubject } from '../../test/support/stack.js';
+import { serveParent } from './ipc.js';
+import { startSampler } from './sampler.js';
+import { actionIds } from '../../src/handlers/blocks/remedy.js';
+import { blockActionsBody } from '../../test/support/slack-requests.js';
+import { keepAliveAgent, postSigned } from './http.js';
+import { hasButton, type CardRequest, type CardAnswer, type ChannelSummary, type DenierOptions, type DenierResult } from './protocol.js';
+import { percentiles } from './stats.js';
+
+const sampler = startSampler();
+const { kubeconfig } = JSON.parse(process.argv[2] ?? '{}') as { kubeconfig: string };
+const sim = await startSimulatedCluster({ recreateDelayMs: 20, readyDelayMs: 20, policy: { subject: workerSubject, ...workerRbac(catalogue, defaultPlatformNames) } });
+await sim.writeKubeconfig(kubeconfig);
+const fake = await startFakeSlackApi({ rateLimit: false });
+
+/**
+ * The first message of `channel` (thread replies included) with an Approve button, or `busy` when the
+ * bot refused the fix because the entry was still held (the previous trial's remedy not yet closed).
+ */
+async function card({ channel, responseId, user, timeoutMs }: CardRequest): Promise<CardAnswer> {
+  const m = await fake.waitFor((f) => f.messages(channel).find((x) => hasButton(x, actionIds.approve) || x.text.includes('is already being fixed')), { timeoutMs, what: `an approval card in ${channel}` });
+  if (!hasButton(m, actionIds.approve)) return { busy: true };
+  const responseUrl = fake.responseUrl(responseId, { channel, messageTs: m.ts, user, ...(m.thread_ts ? { threadTs: m.thread_ts } : {}) });
+  const message: Pick<StoredMessage, 'ts' | 'thread_ts' | 'text' | 'blocks'> = { ts: m.ts, text: m.text, ...(m.thread_ts ? { thread_ts: m.thread_ts } : {}), ...(m.blocks ? { blocks: m.blocks } : {}) };
+  return { busy: false, message, responseUrl };
+}
+
+/**
+ * The approver of the load channel: denies every approval card as soon as it appears, as a person
+ * would, so that the entry is free for the next fix (one remedy per entry per cluster at a time).
+ */
+const denier = { active: false, denied: new Set<string>(), acks: [] as number[], errors: 0, done: Promise.resolve() };
+
+function buttonOf(m: StoredMessage, prefix: string): { block: string; actionId: string; value: string; text: string } | undefined {
+  for (const b of m.blocks ?? []) {
+    if (b.type !== 'actions') continue;
+    const e = (b as unknown as { elements: { action_id: string; value: string; text: { text: string } }[] }).elements.find((x) => x.action_id.startsWith(prefix));
+    if (e) return { block: b.block_id ?? '', actionId: e.action_id, value: e.value, text: e.text.text };
+  }
+  return undefined;
+}
+
+async function denyLoop(o: DenierOptions): Promise<void> {
+  const agent = keepAliveAgent();
+  const clicks: Promise<void>[] = [];
+  while (denier.active) {
+    const card = await fake
+      .waitFor((f) => f.messages(o.channel).find((m) => !denier.denied.has(m.ts) && hasButton(m, actionIds.deny)), { timeoutMs: 500, what: 'a card to deny' })
+      .catch(() => undefined);
+    if (!card) continue;
+    denier.denied.add(card.ts);
+    const button = buttonOf(card, actionIds.deny)!;
+    const body = blockActionsBody({
+      user: o.user,
+      channel: o.channel,
+      message_ts: card.ts,
+      ...(card.thread_ts ? { thread_ts: card.thread_ts } : {}),
+      action_id: button.actionId,
+      value: button.value,
+      block_id: button.block,
+      button_text: button.text,
+      response_url: fake.responseUrl(`deny-${card.ts}`, { channel: o.channel, messageTs: card.ts, user: o.user }),
+      message: { text: card.text, blocks: card.blocks },
+    });
+    clicks.push(
+      postSigned(o.port, agent, body, o.secret, 3_000).then((r) => {
+        if (r.status === 200) denier.acks.push(r.ms);
+        else denier.errors++;
+      }),
+    );
+  }
+  await Promise.all(clicks);
+  agent.destroy();
+}
+
+function summary(channel: string): ChannelSummary {
+  const messages = fake.messages(channel);
+  const calls: Record<string, number> = {};
+  for (const c of fake.calls()) calls[c.method] = (calls[c.method] ?? 0) + 1;
+  return {
+    roots: messages.filter((m) => m.thread_ts === undefined || m.thread_ts === m.ts).length,
+    cards: new Set([...denier.denied, ...messages.filter((m) => hasButton(m, actionIds.approve)).map((m) => m.ts)]).size,
+    refusedBusy: messages.filter((m) => m.text.includes('is already being fixed')).length,
+    refusedRate: messages.filter((m) => m.text.includes('in the last hour')).length,
+    failures: fake.calls().filter((c) => !c.ok).length,
+    calls,
+  };
+}
+
+serveParent(
+  {
+    card: (arg) => card(arg as CardRequest),
+    startDenying(arg) {
+      denier.active = true;
+      denier.done = denyLoop(arg as DenierOptions);
+    },
+    async stopDenying(): Promise<DenierResult> {
+      denier.active = false;
+      await denier.done;
+      return { denied: denier.denied.size, ack: percentiles(denier.acks), errors: denier.errors };
+    },
+    summary: (arg) => summary(arg as string),
+    callCount: () => fake.calls().length,
+    symptoms: () => sim.symptoms(),
+    stats: (arg) => sampler.stats(arg as { gc?: boolean } | undefined),
+    mark: () => sampler.mark(),
+    async stop() {
+      await fake.close();
+      await sim.close();
+      setImmediate(() => process.exit(0));
+    },
+  },
+  { apiUrl: fake.apiUrl, url: fake.url, botToken: fake.botToken },
+);
