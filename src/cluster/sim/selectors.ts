@@ -148,14 +148,15 @@ const fieldGetters: Record<string, (o: KubeObject) => string | undefined> = {
 export function parseFieldSelector(text: string | null | undefined, kindName: string): FieldRequirement[] {
   if (!text || text.trim() === '') return [];
   return text.split(',').map((part) => {
-    const m = /^\s*([^=!\s]+)\s*(==|=|!=)\s*(.*?)\s*$/.exec(part);
-    if (!m) throw statusErrors.badRequest(`invalid selector: '${text}'; can't understand '${part}'`);
-    const field = m[1] ?? '';
+    // Split at the first operator; the pieces are trimmed in code, which keeps the pattern linear.
+    const m = /^([^=!]*)(==|=|!=)(.*)$/.exec(part);
+    const field = m?.[1]?.trim() ?? '';
+    if (!m || field === '' || /\s/.test(field)) throw statusErrors.badRequest(`invalid selector: '${text}'; can't understand '${part}'`);
     const podOnly = field === 'status.phase' || field === 'spec.nodeName';
     if (!fieldGetters[field] || (podOnly && kindName !== 'Pod')) {
       throw statusErrors.badRequest(`field label not supported: ${field}`);
     }
-    return { field, value: m[3] ?? '', negate: m[2] === '!=' };
+    return { field, value: (m[3] ?? '').trim(), negate: m[2] === '!=' };
   });
 }
 

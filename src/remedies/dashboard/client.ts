@@ -51,7 +51,9 @@ export function withoutCredentials(address: string): string {
   const url = new URL(address);
   url.username = '';
   url.password = '';
-  return url.toString().replace(/\/+$/, '');
+  let text = url.toString();
+  while (text.endsWith('/')) text = text.slice(0, -1);
+  return text;
 }
 
 /** The `message` field of the API's error body (section 7: a JSON object with one field, message). */

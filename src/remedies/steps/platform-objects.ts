@@ -12,8 +12,10 @@ import type { StepContext } from './context.js';
 export function equalityLabels(selector: string): Record<string, string> {
   const out: Record<string, string> = {};
   for (const term of selector.split(',')) {
-    const m = /^\s*([^=!\s]+)\s*==?\s*([^=\s]*)\s*$/.exec(term);
-    if (m) out[m[1]!] = m[2]!;
+    const m = /^([^=!]*)==?([^=]*)$/.exec(term);
+    const key = m?.[1]?.trim() ?? '';
+    const value = m?.[2]?.trim() ?? '';
+    if (m && key !== '' && !/\s/.test(key) && !/\s/.test(value)) out[key] = value;
   }
   return out;
 }
