@@ -1,4 +1,4 @@
-import { Queue, QueueEvents } from 'bullmq';
+import { Queue, QueueEvents, Worker, type Job } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import { findEntry, findStage } from '../catalogue/index.js';
@@ -69,6 +69,9 @@ export class RemedyCoordinator {
   private readonly eventConnections: Redis[] = [];
   /** Reports of one request are handled in order, one at a time. */
   private readonly chains = new Map<string, Promise<void>>();
+  /** The bot's own queue: approval expiries, delayed, handled once by whichever replica takes them. */
+  private botQueue: Queue | undefined;
+  private botWorker: Worker | undefined;
   /** One-time keys of runs that reveal a secret; only this process can open what they seal. */
   private readonly sealingKeys = new Map<string, SealingKey>();
 
@@ -90,6 +93,19 @@ export class RemedyCoordinator {
    */
   async start(): Promise<void> {
     const { config } = this.options;
+    const botConnection = connectRedis(config.redisUrl, 'worker');
+    botConnection.on('error', () => undefined);
+    this.eventConnections.push(botConnection);
+    this.botQueue = new Queue('bot', { connection: this.redis, prefix: config.queuePrefix });
+    this.botWorker = new Worker(
+      'bot',
+      async (job: Job) => {
+        const { requestId, stageId, planHash } = job.data as { requestId: string; stageId: string; planHash: string };
+        await this.expire(requestId, stageId, planHash);
+      },
+      { connection: botConnection, prefix: config.queuePrefix, concurrency: 4 },
+    );
+    this.botWorker.on('error', (err) => this.options.logger.warn({ err: err.message }, 'bot queue connection error'));
     for (const c of config.clusters) {
       const queue = clusterQueueName(c.name);
       const connection = connectRedis(config.redisUrl, 'worker');
@@ -109,6 +125,7 @@ export class RemedyCoordinator {
   }
 
   async close(): Promise<void> {
+    await Promise.allSettled([this.botWorker?.close(), this.botQueue?.close()]);
     await Promise.allSettled(this.events.map((e) => e.close()));
     await Promise.allSettled([...this.chains.values()]);
     await Promise.allSettled([...this.queues.values()].map((q) => q.close()));
@@ -213,14 +230,7 @@ export class RemedyCoordinator {
     if (request.status !== 'awaiting-approval') return this.notWaiting(request, stageId, planHash);
     const expires = this.expiresAt(plan);
     if (Date.now() > expires.getTime()) {
-      const claim = await this.store.claimDecision(requestId, stageId, planHash, 'nobody', 'expired');
-      if (claim.won) {
-        await this.store.update(requestId, { status: 'expired' });
-        await this.release(request, plan);
-        await this.record('expired', 'bot', request);
-        this.options.metrics?.remedyEnded('expired');
-        await this.serial(requestId, () => this.options.reporter.expired({ ...request, status: 'expired' }, plan));
-      }
+      await this.expire(requestId, stageId, planHash);
       return { ok: false, message: `This approval expired at ${hhmm(expires)}; nothing was done. Use "Plan again" for a fresh plan.` };
     }
     const lock = await this.guards.lockObjects(plan, { requestId, entryId: request.entryId, requestedBy: request.requestedBy });
@@ -235,6 +245,22 @@ export class RemedyCoordinator {
     await this.record('approved', user, request, `plan ${plan.hash.slice(0, 12)}`);
     await this.serial(requestId, () => this.options.reporter.approved({ ...request, status: 'running', approvedBy: user, approvedAt }, plan, user, false));
     return { ok: true };
+  }
+
+  /**
+   * Ends a plan's wait for approval when its time is up: the card says it expired and offers a fresh
+   * plan. Runs from the delayed expiry job, or from a click that comes too late; the first one wins.
+   */
+  async expire(requestId: string, stageId: string, planHash: string): Promise<void> {
+    const request = await this.store.get(requestId);
+    const plan = request && (await this.store.plan(requestId, stageId));
+    if (!request || !plan || plan.hash !== planHash || request.status !== 'awaiting-approval' || request.stageId !== stageId) return;
+    const claim = await this.store.claimDecision(requestId, stageId, planHash, 'nobody', 'expired');
+    if (!claim.won) return;
+    await this.store.update(requestId, { status: 'expired' });
+    await this.release(request, plan);
+    await this.record('expired', 'bot', request);
+    await this.serial(requestId, () => this.options.reporter.expired({ ...request, status: 'expired' }, plan));
   }
 
   /** A denial, by an approver or by the person who asked. */
@@ -417,6 +443,8 @@ export class RemedyCoordinator {
       }
       await this.store.update(req.id, { status: 'awaiting-approval' });
       await this.options.reporter.planned({ ...req, status: 'awaiting-approval' }, entry, plan);
+      const delay = Math.max(0, this.expiresAt(plan).getTime() - Date.now());
+      await this.botQueue?.add('expire', { requestId: req.id, stageId: plan.stageId, planHash: plan.hash }, { jobId: `expire-${req.id}-${plan.stageId}-${plan.hash.slice(0, 16)}`, delay, removeOnComplete: 1000, removeOnFail: 1000 });
       return;
     }
     const outcome = value as RunOutcome;
