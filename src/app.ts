@@ -136,10 +136,13 @@ export async function runTerminalDemo(sources: ConfigSources, options: TerminalD
           : `Cluster of ${options.kubeconfig ?? 'the default kubeconfig'}${options.context ? ` (context ${options.context})` : ''}: ${kubeConfig.getCurrentCluster()?.server}.`,
     });
   } finally {
-    await worker.close();
+    // Quitting never hangs on a running step: after a short wait the worker leaves it.
+    if (!(await settlesWithin(worker.close(), 3_000))) out.write('A step was still running; quitting leaves it where it is.\n');
     await sim?.close();
     stopRedis();
   }
+  // Whatever a left step still holds open, the session is over.
+  process.exit(0);
 }
 
 /** `npm start`: the Slack bot when Slack credentials are set, else the terminal demo. */

@@ -30,7 +30,8 @@ export interface ClusterWorkerOptions {
 /** A running worker of one cluster's queue. */
 export interface ClusterWorker {
   readonly worker: Worker;
-  close(): Promise<void>;
+  /** Stops taking jobs and waits for the running one; `force` leaves it (its lock expires, the ledger resumes it). */
+  close(force?: boolean): Promise<void>;
 }
 
 /** The key that, when present, tells the worker a remedy was cancelled. */
@@ -173,8 +174,8 @@ export function startClusterWorker(options: ClusterWorkerOptions): ClusterWorker
 
   return {
     worker,
-    async close() {
-      await worker.close();
+    async close(force = false) {
+      await worker.close(force);
       await continuations.close();
       await Promise.allSettled([queueConnection.quit(), workerConnection.quit()]);
     },

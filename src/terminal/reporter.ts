@@ -12,6 +12,8 @@ export interface Question {
   readonly requestId: string;
   readonly prompt: string;
   readonly answers: readonly { readonly keys: readonly string[]; readonly label: string; readonly act: () => Promise<void> }[];
+  /** A question answered with free text (a name), besides the fixed answers. */
+  readonly free?: { readonly label: string; readonly act: (text: string) => Promise<void> };
 }
 
 /** What the reporter needs from the terminal session. */
@@ -25,6 +27,8 @@ export interface TerminalIO {
 /** What the reporter may do with a request. */
 export interface TerminalActions {
   approve(req: RemedyRequest, plan: Plan): Promise<void>;
+  /** Approval by a second person at this terminal, who gives their name (two-person rule). */
+  approveAs(req: RemedyRequest, plan: Plan, name: string): Promise<void>;
   deny(req: RemedyRequest, plan: Plan): Promise<void>;
   choose(req: RemedyRequest, stageId: string, choiceId: string): Promise<void>;
   replan(req: RemedyRequest): Promise<void>;
@@ -35,6 +39,8 @@ export class TerminalReporter implements RemedyReporter {
   constructor(
     private readonly io: TerminalIO,
     private readonly actions: TerminalActions,
+    /** Whether the cluster of a plan applies the two-person rule. */
+    private readonly secondPerson: (plan: Plan) => boolean = () => true,
   ) {}
 
   private tag(req: RemedyRequest): string {
@@ -54,6 +60,15 @@ export class TerminalReporter implements RemedyReporter {
       return;
     }
     if (plan.approval === 'none') return;
+    if (plan.approval === 'second-person' && this.secondPerson(plan)) {
+      this.io.ask({
+        requestId: req.id,
+        prompt: `${this.tag(req)} Destructive steps need a second person: the second approver types their name to approve, or d to deny`,
+        answers: [{ keys: ['d', 'deny'], label: 'deny', act: () => this.actions.deny(req, plan) }],
+        free: { label: 'your name', act: (name) => this.actions.approveAs(req, plan, name) },
+      });
+      return;
+    }
     this.io.ask({
       requestId: req.id,
       prompt: `${this.tag(req)} Approve this plan? [a]pprove / [d]eny`,

@@ -3,7 +3,7 @@ import type { Logger } from 'pino';
 import { closestIds, findEntry } from '../catalogue/index.js';
 import { parseCommand } from '../commands/parse.js';
 import type { Config } from '../config.js';
-import { findCluster } from '../config.js';
+import { approvalRules, findCluster } from '../config.js';
 import { helpBlocks, listBlocks, unknownEntryBlocks } from '../handlers/blocks/catalogue.js';
 import { auditBlocks } from '../handlers/blocks/audit.js';
 import { explainBlocks } from '../handlers/blocks/explain.js';
@@ -28,20 +28,28 @@ export interface TerminalOptions {
 }
 
 /**
- * The local operator approves restarts at their own terminal; a destructive plan needs a second person,
- * which a terminal cannot provide.
+ * At a terminal the local operator approves restarts; a destructive plan, under the two-person rule,
+ * is approved by a second person at the same terminal, who gives their name (the audit trail keeps
+ * it). The terminal cannot check who types; Slack can, and is where the rule is enforced for real.
  */
-function terminalPolicy(user: string): ApprovalPolicy {
+function terminalPolicy(user: string, twoPersonRule: (cluster: string) => boolean): ApprovalPolicy {
   return {
     async refusal(who, plan) {
-      if (who !== user) return 'Only the person at this terminal can approve here.';
-      if (plan.approval === 'second-person') return 'This plan has destructive steps and needs a second person: approve it in Slack.';
-      return undefined;
+      const second = plan.approval === 'second-person' && twoPersonRule(plan.cluster);
+      if (second) return who !== user && who.startsWith('terminal:') ? undefined : 'Destructive steps need a second person: the second approver types their name at the prompt.';
+      return who === user ? undefined : 'Only the person at this terminal can approve here.';
     },
     async isApprover(who) {
       return who === user;
     },
   };
+}
+
+/** A second approver's name as the audit trail records it. */
+function secondApprover(user: string, name: string): string | undefined {
+  const clean = name.trim().replace(/[^A-Za-z0-9._ -]/g, '').slice(0, 40).trim();
+  const who = `terminal:${clean}`;
+  return clean === '' || who === user ? undefined : who;
 }
 
 /** Text without terminal control sequences or control characters (newlines and tabs kept). */
@@ -58,7 +66,7 @@ function answerText(pasted: string): string {
   return top ? `${text}\n  Type "fix ${top}" to plan it, or "explain ${top}".` : text;
 }
 
-const terminalHelp = 'Terminal only: `cluster` shows the cluster and its symptoms; `quit` ends the session. Slash optional: `/platform fix build-logs` and `fix build-logs` are the same.';
+const terminalHelp = 'Terminal only: `cluster` shows the cluster and its symptoms; `cancel [id]` cancels a remedy of this session; `quit` ends the session. Slash optional: `/platform fix build-logs` and `fix build-logs` are the same.';
 
 /**
  * A terminal session that takes the same commands as `/platform`, asks for approval by prompt and
@@ -121,12 +129,23 @@ export async function runTerminal(options: TerminalOptions): Promise<void> {
     },
     {
       approve: async (req, plan): Promise<void> => say(await coordinator.approve(req.id, plan.stageId, plan.hash, user)),
+      approveAs: async (req, plan, name): Promise<void> => {
+        const who = secondApprover(user, name);
+        if (!who) {
+          print('That name is not a second person. The second approver types their own name.');
+          reporter.planned(req, findEntry(req.entryId)!, plan).catch(() => undefined);
+          return;
+        }
+        say(await coordinator.approve(req.id, plan.stageId, plan.hash, who));
+      },
       deny: async (req, plan): Promise<void> => say(await coordinator.deny(req.id, plan.stageId, plan.hash, user)),
       choose: async (req, stageId, choiceId): Promise<void> => say(await coordinator.choose(req.id, stageId, choiceId, user)),
       replan: async (req): Promise<void> => say(await coordinator.replan(req.id, req.stageId, user)),
     },
+    (plan) => approvalRules(config, plan.cluster).twoPersonRule,
   );
-  const coordinator: RemedyCoordinator = new RemedyCoordinator({ config, logger, reporter, policy: terminalPolicy(user) });
+  const twoPersonRule = (cluster: string) => approvalRules(config, cluster).twoPersonRule;
+  const coordinator: RemedyCoordinator = new RemedyCoordinator({ config, logger, reporter, policy: terminalPolicy(user, twoPersonRule) });
   const say = (a: { ok: boolean; message?: string }) => {
     if (!a.ok || a.message) print(a.message ?? '');
   };
@@ -144,6 +163,17 @@ export async function runTerminal(options: TerminalOptions): Promise<void> {
       return;
     }
     if (text === 'cluster') return print(options.describeCluster());
+    if (text === 'cancel' || text.startsWith('cancel ')) {
+      const id = text.slice('cancel'.length).trim() || [...open].pop();
+      if (!id) return print('Nothing to cancel: no remedy of this session is open.');
+      const answer = await coordinator.cancel(id, user);
+      questions.splice(0, questions.length, ...questions.filter((q) => q.requestId !== id));
+      if (answer.ok) {
+        open.delete(id);
+        busy.delete(id);
+      }
+      return print(answer.ok ? (answer.message ?? `Cancelled ${id}.`) : answer.message);
+    }
     const parsed = parseCommand(text);
     switch (parsed.kind) {
       case 'help':
@@ -184,11 +214,18 @@ export async function runTerminal(options: TerminalOptions): Promise<void> {
   async function answer(q: Question, line: string): Promise<void> {
     const word = line.trim().toLowerCase();
     const chosen = q.answers.find((a) => a.keys.includes(word));
+    if (!chosen && q.free && word !== '' && !['quit', 'exit', 'cluster', 'cancel'].includes(word)) {
+      if (!interactive) print(`${q.prompt} > ${line.trim()}`);
+      questions.shift();
+      busy.add(q.requestId);
+      await q.free.act(line.trim());
+      return;
+    }
     if (!chosen) {
       // Commands still work while a question waits (look at the cluster, read help, quit); the question stays.
-      if (word !== '' && (['quit', 'exit', 'cluster'].includes(word) || !['unknown', 'usage'].includes(parseCommand(line).kind))) {
+      if (word !== '' && (['quit', 'exit', 'cluster', 'cancel'].includes(word) || word.startsWith('cancel ') || !['unknown', 'usage'].includes(parseCommand(line).kind))) {
         await command(line);
-        print(`(still waiting) ${q.prompt}`);
+        if (questions[0] === q) print(`(still waiting) ${q.prompt}`);
         return;
       }
       print(`Please answer one of: ${q.answers.map((a) => `${a.keys[0]} (${a.label})`).join(', ')}.`);

@@ -60,6 +60,26 @@ describe('the terminal adapter', () => {
     expect(transcript).toContain('✅ Step 1 of 2: Deleted 1 pod(s); replacements are Ready with new uids.');
   });
 
+  it('lets a second person approve destructive steps by name, never the operator alone', async () => {
+    const sim = await startSimulatedCluster({ recreateDelayMs: 30, readyDelayMs: 30 });
+    sims.push(sim);
+    sim.break('gitops-certificate-expired');
+    const transcript = await session(sim, ['fix gitops-certificate-expired', 'alice', 'bob']);
+    expect(transcript).toContain('Destructive steps need a second person: the second approver types their name to approve, or d to deny > alice');
+    expect(transcript).toContain('That name is not a second person. The second approver types their own name.');
+    expect(transcript).toContain('Approved by terminal:bob; running.');
+    expect(transcript).toContain('Stage done: every step finished.');
+    expect(sim.symptoms()).toEqual([]);
+  });
+
+  it('cancels a remedy of the session with `cancel`', async () => {
+    const sim = await startSimulatedCluster({ recreateDelayMs: 30, readyDelayMs: 30 });
+    sims.push(sim);
+    const transcript = await session(sim, ['fix git-sensor-stuck', 'cancel']);
+    expect(transcript).toMatch(/🛑 Cancelled by terminal:alice\. Steps already done stay done; nothing else will run\./);
+    expect(sim.requests().filter((r) => r.method === 'DELETE')).toHaveLength(0);
+  });
+
   it('removes terminal control sequences from what it prints', () => {
     expect(stripControl('fix \u001b[2Jboom\u001b]0;pwned\u0007 ok\u0000')).toBe('fix boom ok');
     expect(stripControl('two\nlines\tand a tab')).toBe('two\nlines\tand a tab');
