@@ -3,6 +3,8 @@ import { userInfo } from 'node:os';
 import { startSimulatedCluster, type SimulatedCluster } from './cluster/sim/index.js';
 import { assertClusterReachable, loadKubeConfig } from './cluster/kubeconfig.js';
 import { ConfigError, findCluster, hasSlackCredentials, loadConfig, type Config, type ConfigSources } from './config.js';
+import { Redis } from 'ioredis';
+import { deletePrefix } from './jobs/cleanup.js';
 import { startPrivateRedis, redisServerInstalled } from './jobs/private-redis.js';
 import { assertRedisReachable, RedisUnavailableError, safeRedisUrl } from './jobs/redis.js';
 import { startClusterWorker } from './jobs/worker.js';
@@ -138,6 +140,11 @@ export async function runTerminalDemo(sources: ConfigSources, options: TerminalD
   } finally {
     // Quitting never hangs on a running step: after a short wait the worker leaves it.
     if (!(await settlesWithin(worker.close(), 3_000))) out.write('A step was still running; quitting leaves it where it is.\n');
+    // The session's queues were its own: nothing of it is left in Redis.
+    const redis = new Redis(config.redisUrl, { maxRetriesPerRequest: 1 });
+    redis.on('error', () => undefined);
+    await settlesWithin(deletePrefix(redis, config.queuePrefix), 3_000);
+    redis.disconnect();
     await sim?.close();
     stopRedis();
   }

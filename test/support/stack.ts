@@ -4,6 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { Queue } from 'bullmq';
+import { Redis } from 'ioredis';
+import { deletePrefix } from '../../src/jobs/cleanup.js';
 import { pino } from 'pino';
 import { catalogue } from '../../src/catalogue/index.js';
 import { startSimulatedCluster, type SimulatedCluster } from '../../src/cluster/sim/index.js';
@@ -207,6 +209,11 @@ export async function startStack(name: string, options: StackOptions = {}): Prom
       for (const b of bots) await b.stop();
       await queue.obliterate({ force: true }).catch(() => undefined);
       await queue.close();
+      // Everything the test wrote under its prefix goes: requests, audit, ledgers, locks, cursors.
+      const redis = new Redis(options.redisUrl ?? testRedisUrl, { maxRetriesPerRequest: 1 });
+      redis.on('error', () => undefined);
+      await deletePrefix(redis, config.queuePrefix).catch(() => undefined);
+      redis.disconnect();
       await fake.close();
       await sim.close();
     },

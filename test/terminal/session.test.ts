@@ -1,5 +1,7 @@
 import { PassThrough, Writable } from 'node:stream';
+import { Redis } from 'ioredis';
 import { pino } from 'pino';
+import { deletePrefix } from '../../src/jobs/cleanup.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startSimulatedCluster, type SimulatedCluster } from '../../src/cluster/sim/index.js';
 import { loadConfig } from '../../src/config.js';
@@ -15,6 +17,7 @@ async function session(sim: SimulatedCluster, script: string[]): Promise<string>
     env: {},
     overrides: { redisUrl: testRedisUrl, queuePrefix: uniquePrefix('terminal'), clusters: [{ name: 'simulated', kube: { source: 'simulated' } }], defaultCluster: 'simulated', waitOverrideSeconds: 0.2 },
   });
+  prefixes.push(config.queuePrefix);
   workers.push(startClusterWorker({ config, cluster: config.clusters[0]!, kubeConfig: sim.kubeConfig(), logger: silent, pollMs: 50 }));
   const input = new PassThrough();
   let out = '';
@@ -25,9 +28,13 @@ async function session(sim: SimulatedCluster, script: string[]): Promise<string>
 }
 
 const workers: ClusterWorker[] = [];
+const prefixes: string[] = [];
 const sims: SimulatedCluster[] = [];
 afterEach(async () => {
   await Promise.all(workers.splice(0).map((w) => w.close()));
+  const redis = new Redis(testRedisUrl);
+  for (const p of prefixes.splice(0)) await deletePrefix(redis, p);
+  redis.disconnect();
   await Promise.all(sims.splice(0).map((s) => s.close()));
 });
 
