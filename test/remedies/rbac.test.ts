@@ -31,9 +31,11 @@ describe('the worker RBAC derived from the catalogue', () => {
     const rules = workerRbac(catalogue, defaultPlatformNames).namespaceRules['devtroncd']!;
     expect(rules).toContainEqual({ apiGroups: [''], resources: ['persistentvolumeclaims'], verbs: ['get', 'patch'], resourceNames: ['git-volume-git-sensor-0'] });
     expect(rules).toContainEqual({ apiGroups: ['installer.devtron.ai'], resources: ['installers'], verbs: ['get'], resourceNames: ['installer-devtron'] });
-    // Listing and creating never carry names; the chart labels need every secret patched, so patch is not named.
-    expect(rules).toContainEqual({ apiGroups: [''], resources: ['secrets'], verbs: ['list', 'create', 'patch'] });
-    expect(rules).toContainEqual({ apiGroups: [''], resources: ['secrets'], verbs: ['get'], resourceNames: ['argocd-secret', 'devtron-secret'] });
+    // Creating a backup cannot carry a name (it holds the time); reading and patching are limited to the
+    // platform's two Secrets, and no step lists Secrets (listing would read every Secret's values).
+    expect(rules).toContainEqual({ apiGroups: [''], resources: ['secrets'], verbs: ['create'] });
+    expect(rules).toContainEqual({ apiGroups: [''], resources: ['secrets'], verbs: ['get', 'patch'], resourceNames: ['argocd-secret', 'devtron-secret'] });
+    expect(rules.filter((r) => r.resources.includes('secrets') && r.verbs.includes('list'))).toEqual([]);
     expect(workerRbac(catalogue, defaultPlatformNames).namespaceRules['devtron-ci']).toEqual([{ apiGroups: [''], resources: ['pods'], verbs: ['list'] }]);
   });
 

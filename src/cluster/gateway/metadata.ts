@@ -63,6 +63,17 @@ export class MetadataGateway {
     return items.map((o) => this.summarise(resource, o)).sort((a, b) => a.name.localeCompare(b.name));
   }
 
+  /** One Secret's identity, labels and annotations (read by name: no right to list every Secret needed). */
+  async getSecret(namespace: string, name: string): Promise<ObjectMetaSummary | undefined> {
+    try {
+      const o = await this.api.call(`get secret ${namespace}/${name}`, () => this.core.readNamespacedSecret({ namespace, name }));
+      return this.summarise('secrets', o);
+    } catch (err) {
+      if ((err as { code?: string }).code === 'not-found') return undefined;
+      throw err;
+    }
+  }
+
   /**
    * Merge-patches labels and annotations. The resourceVersion travels in the patch, which the API
    * server treats as a precondition: an object changed since the plan answers 409, nothing applied.

@@ -1,12 +1,19 @@
 import { z } from 'zod';
-import type { LabelForChartManagerStep } from '../../catalogue/model.js';
+import type { LabelForChartManagerStep, Permission } from '../../catalogue/model.js';
 import { metaResources, type MetaResource, type ObjectMetaSummary } from '../../cluster/gateway.js';
 import { targetSchema } from '../plan.js';
 import type { StepContext, StepKind } from './context.js';
 import { code, writeWithOneRetry } from './support.js';
 
-/** The kinds a platform chart installs; ReplicaSets, pods, claims and jobs' pods belong to their controllers. */
-export const chartResources: readonly MetaResource[] = ['deployments', 'statefulsets', 'services', 'configmaps', 'secrets', 'serviceaccounts', 'ingresses'];
+/**
+ * The kinds a platform chart installs and the worker lists; ReplicaSets, pods, claims and jobs' pods
+ * belong to their controllers. Secrets are not listed: listing them is reading every Secret's values,
+ * so the worker labels only the platform's named Secrets (`namedSecrets`) and says so for the rest.
+ */
+export const chartResources: readonly MetaResource[] = ['deployments', 'statefulsets', 'services', 'configmaps', 'serviceaccounts', 'ingresses'];
+
+/** The Secrets of the platform the worker may read and label, by their per-cluster names. */
+export const namedSecrets = ['platformSecret', 'gitopsSecret'] as const;
 
 const managedBy = 'app.kubernetes.io/managed-by';
 const releaseName = 'meta.helm.sh/release-name';
@@ -42,13 +49,18 @@ function change(release: string, namespace: string) {
 async function lacking(ctx: StepContext, namespace: string, release: string): Promise<{ todo: ObjectMetaSummary[]; foreign: ObjectMetaSummary[] }> {
   const todo: ObjectMetaSummary[] = [];
   const foreign: ObjectMetaSummary[] = [];
-  for (const resource of chartResources) {
-    for (const o of (await ctx.gateway.metadata.list(resource, namespace)).filter(chartOwned)) {
-      const other = o.annotations[releaseName];
-      if (other !== undefined && other !== release) foreign.push(o);
-      else if (o.labels[managedBy] !== 'Helm' || other !== release || o.annotations[releaseNamespace] !== namespace) todo.push(o);
-    }
+  const sort = (o: ObjectMetaSummary) => {
+    const other = o.annotations[releaseName];
+    if (other !== undefined && other !== release) foreign.push(o);
+    else if (o.labels[managedBy] !== 'Helm' || other !== release || o.annotations[releaseNamespace] !== namespace) todo.push(o);
+  };
+  for (const resource of chartResources) (await ctx.gateway.metadata.list(resource, namespace)).filter(chartOwned).forEach(sort);
+  const secrets: ObjectMetaSummary[] = [];
+  for (const key of namedSecrets) {
+    const secret = await ctx.gateway.metadata.getSecret(namespace, ctx.names[key]);
+    if (secret) secrets.push(secret);
   }
+  secrets.sort((a, b) => a.name.localeCompare(b.name)).forEach(sort);
   return { todo, foreign };
 }
 
@@ -61,7 +73,10 @@ async function lacking(ctx: StepContext, namespace: string, release: string): Pr
 export const labelForChartManager: StepKind<LabelForChartManagerStep, Data> = {
   kind: 'labelForChartManager',
   schema,
-  permissions: (step) => chartResources.map((r) => ({ apiGroup: metaResources[r].apiGroup, resource: r, verbs: ['list', 'patch'], scope: step.namespace })),
+  permissions: (step) => [
+    ...chartResources.map((r): Permission => ({ apiGroup: metaResources[r].apiGroup, resource: r, verbs: ['list', 'patch'], scope: step.namespace })),
+    { apiGroup: '', resource: 'secrets', verbs: ['get', 'patch'], scope: step.namespace, resourceNames: [...namedSecrets] },
+  ],
   async plan(ctx, step) {
     const namespace = ctx.names[step.namespace];
     const release = ctx.names.installerReleaseName;
@@ -69,7 +84,7 @@ export const labelForChartManager: StepKind<LabelForChartManagerStep, Data> = {
     const wanted = change(release, namespace);
     const lines = [
       `add label ${code(`${managedBy}=Helm`)} and annotations ${code(`${releaseName}=${release}`)}, ${code(`${releaseNamespace}=${namespace}`)} to:`,
-      ...chartResources
+      ...[...chartResources, 'secrets' as const]
         .map((r) => todo.filter((o) => o.resource === r))
         .filter((group) => group.length > 0)
         .map((group) => `${group[0]!.kind} (${group.length}): ${group.map((o) => code(o.name)).join(', ')}`),
@@ -77,7 +92,10 @@ export const labelForChartManager: StepKind<LabelForChartManagerStep, Data> = {
     if (todo.length === 0) lines.splice(0, lines.length, `every chart resource of ${code(namespace)} already carries the chart manager's label and annotations`);
     for (const o of todo) await ctx.gateway.metadata.patch(o.resource, namespace, o.name, wanted, o.resourceVersion, true);
     const objects = todo.map((o) => ({ resource: o.resource, kind: o.kind, namespace, name: o.name, uid: o.uid, state: 'not labelled for the chart manager', pin: pinOf(o) }));
-    const warnings = foreign.map((o) => `${o.kind} ${namespace}/${o.name} belongs to release ${o.annotations[releaseName]}; left alone.`);
+    const warnings = [
+      ...foreign.map((o) => `${o.kind} ${namespace}/${o.name} belongs to release ${o.annotations[releaseName]}; left alone.`),
+      `Other Secrets of ${namespace} are not read (that would need the right to read every Secret): label any the chart owns with \`kubectl -n ${namespace} label secret NAME ${managedBy}=Helm\` and annotate them with the release's name and namespace.`,
+    ];
     return { lines, targets: objects.map(({ resource: _r, ...t }) => t), data: { namespace, release, objects }, warnings };
   },
   async run(ctx, planned) {
@@ -85,7 +103,10 @@ export const labelForChartManager: StepKind<LabelForChartManagerStep, Data> = {
     if (objects.length === 0) return { status: 'skipped', message: 'Every chart resource already carries the label and annotations.' };
     const wanted = change(release, namespace);
     const find = async (t: Data['objects'][number]) => {
-      const o = (await ctx.gateway.metadata.list(t.resource as MetaResource, namespace)).find((x) => x.name === t.name);
+      const o =
+        t.resource === 'secrets'
+          ? await ctx.gateway.metadata.getSecret(namespace, t.name)
+          : (await ctx.gateway.metadata.list(t.resource as MetaResource, namespace)).find((x) => x.name === t.name);
       return o && o.uid === t.uid && pinOf(o) === t.pin ? o : undefined;
     };
     let done = 0;
