@@ -270,9 +270,28 @@ export async function runTerminal(options: TerminalOptions): Promise<void> {
 
   const rl = createInterface({ input: options.input, output: options.output, terminal: interactive });
   term.rl = rl;
-  rl.on('line', (line) => {
-    lines.push(line);
+  // A person pastes a log or a kubectl table as many lines at once: lines that arrive within a few
+  // milliseconds of each other are one paste, matched whole, not read as commands one by one.
+  let pasted: string[] = [];
+  let pasteTimer: NodeJS.Timeout | undefined;
+  const flushPaste = () => {
+    pasteTimer = undefined;
+    const got = pasted;
+    pasted = [];
+    const looksLikeCommands = got.every((l) => !['unknown'].includes(parseCommand(l.replace(/^\/platform\b/, '')).kind) || l.trim() === '');
+    if (got.length > 1 && !looksLikeCommands) lines.push(`match ${got.join('\n')}`);
+    else lines.push(...got);
     void pump();
+  };
+  rl.on('line', (line) => {
+    if (!interactive) {
+      lines.push(line);
+      void pump();
+      return;
+    }
+    pasted.push(line);
+    if (pasteTimer) clearTimeout(pasteTimer);
+    pasteTimer = setTimeout(flushPaste, 30);
   });
   // Ctrl-C quits, with the same care as `quit`.
   rl.on('SIGINT', () => {
