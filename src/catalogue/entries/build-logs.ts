@@ -26,6 +26,10 @@ const triggerBuild: Step = {
   items: ['Trigger a new build of the affected pipeline and open its logs.'],
 };
 
+/** The guide's question after each stage, and its good answer. */
+const question = 'Are the build logs visible now?';
+const logsVisible = { id: 'fixed', label: 'Logs visible', then: { end: 'resolved', message: 'Build logs are visible again.' } } as const;
+
 /** Guide 7.4: build logs not visible and builds cannot be aborted; a two-stage restart. */
 export const buildLogs: CatalogueEntry = {
   id: 'build-logs',
@@ -81,9 +85,9 @@ export const buildLogs: CatalogueEntry = {
         triggerBuild,
       ],
       then: {
-        question: 'Are the build logs visible now?',
+        question,
         choices: [
-          { id: 'fixed', label: 'Logs visible', then: { end: 'resolved', message: 'Build logs are visible again.' } },
+          logsVisible,
           { id: 'still-failing', label: 'Still failing', then: { stage: 'restart-brokers' } },
         ],
       },
@@ -104,9 +108,9 @@ export const buildLogs: CatalogueEntry = {
         triggerBuild,
       ],
       then: {
-        question: 'Are the build logs visible now?',
+        question,
         choices: [
-          { id: 'fixed', label: 'Logs visible', then: { end: 'resolved', message: 'Build logs are visible again.' } },
+          logsVisible,
           {
             id: 'still-failing',
             label: 'Still failing',
