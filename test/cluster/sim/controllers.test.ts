@@ -1,25 +1,15 @@
 import { AppsV1Api, BatchV1Api, CoreV1Api } from '@kubernetes/client-node';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { startSimulatedCluster } from '../../../src/cluster/sim/index.js';
-import type { SimulatedCluster } from '../../../src/cluster/sim/index.js';
-import { deployments, fast, isReady, jobs, pods, statefulSets } from './support.js';
+import { deployments, freshSimulator, isReady, jobs, pods, statefulSets } from './support.js';
 
 const ns = 'devtroncd';
 
 describe('the simulated controllers', () => {
-  let sim: SimulatedCluster;
-  let core: CoreV1Api;
-
-  beforeEach(async () => {
-    sim = await startSimulatedCluster(fast);
-    core = sim.kubeConfig().makeApiClient(CoreV1Api);
-  });
-  afterEach(async () => {
-    await sim.close();
-  });
+  const env = freshSimulator();
 
   it('start with every workload pod Running and Ready, with realistic status', () => {
-    const all = sim.list(pods, ns).filter((p) => !p.metadata.labels['job-name']);
+    const all = env.sim.list(pods, ns).filter((p) => !p.metadata.labels['job-name']);
     expect(all.length).toBe(9);
     for (const pod of all) {
       expect(pod.status.phase).toBe('Running');
@@ -28,24 +18,24 @@ describe('the simulated controllers', () => {
       expect(pod.status.containerStatuses[0]).toMatchObject({ ready: true, restartCount: 0, state: { running: {} } });
       expect(Date.parse(pod.status.startTime)).toBeLessThan(Date.now() - 24 * 3600 * 1000);
     }
-    const db = sim.get(pods, ns, 'postgresql-postgresql-0');
+    const db = env.sim.get(pods, ns, 'postgresql-postgresql-0');
     expect(db.spec.initContainers[0]).toMatchObject({ name: 'init-chmod-data', image: 'docker.io/bitnami/minideb:latest' });
     expect(db.spec.containers[0]).toMatchObject({ name: 'postgresql-postgresql', image: 'docker.io/bitnami/postgresql:11.3.0-debian-9-r28' });
-    expect(sim.get(statefulSets, ns, 'git-sensor').status).toMatchObject({ replicas: 1, readyReplicas: 1 });
-    expect(sim.get(deployments, ns, 'devtron').status).toMatchObject({ replicas: 1, readyReplicas: 1, availableReplicas: 1 });
+    expect(env.sim.get(statefulSets, ns, 'git-sensor').status).toMatchObject({ replicas: 1, readyReplicas: 1 });
+    expect(env.sim.get(deployments, ns, 'devtron').status).toMatchObject({ replicas: 1, readyReplicas: 1, availableReplicas: 1 });
   });
 
   it('recreate a deleted stateful set pod under the same name with a new uid, Pending first and then Ready', async () => {
-    const before = sim.get(pods, ns, 'git-sensor-0');
-    await core.deleteNamespacedPod({ namespace: ns, name: 'git-sensor-0' });
-    expect(sim.get(pods, ns, 'git-sensor-0')).toBeUndefined();
+    const before = env.sim.get(pods, ns, 'git-sensor-0');
+    await env.core.deleteNamespacedPod({ namespace: ns, name: 'git-sensor-0' });
+    expect(env.sim.get(pods, ns, 'git-sensor-0')).toBeUndefined();
 
     await new Promise((r) => setTimeout(r, 70));
-    const fresh = sim.get(pods, ns, 'git-sensor-0');
+    const fresh = env.sim.get(pods, ns, 'git-sensor-0');
     expect(fresh?.metadata.uid).not.toBe(before.metadata.uid);
 
-    await sim.settle();
-    const after = await core.readNamespacedPod({ namespace: ns, name: 'git-sensor-0' });
+    await env.sim.settle();
+    const after = await env.core.readNamespacedPod({ namespace: ns, name: 'git-sensor-0' });
     expect(after.metadata?.uid).toBe(fresh.metadata.uid);
     expect(after.metadata?.labels).toMatchObject({ app: 'git-sensor' });
     expect(after.metadata?.ownerReferences?.[0]).toMatchObject({ kind: 'StatefulSet', name: 'git-sensor', controller: true });
@@ -54,18 +44,18 @@ describe('the simulated controllers', () => {
   });
 
   it('replace a deleted deployment pod with a new name and uid from the same ReplicaSet', async () => {
-    const [before] = sim.list(pods, ns, 'app=devtron');
+    const [before] = env.sim.list(pods, ns, 'app=devtron');
     const rsName = before.metadata.ownerReferences[0].name as string;
-    await core.deleteNamespacedPod({ namespace: ns, name: before.metadata.name });
-    expect(sim.list(pods, ns, 'app=devtron')).toHaveLength(0);
-    await sim.settle();
-    const after = sim.list(pods, ns, 'app=devtron');
+    await env.core.deleteNamespacedPod({ namespace: ns, name: before.metadata.name });
+    expect(env.sim.list(pods, ns, 'app=devtron')).toHaveLength(0);
+    await env.sim.settle();
+    const after = env.sim.list(pods, ns, 'app=devtron');
     expect(after).toHaveLength(1);
     expect(after[0].metadata.uid).not.toBe(before.metadata.uid);
     expect(after[0].metadata.name).toMatch(new RegExp(`^${rsName}-[a-z0-9]{5}$`));
     expect(after[0].metadata.name).not.toBe(before.metadata.name);
     expect(isReady(after[0])).toBe(true);
-    expect(sim.get(deployments, ns, 'devtron').status).toMatchObject({ readyReplicas: 1 });
+    expect(env.sim.get(deployments, ns, 'devtron').status).toMatchObject({ readyReplicas: 1 });
   });
 
   it('show the replacement not Ready until readyDelayMs has passed', async () => {
@@ -85,38 +75,38 @@ describe('the simulated controllers', () => {
   });
 
   it('cascade a Deployment deletion to its ReplicaSet and pods, without recreating them', async () => {
-    const apps = sim.kubeConfig().makeApiClient(AppsV1Api);
+    const apps = env.sim.kubeConfig().makeApiClient(AppsV1Api);
     await apps.deleteNamespacedDeployment({ namespace: ns, name: 'kubewatch' });
-    await sim.settle();
-    expect(sim.list(pods, ns, 'app=kubewatch')).toHaveLength(0);
-    expect(sim.list({ group: 'apps', version: 'v1', plural: 'replicasets' }, ns, 'app=kubewatch')).toHaveLength(0);
+    await env.sim.settle();
+    expect(env.sim.list(pods, ns, 'app=kubewatch')).toHaveLength(0);
+    expect(env.sim.list({ group: 'apps', version: 'v1', plural: 'replicasets' }, ns, 'app=kubewatch')).toHaveLength(0);
   });
 
   it('roll a Deployment to a new ReplicaSet when its template changes', async () => {
-    const apps = sim.kubeConfig().makeApiClient(AppsV1Api);
-    const [before] = sim.list(pods, ns, 'app=kubewatch');
+    const apps = env.sim.kubeConfig().makeApiClient(AppsV1Api);
+    const [before] = env.sim.list(pods, ns, 'app=kubewatch');
     await apps.patchNamespacedDeployment({
       namespace: ns,
       name: 'kubewatch',
       body: [{ op: 'add', path: '/spec/template/metadata/annotations', value: { 'kubectl.kubernetes.io/restartedAt': new Date().toISOString() } }],
     });
-    await sim.settle();
-    const after = sim.list(pods, ns, 'app=kubewatch');
+    await env.sim.settle();
+    const after = env.sim.list(pods, ns, 'app=kubewatch');
     expect(after).toHaveLength(1);
     expect(after[0].metadata.labels['pod-template-hash']).not.toBe(before.metadata.labels['pod-template-hash']);
     expect(isReady(after[0])).toBe(true);
   });
 
   it('run a new Job to completion: one pod, then 1/1 succeeded', async () => {
-    const batch = sim.kubeConfig().makeApiClient(BatchV1Api);
+    const batch = env.sim.kubeConfig().makeApiClient(BatchV1Api);
     await batch.createNamespacedJob({
       namespace: ns,
       body: { metadata: { name: 'postgresql-migrate-devtron-again' }, spec: { template: { spec: { restartPolicy: 'OnFailure', containers: [{ name: 'migrate', image: 'quay.io/devtron/migrator:v4.16.2' }] } } } },
     });
-    await sim.settle();
-    const [pod] = sim.list(pods, ns, 'job-name=postgresql-migrate-devtron-again');
+    await env.sim.settle();
+    const [pod] = env.sim.list(pods, ns, 'job-name=postgresql-migrate-devtron-again');
     expect(pod.status.phase).toBe('Succeeded');
-    const job = sim.get(jobs, ns, 'postgresql-migrate-devtron-again');
+    const job = env.sim.get(jobs, ns, 'postgresql-migrate-devtron-again');
     expect(job.status).toMatchObject({ succeeded: 1 });
     expect(job.status.conditions.map((c: { type: string }) => c.type)).toContain('Complete');
   });

@@ -1,5 +1,6 @@
-import { ApiException } from '@kubernetes/client-node';
-import { expect } from 'vitest';
+import { ApiException, CoreV1Api } from '@kubernetes/client-node';
+import { afterEach, beforeEach, expect } from 'vitest';
+import { startSimulatedCluster, type SimulatedCluster } from '../../../src/cluster/sim/index.js';
 
 /** References of the resources the tests read directly from the simulator. */
 export const pods = { group: '', version: 'v1', plural: 'pods' };
@@ -25,4 +26,28 @@ export async function apiFailure(call: () => Promise<unknown>, code: number): Pr
 
 export function isReady(pod: { status?: { conditions?: Array<{ type: string; status: string }> } } | undefined): boolean {
   return pod?.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True') === true;
+}
+
+/**
+ * A fresh simulator (fast controllers) and its core API client for every test of a describe block,
+ * closed after each: `const env = freshSimulator();` then `env.sim`, `env.core` inside the tests.
+ */
+export function freshSimulator(): { readonly sim: SimulatedCluster; readonly core: CoreV1Api } {
+  let sim: SimulatedCluster | undefined;
+  let core: CoreV1Api | undefined;
+  beforeEach(async () => {
+    sim = await startSimulatedCluster(fast);
+    core = sim.kubeConfig().makeApiClient(CoreV1Api);
+  });
+  afterEach(async () => {
+    await sim?.close();
+  });
+  return {
+    get sim() {
+      return sim!;
+    },
+    get core() {
+      return core!;
+    },
+  };
 }
