@@ -1,4 +1,4 @@
-import { App, LogLevel, webApi, type Logger as BoltLogger } from '@slack/bolt';
+import { App, LogLevel, webApi } from '@slack/bolt';
 import type { Logger } from 'pino';
 import type { Config } from '../config.js';
 import { registerActions } from '../handlers/actions/index.js';
@@ -9,23 +9,7 @@ import { registerValues } from '../handlers/values/index.js';
 import { SlackReporter } from '../handlers/slack-reporter.js';
 import { countRequests, observe, slackCheck, startHealthServer, type Health, type HealthServer, type MedicMetrics } from '../observability/index.js';
 import { configuredApprovers, RemedyCoordinator } from '../remedies/coordinator.js';
-
-/** Bolt's logger interface over our pino logger. */
-function boltLogger(logger: Logger): BoltLogger {
-  const log = logger.child({ component: 'bolt' });
-  let level = LogLevel.INFO;
-  return {
-    debug: (...m: unknown[]) => log.debug(m.map(String).join(' ')),
-    info: (...m: unknown[]) => log.info(m.map(String).join(' ')),
-    warn: (...m: unknown[]) => log.warn(m.map(String).join(' ')),
-    error: (...m: unknown[]) => log.error(m.map(String).join(' ')),
-    setLevel: (l: LogLevel) => {
-      level = l;
-    },
-    getLevel: () => level,
-    setName: () => undefined,
-  };
-}
+import { slackLibraryLogger } from './library-logger.js';
 
 /** Slack refused the token or could not be reached; the message says which. Never contains the token. */
 export class SlackStartError extends Error {
@@ -76,7 +60,9 @@ export function createSlackBot(config: Config, logger: Logger, options: { metric
   // The bot's identity comes from the one auth.test start() makes. Bolt, given a token without
   // verification, would call auth.test again before every request (measured: one per command).
   let identity: { botId: string; botUserId: string } | undefined;
-  const webClient = new webApi.WebClient(botToken, { ...(apiUrl ? { slackApiUrl: apiUrl } : {}), logger: boltLogger(logger) });
+  // Every Slack library writes through one adapter that keeps payloads (messages, envelopes) out of the log.
+  const slackLog = slackLibraryLogger(logger);
+  const webClient = new webApi.WebClient(botToken, { ...(apiUrl ? { slackApiUrl: apiUrl } : {}), logger: slackLog });
   const app = new App({
     authorize: async () => {
       identity ??= await verifySlackToken(botToken, apiUrl);
@@ -84,7 +70,7 @@ export function createSlackBot(config: Config, logger: Logger, options: { metric
     },
     ...(signingSecret ? { signingSecret } : {}),
     ...(socketMode ? { socketMode: true, appToken } : {}),
-    logger: boltLogger(logger),
+    logger: slackLog,
     ...(apiUrl ? { clientOptions: { slackApiUrl: apiUrl } } : {}),
     // Over HTTP, probes and Prometheus use Bolt's own port; Socket Mode has a small server instead.
     ...(socketMode ? {} : { customRoutes: health.routes() }),
