@@ -57,7 +57,9 @@ export function endpointProblem(value: string): string | undefined {
     const groups = v6Groups(host.slice(1, -1));
     return groups ? v6Problem(groups, host) : `${host} is not an IPv6 address`;
   }
-  const name = host.replace(/\.+$/, '');
+  // A loop, not /\.+$/: that pattern is quadratic on a long run of dots (test/matching/redos.test.ts).
+  let name = host;
+  while (name.endsWith('.')) name = name.slice(0, -1);
   if (metadataNames.has(name)) return `${host} is a cloud metadata address`;
   if (name === 'localhost' || name.endsWith('.localhost')) return `${host} is a loopback address`;
   const octets = /^(\d+)\.(\d+)\.(\d+)\.(\d+)$/.exec(name)?.slice(1).map(Number);
