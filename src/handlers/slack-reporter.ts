@@ -3,7 +3,7 @@ import type { Logger } from 'pino';
 import { findEntry } from '../catalogue/index.js';
 import type { CatalogueEntry, Decision, Stage } from '../catalogue/model.js';
 import type { RemedyRequest, RequestStore } from '../jobs/requests.js';
-import type { RemedyReporter } from '../remedies/reporter.js';
+import type { RemedyEnd, RemedyReporter } from '../remedies/reporter.js';
 import type { Plan } from '../remedies/plan.js';
 import type { RunOutcome, StepProgress } from '../remedies/runner.js';
 import type { Block } from './blocks/kit.js';
@@ -154,10 +154,10 @@ export class SlackReporter implements RemedyReporter {
     if (!decision) await this.markRoot(req, outcome.status === 'completed' ? '✅ done' : `❌ ${outcome.status}`);
   }
 
-  async remedyEnded(req: RemedyRequest, end: 'resolved' | 'not-resolved', message: string, by?: string): Promise<void> {
+  async remedyEnded(req: RemedyRequest, end: RemedyEnd, message: string, by?: string): Promise<void> {
     const m = endBlocks(end, message, by);
     await this.reply(req, m.text, m.blocks);
-    await this.markRoot(req, end === 'resolved' ? '🎉 resolved' : '🛑 not resolved');
+    await this.markRoot(req, { resolved: '🎉 resolved', 'not-resolved': '🛑 not resolved', unanswered: '⌛ unanswered' }[end]);
   }
 
   async failed(req: RemedyRequest, message: string): Promise<void> {

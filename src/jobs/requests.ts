@@ -7,7 +7,7 @@ import { planSchema, type Plan } from '../remedies/plan.js';
  * conversation is (the surface's context, e.g. a Slack thread), which stage it is at, the plans made.
  */
 export const requestStatus = z.enum([
-  'planning', 'awaiting-approval', 'running', 'waiting', 'awaiting-decision', 'resolved', 'not-resolved', 'denied', 'failed', 'changed', 'blocked', 'cancelled', 'expired',
+  'planning', 'awaiting-approval', 'running', 'waiting', 'awaiting-decision', 'resolved', 'not-resolved', 'unanswered', 'denied', 'failed', 'changed', 'blocked', 'cancelled', 'expired',
 ]);
 export type RequestStatus = z.infer<typeof requestStatus>;
 
@@ -19,7 +19,11 @@ const recordSchema = z.object({
   createdAt: z.string(),
   stageId: z.string(),
   status: requestStatus,
-  planSeq: z.coerce.number().int(),
+  /**
+   * The current approval attempt: a fresh id for every plan (a first plan, "Plan again", the next
+   * stage). Decisions, expiries and runs belong to an attempt, never to a plan's hash.
+   */
+  attempt: z.string().optional(),
   /** Surface-specific routing (a Slack channel and thread); no message payloads. */
   context: z.string(),
   /** The fix's parameters as JSON (checked values, never secrets). */
@@ -46,8 +50,8 @@ export class RequestStore {
     return `${this.prefix}:request:${id}`;
   }
 
-  async create(r: Omit<RemedyRequest, 'planSeq'>): Promise<RemedyRequest> {
-    const record = { ...r, planSeq: 0 };
+  async create(r: RemedyRequest): Promise<RemedyRequest> {
+    const record = Object.fromEntries(Object.entries(r).filter(([, v]) => v !== undefined)) as RemedyRequest;
     await this.redis.multi().hset(this.key(r.id), record).expire(this.key(r.id), ttlSeconds).exec();
     return record;
   }
@@ -69,11 +73,6 @@ export class RequestStore {
     await this.redis.hdel(this.key(id), 'approvedBy', 'approvedAt', 'deniedBy');
   }
 
-  /** The next plan number of the request (1, 2, …). */
-  async nextPlanSeq(id: string): Promise<number> {
-    return this.redis.hincrby(this.key(id), 'planSeq', 1);
-  }
-
   async savePlan(plan: Plan): Promise<void> {
     await this.redis.hset(this.key(plan.requestId), `plan:${plan.stageId}`, JSON.stringify(plan));
   }
@@ -86,11 +85,12 @@ export class RequestStore {
   }
 
   /**
-   * Records the first decision on a plan (approve or deny) atomically: of two clicks, from one person
-   * or two, from one bot replica or two, exactly one wins. Returns the winner.
+   * Records the first decision on something of a request (an attempt's approval, a question's answer)
+   * atomically: of two clicks, from one person or two, from one bot replica or two, or a click and its
+   * expiry, exactly one wins. Returns the winner.
    */
-  async claimDecision(id: string, stageId: string, planHash: string, who: string, verdict: 'approved' | 'denied' | 'expired'): Promise<{ won: boolean; by: string; verdict: string }> {
-    const key = `${this.prefix}:decision:${id}:${stageId}:${planHash.slice(0, 16)}`;
+  async claimDecision(id: string, about: string, who: string, verdict: 'approved' | 'denied' | 'expired'): Promise<{ won: boolean; by: string; verdict: string }> {
+    const key = `${this.prefix}:decision:${id}:${about}`;
     const value = `${verdict}|${who}|${new Date().toISOString()}`;
     const set = await this.redis.set(key, value, 'EX', ttlSeconds, 'NX');
     if (set === 'OK') return { won: true, by: who, verdict };
@@ -99,9 +99,9 @@ export class RequestStore {
     return { won: false, by: by ?? '?', verdict: v ?? '?' };
   }
 
-  /** Who decided on a plan already, if anyone. */
-  async decisionOf(id: string, stageId: string, planHash: string): Promise<{ by: string; verdict: string } | undefined> {
-    const holder = await this.redis.get(`${this.prefix}:decision:${id}:${stageId}:${planHash.slice(0, 16)}`);
+  /** Who decided already, if anyone. */
+  async decisionOf(id: string, about: string): Promise<{ by: string; verdict: string } | undefined> {
+    const holder = await this.redis.get(`${this.prefix}:decision:${id}:${about}`);
     if (!holder) return undefined;
     const [verdict, by] = holder.split('|');
     return { by: by ?? '?', verdict: verdict ?? '?' };

@@ -39,9 +39,13 @@ export function cancelKey(prefix: string, requestId: string): string {
   return `${prefix}:cancel:${requestId}`;
 }
 
-/** The step ledger of one approved plan, in a Redis hash that outlives any one worker. */
-function redisLedger(redis: Redis, prefix: string, plan: Plan): StepLedger {
-  const key = `${prefix}:ledger:${plan.requestId}:${plan.stageId}:${plan.hash.slice(0, 16)}`;
+/**
+ * The step ledger of one approval attempt, in a Redis hash that outlives any one worker. Keyed by the
+ * attempt, not the plan's hash: a plan made again after a failure may be identical, and must not find
+ * its steps marked done by the run that failed.
+ */
+function redisLedger(redis: Redis, prefix: string, plan: Plan, attempt: string): StepLedger {
+  const key = `${prefix}:ledger:${plan.requestId}:${plan.stageId}:${attempt}`;
   const ttl = 7 * 24 * 3600;
   return {
     async state(index) {
@@ -114,7 +118,9 @@ export function startClusterWorker(options: ClusterWorkerOptions): ClusterWorker
     if (p.cluster !== cluster.name) throw new UnrecoverableError(`Plan for cluster ${p.cluster} reached the worker of ${cluster.name}.`);
     const sealTo = parsed.data.sealTo;
     const runCtx: StepContext = sealTo ? { ...ctx, seal: (plaintext) => seal(sealTo, plaintext) } : ctx;
-    const ledger = redisLedger(queueConnection, config.queuePrefix, p);
+    // Runs queued by an older bot carry no attempt; their plan's hash stood for it then.
+    const attempt = parsed.data.attempt ?? p.hash.slice(0, 16);
+    const ledger = redisLedger(queueConnection, config.queuePrefix, p, attempt);
     const startedAt = new Map<number, number>();
     const timeStep = (index: number, status: string) => {
       if (status === 'started') return void startedAt.set(index, performance.now());
@@ -135,7 +141,7 @@ export function startClusterWorker(options: ClusterWorkerOptions): ClusterWorker
       await continuations.add(
         'run',
         { ...parsed.data, fromStep: outcome.resumeFrom },
-        { jobId: runJobId(p.requestId, p.stageId, p.hash, outcome.resumeFrom), delay: outcome.seconds * 1000, attempts: 1, removeOnComplete: 1000, removeOnFail: 5000 },
+        { jobId: runJobId(p.requestId, p.stageId, attempt, outcome.resumeFrom), delay: outcome.seconds * 1000, attempts: 1, removeOnComplete: 1000, removeOnFail: 5000 },
       );
       await ledger.done(outcome.resumeFrom - 1);
     }

@@ -39,8 +39,8 @@ function terminalPolicy(user: string, twoPersonRule: (cluster: string) => boolea
       if (second) return who !== user && who.startsWith('terminal:') ? undefined : 'Destructive steps need a second person: the second approver types their name at the prompt.';
       return who === user ? undefined : 'Only the person at this terminal can approve here.';
     },
-    async isApprover(who) {
-      return who === user;
+    async check(who) {
+      return { approver: who === user };
     },
   };
 }
@@ -123,12 +123,17 @@ export async function runTerminal(options: TerminalOptions): Promise<void> {
       },
       settled: (id, done) => {
         busy.delete(id);
-        if (done) open.delete(id);
+        if (done) {
+          open.delete(id);
+          // A remedy that ended by itself (a question nobody answered in time) asks nothing more.
+          questions.splice(0, questions.length, ...questions.filter((q) => q.requestId !== id));
+          prompt();
+        }
         void pump();
       },
     },
     {
-      approve: async (req, plan): Promise<void> => say(await coordinator.approve(req.id, plan.stageId, plan.hash, user)),
+      approve: async (req, plan): Promise<void> => say(await coordinator.approve(req.id, plan.stageId, req.attempt ?? '', user)),
       approveAs: async (req, plan, name): Promise<void> => {
         const who = secondApprover(user, name);
         if (!who) {
@@ -136,10 +141,10 @@ export async function runTerminal(options: TerminalOptions): Promise<void> {
           reporter.planned(req, findEntry(req.entryId)!, plan).catch(() => undefined);
           return;
         }
-        say(await coordinator.approve(req.id, plan.stageId, plan.hash, who));
+        say(await coordinator.approve(req.id, plan.stageId, req.attempt ?? '', who));
       },
-      deny: async (req, plan): Promise<void> => say(await coordinator.deny(req.id, plan.stageId, plan.hash, user)),
-      choose: async (req, stageId, choiceId): Promise<void> => say(await coordinator.choose(req.id, stageId, choiceId, user)),
+      deny: async (req, plan): Promise<void> => say(await coordinator.deny(req.id, plan.stageId, req.attempt ?? '', user)),
+      choose: async (req, stageId, choiceId): Promise<void> => say(await coordinator.choose(req.id, stageId, choiceId, user, req.attempt)),
       replan: async (req): Promise<void> => say(await coordinator.replan(req.id, req.stageId, user)),
     },
     (plan) => approvalRules(config, plan.cluster).twoPersonRule,

@@ -36,22 +36,27 @@ function remedyButton(deps: HandlerDeps, name: string, decide: (user: string, va
 
 const bad: Answer = { ok: false, message: 'This button is malformed; nothing was done.' };
 
+/** A card posted before approval attempts existed carries a plan hash instead: it is an older plan. */
+function stale(value: string | undefined): Answer {
+  return parseRef<{ r: string; s: string; h: string }>(value, ['r', 's', 'h']) ? { ok: false, message: 'This card shows an older plan; use the newest card in the thread.' } : bad;
+}
+
 export const approveButton = (deps: HandlerDeps) =>
   remedyButton(deps, 'approveButton', async (user, value) => {
-    const ref = parseRef<PlanRef>(value, ['r', 's', 'h']);
-    return ref ? deps.coordinator.approve(ref.r, ref.s, ref.h, user) : bad;
+    const ref = parseRef<PlanRef>(value, ['r', 's', 'a']);
+    return ref ? deps.coordinator.approve(ref.r, ref.s, ref.a, user) : stale(value);
   });
 
 export const denyButton = (deps: HandlerDeps) =>
   remedyButton(deps, 'denyButton', async (user, value) => {
-    const ref = parseRef<PlanRef>(value, ['r', 's', 'h']);
-    return ref ? deps.coordinator.deny(ref.r, ref.s, ref.h, user) : bad;
+    const ref = parseRef<PlanRef>(value, ['r', 's', 'a']);
+    return ref ? deps.coordinator.deny(ref.r, ref.s, ref.a, user) : stale(value);
   });
 
 export const chooseButton = (deps: HandlerDeps) =>
   remedyButton(deps, 'chooseButton', async (user, value) => {
-    const ref = parseRef<ChoiceRef>(value, ['r', 's', 'c']);
-    return ref ? deps.coordinator.choose(ref.r, ref.s, ref.c, user) : bad;
+    const ref = parseRef<Omit<ChoiceRef, 'a'> & { a?: string }>(value, ['r', 's', 'c']);
+    return ref ? deps.coordinator.choose(ref.r, ref.s, ref.c, user, typeof ref.a === 'string' ? ref.a : undefined) : bad;
   });
 
 export const replanButton = (deps: HandlerDeps) =>
