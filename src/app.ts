@@ -8,6 +8,7 @@ import { deletePrefix } from './jobs/cleanup.js';
 import { startPrivateRedis, redisServerInstalled } from './jobs/private-redis.js';
 import { assertRedisReachable, RedisUnavailableError, safeRedisUrl } from './jobs/redis.js';
 import { startClusterWorker } from './jobs/worker.js';
+import { RedisOutageLog } from './jobs/redis-outage.js';
 import { createLogger } from './logger.js';
 import { kubeCheck, observe, startHealthServer } from './observability/index.js';
 import { onShutdown, settlesWithin } from './observability/shutdown.js';
@@ -124,7 +125,9 @@ export async function runTerminalDemo(sources: ConfigSources, options: TerminalD
   }
   const cluster = config.clusters[0]!;
   const kubeConfig = loadKubeConfig(cluster.kube, sim?.kubeConfig());
-  const worker = startClusterWorker({ config, cluster, kubeConfig, logger, pollMs: 250 });
+  // One outage log for the session's worker and its coordinator: an outage is one line, not one per part.
+  const outage = new RedisOutageLog({ logger, redis: safeRedisUrl(config.redisUrl) });
+  const worker = startClusterWorker({ config, cluster, kubeConfig, logger, pollMs: 250, outage });
   try {
     await runTerminal({
       config,
@@ -132,6 +135,7 @@ export async function runTerminalDemo(sources: ConfigSources, options: TerminalD
       input: process.stdin,
       output: out,
       user: `terminal:${userInfo().username}`,
+      outage,
       describeCluster: () =>
         sim
           ? `Simulated cluster at ${sim.url}. Symptoms present: ${sim.symptoms().join(', ') || 'none'}.`

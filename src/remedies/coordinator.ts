@@ -6,7 +6,8 @@ import { resolveParams } from '../catalogue/params.js';
 import { approvalRules, findCluster, type Config } from '../config.js';
 import { AuditTrail, type AuditAction } from '../jobs/audit.js';
 import { clusterQueueName, parseJobId, planJobId, runJobId, type PlanJobData, type RunJobData } from '../jobs/names.js';
-import { connectRedis } from '../jobs/redis.js';
+import { connectRedis, safeRedisUrl } from '../jobs/redis.js';
+import { RedisOutageLog } from '../jobs/redis-outage.js';
 import { RequestStore, type RemedyRequest } from '../jobs/requests.js';
 import { newSealingKey, type SealingKey } from '../jobs/sealing.js';
 import type { MedicMetrics } from '../observability/metrics.js';
@@ -43,6 +44,8 @@ export interface CoordinatorOptions {
   readonly policy: ApprovalPolicy;
   /** Counts remedies by outcome; events are handled once across replicas, so each is counted once. */
   readonly metrics?: MedicMetrics;
+  /** The process's Redis outage log, when it has other connections too (the terminal); else one of its own. */
+  readonly outage?: RedisOutageLog;
 }
 
 /** A person as named in a message: a Slack mention for a Slack user, the plain name otherwise. */
@@ -64,6 +67,7 @@ export class RemedyCoordinator {
   readonly audit: AuditTrail;
   private readonly guards: RemedyGuards;
   private readonly redis: Redis;
+  private readonly outage: RedisOutageLog;
   private readonly queues = new Map<string, Queue>();
   private readonly events: QueueEvents[] = [];
   private readonly eventConnections: Redis[] = [];
@@ -77,13 +81,16 @@ export class RemedyCoordinator {
 
   constructor(private readonly options: CoordinatorOptions) {
     const { config } = options;
+    this.outage = options.outage ?? new RedisOutageLog({ logger: options.logger, redis: safeRedisUrl(config.redisUrl) });
     this.redis = connectRedis(config.redisUrl, 'client');
-    this.redis.on('error', () => undefined);
+    this.outage.watchConnection(this.redis);
     this.store = new RequestStore(this.redis, config.queuePrefix);
     this.audit = new AuditTrail(this.redis, config.queuePrefix, config.auditRetentionDays);
     this.guards = new RemedyGuards(this.redis, config.queuePrefix);
     for (const c of config.clusters) {
-      this.queues.set(c.name, new Queue(clusterQueueName(c.name), { connection: this.redis, prefix: config.queuePrefix }));
+      const queue = new Queue(clusterQueueName(c.name), { connection: this.redis, prefix: config.queuePrefix });
+      this.outage.watchErrors(queue, `queue ${queue.name}`);
+      this.queues.set(c.name, queue);
     }
   }
 
@@ -94,9 +101,10 @@ export class RemedyCoordinator {
   async start(): Promise<void> {
     const { config } = this.options;
     const botConnection = connectRedis(config.redisUrl, 'worker');
-    botConnection.on('error', () => undefined);
+    this.outage.watchConnection(botConnection);
     this.eventConnections.push(botConnection);
     this.botQueue = new Queue('bot', { connection: this.redis, prefix: config.queuePrefix });
+    this.outage.watchErrors(this.botQueue, 'bot queue');
     this.botWorker = new Worker(
       'bot',
       async (job: Job) => {
@@ -105,11 +113,11 @@ export class RemedyCoordinator {
       },
       { connection: botConnection, prefix: config.queuePrefix, concurrency: 4 },
     );
-    this.botWorker.on('error', (err) => this.options.logger.warn({ err: err.message }, 'bot queue connection error'));
+    this.outage.watchErrors(this.botWorker, 'bot queue worker');
     for (const c of config.clusters) {
       const queue = clusterQueueName(c.name);
       const connection = connectRedis(config.redisUrl, 'worker');
-      connection.on('error', () => undefined);
+      this.outage.watchConnection(connection);
       this.eventConnections.push(connection);
       const cursorKey = `${config.queuePrefix}:events-cursor:${queue}`;
       const lastEventId = (await this.redis.get(cursorKey)) ?? '$';
@@ -118,7 +126,7 @@ export class RemedyCoordinator {
       ev.on('completed', ({ jobId, returnvalue }, id) => handle(id, jobId, (req) => this.onCompleted(req, jobId, returnvalue)));
       ev.on('failed', ({ jobId, failedReason }, id) => handle(id, jobId, (req) => this.onFailed(req, failedReason)));
       ev.on('progress', ({ jobId, data }, id) => handle(id, jobId, (req) => this.onProgress(req, data)));
-      ev.on('error', (err) => this.options.logger.warn({ err: err.message }, 'queue events connection error'));
+      this.outage.watchErrors(ev, `events of ${queue}`);
       await ev.waitUntilReady();
       this.events.push(ev);
     }
