@@ -11,7 +11,7 @@ import { planStage } from '../remedies/planner.js';
 import { runPlan, type RunOutcome, type StepLedger } from '../remedies/runner.js';
 import type { StepContext } from '../remedies/steps/index.js';
 import type { Plan } from '../remedies/plan.js';
-import { clusterQueueName, planJobSchema, runJobId, runJobSchema } from './names.js';
+import { clusterQueueName, jobRetention, planJobSchema, runJobId, runJobSchema } from './names.js';
 import { connectRedis, safeRedisUrl } from './redis.js';
 import { RedisOutageLog } from './redis-outage.js';
 import { seal } from './sealing.js';
@@ -131,7 +131,7 @@ export function startClusterWorker(options: ClusterWorkerOptions): ClusterWorker
       await continuations.add(
         'run',
         { ...parsed.data, fromStep: outcome.resumeFrom },
-        { jobId: runJobId(p.requestId, p.stageId, p.hash, outcome.resumeFrom), delay: outcome.seconds * 1000, attempts: 1, removeOnComplete: 1000, removeOnFail: 5000 },
+        { jobId: runJobId(p.requestId, p.stageId, p.hash, outcome.resumeFrom), delay: outcome.seconds * 1000, attempts: 1, ...jobRetention },
       );
       await ledger.done(outcome.resumeFrom - 1);
     }

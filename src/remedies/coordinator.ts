@@ -5,15 +5,17 @@ import { findEntry, findStage } from '../catalogue/index.js';
 import { resolveParams } from '../catalogue/params.js';
 import { approvalRules, findCluster, type Config } from '../config.js';
 import { AuditTrail, type AuditAction } from '../jobs/audit.js';
-import { clusterQueueName, parseJobId, planJobId, runJobId, type PlanJobData, type RunJobData } from '../jobs/names.js';
+import { clusterQueueName, jobRetention, parseJobId, planJobId, runJobId, type PlanJobData, type RunJobData } from '../jobs/names.js';
 import { connectRedis, safeRedisUrl } from '../jobs/redis.js';
 import { RedisOutageLog } from '../jobs/redis-outage.js';
-import { RequestStore, type RemedyRequest } from '../jobs/requests.js';
+import { RedisEpoch } from '../jobs/epoch.js';
+import { finishedStatuses, RequestStore, type RemedyRequest } from '../jobs/requests.js';
 import { newSealingKey, type SealingKey } from '../jobs/sealing.js';
 import type { MedicMetrics } from '../observability/metrics.js';
 import { cancelKey } from '../jobs/worker.js';
 import type { ApprovalPolicy } from './approval-policy.js';
 import { RemedyGuards } from './guards.js';
+import { LostStateWatch, lostMessage, type LostCause } from './lost-state.js';
 import { planSchema, type Plan } from './plan.js';
 import type { RemedyReporter } from './reporter.js';
 import type { RunOutcome, StepProgress } from './runner.js';
@@ -54,8 +56,9 @@ function mention(user: string): string {
 }
 
 const hhmm = (d: Date) => `${d.toISOString().slice(11, 16)} UTC`;
-const jobDefaults = { attempts: 1, removeOnComplete: 1000, removeOnFail: 5000 } as const;
-const finished = new Set(['resolved', 'not-resolved', 'denied', 'failed', 'changed', 'blocked', 'cancelled', 'expired']);
+/** A bot that stays away longer than this starts from the newest events instead of its cursor. */
+const cursorTtlSeconds = 14 * 24 * 3600;
+const jobDefaults = { attempts: 1, ...jobRetention } as const;
 
 /**
  * The bot's side of every remedy: it starts plans, records approvals exactly once, enqueues runs of
@@ -78,6 +81,8 @@ export class RemedyCoordinator {
   private botWorker: Worker | undefined;
   /** One-time keys of runs that reveal a secret; only this process can open what they seal. */
   private readonly sealingKeys = new Map<string, SealingKey>();
+  /** Notices that Redis lost the state of open remedies, and ends them in their threads. */
+  private readonly watch: LostStateWatch;
 
   constructor(private readonly options: CoordinatorOptions) {
     const { config } = options;
@@ -87,6 +92,15 @@ export class RemedyCoordinator {
     this.store = new RequestStore(this.redis, config.queuePrefix);
     this.audit = new AuditTrail(this.redis, config.queuePrefix, config.auditRetentionDays);
     this.guards = new RemedyGuards(this.redis, config.queuePrefix);
+    this.watch = new LostStateWatch({
+      store: this.store,
+      epoch: new RedisEpoch(this.redis, config.queuePrefix),
+      logger: options.logger,
+      continuationExists: async (req) => (await this.queue(req.cluster).getJobState(req.resumeJob ?? '')) !== 'unknown',
+      lost: (req, plan, cause) => this.lost(req, plan, cause),
+    });
+    // A reconnect is when an emptied Redis shows first.
+    this.redis.on('ready', () => void this.watch.check());
     for (const c of config.clusters) {
       const queue = new Queue(clusterQueueName(c.name), { connection: this.redis, prefix: config.queuePrefix });
       this.outage.watchErrors(queue, `queue ${queue.name}`);
@@ -100,6 +114,7 @@ export class RemedyCoordinator {
    */
   async start(): Promise<void> {
     const { config } = this.options;
+    await this.watch.start();
     const botConnection = connectRedis(config.redisUrl, 'worker');
     this.outage.watchConnection(botConnection);
     this.eventConnections.push(botConnection);
@@ -133,6 +148,7 @@ export class RemedyCoordinator {
   }
 
   async close(): Promise<void> {
+    this.watch.stop();
     await Promise.allSettled([this.botWorker?.close(), this.botQueue?.close()]);
     await Promise.allSettled(this.events.map((e) => e.close()));
     await Promise.allSettled([...this.chains.values()]);
@@ -300,7 +316,8 @@ export class RemedyCoordinator {
     if (user !== request.requestedBy && !(await this.options.policy.isApprover(user, request.cluster))) {
       return { ok: false, message: 'Only an approver or the person who asked can cancel this remedy.' };
     }
-    if (finished.has(request.status)) return { ok: false, message: `Nothing to cancel: the remedy is ${request.status}.` };
+    if (request.status === 'lost') return { ok: false, message: "Nothing to cancel: this remedy's state was lost, and nothing more of it will run." };
+    if (finishedStatuses.has(request.status)) return { ok: false, message: `Nothing to cancel: the remedy is ${request.status}.` };
     const once = await this.store.once(`cancel:${requestId}`);
     if (!once) return { ok: false, message: 'It is already being cancelled.' };
     await this.redis.set(cancelKey(this.options.config.queuePrefix, requestId), user, 'EX', 7 * 24 * 3600);
@@ -371,7 +388,7 @@ export class RemedyCoordinator {
   async replan(requestId: string, stageId: string, user: string): Promise<Answer> {
     const request = await this.store.get(requestId);
     if (!request || request.stageId !== stageId) return { ok: false, message: 'This remedy is no longer at that stage.' };
-    if (!['changed', 'failed', 'expired'].includes(request.status)) return { ok: false, message: `Nothing to plan again (the remedy is ${request.status}).` };
+    if (!['changed', 'failed', 'expired', 'lost'].includes(request.status)) return { ok: false, message: `Nothing to plan again (the remedy is ${request.status}).` };
     const entry = findEntry(request.entryId)!;
     const stage = findStage(entry, stageId)!;
     const holder = await this.guards.claimEntry(request.cluster, { requestId, entryId: request.entryId, requestedBy: request.requestedBy });
@@ -417,12 +434,30 @@ export class RemedyCoordinator {
   private onEvent(queue: string, cursorKey: string, eventId: string, jobId: string, handle: (req: RemedyRequest) => Promise<void>): void {
     const id = parseJobId(jobId);
     if (!id) return;
+    // Not awaited here: a loss it finds is reported through this same request's chain.
+    void this.watch.check();
     void this.serial(id.requestId, async () => {
       if (!(await this.store.once(`event:${queue}:${eventId}`))) return;
       const req = await this.store.get(id.requestId);
-      if (req) await handle(req);
-      await this.redis.set(cursorKey, eventId);
+      if (req && req.status !== 'lost') await handle(req);
+      await this.redis.set(cursorKey, eventId, 'EX', cursorTtlSeconds);
     });
+  }
+
+  /**
+   * Ends a remedy whose state Redis lost: written back as `lost` (so cancel, Plan again and the audit
+   * trail agree), and its thread told that nothing more will run. Once, across replicas.
+   */
+  private async lost(req: RemedyRequest, plan: Plan | undefined, cause: LostCause): Promise<void> {
+    if (!(await this.store.once(`lost:${req.id}:${req.stageId}`))) return;
+    const message = lostMessage(cause);
+    const ended = { ...req, status: 'lost' as const, outcome: message };
+    await this.store.restore(ended, plan);
+    await this.release(req, plan);
+    this.sealingKeys.delete(req.id);
+    await this.record('lost', 'bot', req, cause === 'redis-emptied' ? 'Redis lost its data' : 'the continuation after the wait was missing');
+    this.options.metrics?.remedyEnded('lost');
+    await this.serial(req.id, () => this.options.reporter.failed(ended, message));
   }
 
   private async onCompleted(req: RemedyRequest, jobId: string, returnvalue: unknown): Promise<void> {
@@ -452,14 +487,14 @@ export class RemedyCoordinator {
       await this.store.update(req.id, { status: 'awaiting-approval' });
       await this.options.reporter.planned({ ...req, status: 'awaiting-approval' }, entry, plan);
       const delay = Math.max(0, this.expiresAt(plan).getTime() - Date.now());
-      await this.botQueue?.add('expire', { requestId: req.id, stageId: plan.stageId, planHash: plan.hash }, { jobId: `expire-${req.id}-${plan.stageId}-${plan.hash.slice(0, 16)}`, delay, removeOnComplete: 1000, removeOnFail: 1000 });
+      await this.botQueue?.add('expire', { requestId: req.id, stageId: plan.stageId, planHash: plan.hash }, { jobId: `expire-${req.id}-${plan.stageId}-${plan.hash.slice(0, 16)}`, delay, ...jobRetention });
       return;
     }
     const outcome = value as RunOutcome;
     const plan = await this.store.plan(req.id, req.stageId);
     if (!plan) return;
     if (outcome.status === 'waiting') {
-      if (req.status !== 'cancelled') await this.store.update(req.id, { status: 'waiting' });
+      if (req.status !== 'cancelled') await this.store.markWaiting(req.id, runJobId(req.id, plan.stageId, plan.hash, outcome.resumeFrom), Date.now() + outcome.seconds * 1000);
       return;
     }
     this.sealingKeys.delete(req.id);

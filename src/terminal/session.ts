@@ -119,7 +119,8 @@ export async function runTerminal(options: TerminalOptions): Promise<void> {
     {
       print: (t) => print(t),
       ask: (q) => {
-        questions.push(q);
+        // A remedy asks one thing at a time: a new question (Plan again, after its state was lost) replaces an older one.
+        questions.splice(0, questions.length, ...questions.filter((o) => o.requestId !== q.requestId), q);
         busy.delete(q.requestId);
         prompt();
         void pump();
