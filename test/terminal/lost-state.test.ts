@@ -1,12 +1,15 @@
+import { spawn, type ChildProcess } from 'node:child_process';
 import { PassThrough, Writable } from 'node:stream';
+import { Redis } from 'ioredis';
 import { pino } from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startSimulatedCluster, type SimulatedCluster } from '../../src/cluster/sim/index.js';
 import { loadConfig } from '../../src/config.js';
+import { deletePrefix } from '../../src/jobs/cleanup.js';
 import { startClusterWorker, type ClusterWorker } from '../../src/jobs/worker.js';
 import { runTerminal } from '../../src/terminal/session.js';
 import { startOwnRedis, type OwnRedis } from '../support/own-redis.js';
-import { uniquePrefix } from '../support/stack.js';
+import { testRedisUrl, uniquePrefix } from '../support/stack.js';
 
 const silent = pino({ level: 'silent' }, new Writable({ write: (_c, _e, cb) => cb() }));
 
@@ -57,5 +60,65 @@ describe('the terminal when Redis loses its state', () => {
     expect(out).toContain("Nothing to cancel: this remedy's state was lost, and nothing more of it will run.");
     // quit quits at once: no remedy is said to be running.
     expect(out).not.toContain('A remedy is still running');
+  }, 90_000);
+
+  it('a session killed with SIGKILL mid-wait leaves only keys that expire, and the next session says what was interrupted and removes them', async () => {
+    const base = uniquePrefix('sigkill');
+    const redis = new Redis(testRedisUrl);
+    cleanups.push(async () => {
+      await deletePrefix(redis, `${base}-terminal*`);
+      redis.disconnect();
+    });
+    const keysOf = async () => {
+      const keys: string[] = [];
+      let cursor = '0';
+      do {
+        const [next, batch] = await redis.scan(cursor, 'MATCH', `${base}-terminal-*`, 'COUNT', 500);
+        cursor = next;
+        keys.push(...batch);
+      } while (cursor !== '0');
+      return keys.sort();
+    };
+    const terminal = (): { child: ChildProcess; out: () => string } => {
+      let out = '';
+      const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli.ts', 'terminal', '--broken', 'build-logs'], {
+        env: { ...process.env, REDIS_URL: testRedisUrl, PLATFORM_MEDIC_QUEUE_PREFIX: base, PLATFORM_MEDIC_WAIT_OVERRIDE_SECONDS: '600', PLATFORM_MEDIC_CONFIG: '' },
+        stdio: ['pipe', 'pipe', 'pipe'],
+      });
+      child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
+      child.stderr!.on('data', (d: Buffer) => (out += d.toString()));
+      cleanups.push(async () => void child.kill('SIGKILL'));
+      return { child, out: () => out };
+    };
+
+    const first = terminal();
+    first.child.stdin!.write('fix build-logs\n');
+    await until(first.out, /Approve this plan\?/);
+    first.child.stdin!.write('a\n');
+    await until(first.out, /⏳ Step 3 of 4: Waiting 10 minutes/);
+    const id = /\[build-logs (r\w+)\] ⏳/.exec(first.out())![1]!;
+    const withoutExpiry = async () => (await Promise.all((await keysOf()).map(async (k) => [k, await redis.pttl(k)] as const))).filter(([, ttl]) => ttl < 0).map(([k]) => k);
+    // The product's own keys expire from the start; the queues' keys (BullMQ's, which set none) are
+    // given one by the session within its renewal interval: wait for that, as a session left idle would.
+    const queueKey = /^[^:]+:(cluster-[^:]+|bot):/;
+    expect((await withoutExpiry()).filter((k) => !queueKey.test(k))).toEqual([]);
+    for (const deadline = Date.now() + 30_000; (await withoutExpiry()).length > 0 && Date.now() < deadline; ) await new Promise((r) => setTimeout(r, 200));
+    const exited = new Promise((r) => first.child.once('exit', r));
+    first.child.kill('SIGKILL');
+    await exited;
+
+    // Killed: every key it left expires by itself…
+    const left = await keysOf();
+    expect(left.length).toBeGreaterThan(20);
+    expect(await withoutExpiry()).toEqual([]);
+
+    const second = terminal();
+    second.child.stdin!.end('quit\n');
+    await new Promise((r) => second.child.once('exit', r));
+    expect(second.out()).toMatch(
+      new RegExp(`An earlier terminal session \\(process ${first.child.pid}, started \\d\\d:\\d\\d UTC\\) ended without quitting\\. Its remedy build-logs \\(${id}\\) was interrupted during a wait of the guide; nothing more of it will run, and steps already done stay done\\. Type "fix build-logs" to plan it again\\.`),
+    );
+    // …and the next session removed them at once.
+    expect((await keysOf()).filter((k) => left.includes(k))).toEqual([]);
   }, 90_000);
 });
