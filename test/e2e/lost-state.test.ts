@@ -1,18 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { blocksText, type StoredMessage } from '../fakes/slack-api.js';
 import { startOwnRedis } from '../support/own-redis.js';
-import { approver, channel, requester, startStack, type Stack } from '../support/stack.js';
+import { approver, channel, requester, startFix, startStack } from '../support/stack.js';
 
 const hasButton = (m: StoredMessage, prefix: string) => JSON.stringify(m.blocks ?? []).includes(`"action_id":"${prefix}`);
 const shown = (m: StoredMessage) => `${m.text}\n${blocksText(m.blocks)}`;
-
-async function fix(stack: Stack, entry: string): Promise<{ rootTs: string; card: StoredMessage }> {
-  const before = new Set(stack.fake.messages(channel).map((m) => m.ts));
-  expect((await stack.slash(`fix ${entry}`)).status).toBe(200);
-  const root = await stack.fake.waitFor((f) => f.messages(channel).find((m) => !m.thread_ts && !before.has(m.ts) && m.text.includes(entry)));
-  const card = await stack.fake.waitFor((f) => f.thread(channel, root.ts).find((m) => hasButton(m, 'remedy-approve')), { timeoutMs: 15_000 });
-  return { rootTs: root.ts, card };
-}
 
 describe('Redis that lost its data', () => {
   it('restarted empty in the middle of a wait: the thread says the state was lost and nothing more will run; cancel, audit and Plan again agree', async () => {
@@ -21,7 +13,7 @@ describe('Redis that lost its data', () => {
     const stack = await startStack('lost-state', { redisUrl: redis.url, env: { PLATFORM_MEDIC_WAIT_OVERRIDE_SECONDS: '600' } });
     try {
       stack.sim.break('build-logs');
-      const { rootTs, card } = await fix(stack, 'build-logs');
+      const { rootTs, card } = await startFix(stack, 'build-logs');
       await stack.click(card, 'remedy-approve', approver);
       await stack.fake.waitFor((f) => f.thread(channel, rootTs).find((m) => m.text.startsWith('⏳ Step 3 of 4: Waiting 10 minutes')), { timeoutMs: 20_000 });
       // The card as a person's Slack shows it during the wait, with its Cancel button.
@@ -67,7 +59,7 @@ describe('Redis that lost its data', () => {
     const stack = await startStack('lost-continuation', { env: { PLATFORM_MEDIC_WAIT_OVERRIDE_SECONDS: '1' } });
     try {
       stack.sim.break('build-logs');
-      const { rootTs, card } = await fix(stack, 'build-logs');
+      const { rootTs, card } = await startFix(stack, 'build-logs');
       await stack.click(card, 'remedy-approve', approver);
       await stack.fake.waitFor((f) => f.thread(channel, rootTs).find((m) => m.text.startsWith('⏳ Step 3 of 4')), { timeoutMs: 20_000 });
       // Given the delayed continuation is gone (an older snapshot restored, an operator's cleanup)…
