@@ -89,6 +89,7 @@ export class RedisOutageLog {
     if (![...this.connections].every((c) => settled.has(c.status))) return;
     const seconds = Math.round((this.now - this.since) / 1000);
     this.since = undefined;
-    this.options.logger.info({ redis: this.options.redis, afterSeconds: seconds, lastError: this.lastCause }, 'Redis reachable again');
+    // At the level of the line that began the outage, so whoever saw that one sees this one.
+    this.options.logger.warn({ redis: this.options.redis, afterSeconds: seconds, lastError: this.lastCause }, 'Redis reachable again');
   }
 }

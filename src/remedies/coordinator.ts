@@ -449,7 +449,7 @@ export class RemedyCoordinator {
    * trail agree), and its thread told that nothing more will run. Once, across replicas.
    */
   private async lost(req: RemedyRequest, plan: Plan | undefined, cause: LostCause): Promise<void> {
-    if (!(await this.store.once(`lost:${req.id}:${req.stageId}`))) return;
+    if (!(await this.store.once(`lost:${req.id}:${req.stageId}:${req.planSeq}`))) return;
     const message = lostMessage(cause);
     const ended = { ...req, status: 'lost' as const, outcome: message };
     await this.store.restore(ended, plan);
