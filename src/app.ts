@@ -3,15 +3,15 @@ import { userInfo } from 'node:os';
 import { startSimulatedCluster, type SimulatedCluster } from './cluster/sim/index.js';
 import { assertClusterReachable, loadKubeConfig } from './cluster/kubeconfig.js';
 import { ConfigError, findCluster, hasSlackCredentials, loadConfig, type Config, type ConfigSources } from './config.js';
-import { Redis } from 'ioredis';
-import { deletePrefix } from './jobs/cleanup.js';
 import { startPrivateRedis, redisServerInstalled } from './jobs/private-redis.js';
 import { assertRedisReachable, RedisUnavailableError, safeRedisUrl } from './jobs/redis.js';
 import { startClusterWorker } from './jobs/worker.js';
+import { RedisOutageLog } from './jobs/redis-outage.js';
 import { createLogger } from './logger.js';
 import { kubeCheck, observe, startHealthServer } from './observability/index.js';
 import { onShutdown, settlesWithin } from './observability/shutdown.js';
 import { createSlackBot } from './slack/app.js';
+import { openTerminalRedis } from './terminal/leftovers.js';
 import { runTerminal } from './terminal/session.js';
 
 /**
@@ -124,7 +124,11 @@ export async function runTerminalDemo(sources: ConfigSources, options: TerminalD
   }
   const cluster = config.clusters[0]!;
   const kubeConfig = loadKubeConfig(cluster.kube, sim?.kubeConfig());
-  const worker = startClusterWorker({ config, cluster, kubeConfig, logger, pollMs: 250 });
+  const held = await openTerminalRedis(config.redisUrl, base.queuePrefix, config.queuePrefix);
+  for (const paragraph of held.earlier) out.write(`${paragraph}\n`);
+  // One outage log for the session's worker and its coordinator: an outage is one line, not one per part.
+  const outage = new RedisOutageLog({ logger, redis: safeRedisUrl(config.redisUrl) });
+  const worker = startClusterWorker({ config, cluster, kubeConfig, logger, pollMs: 250, outage });
   try {
     await runTerminal({
       config,
@@ -132,6 +136,7 @@ export async function runTerminalDemo(sources: ConfigSources, options: TerminalD
       input: process.stdin,
       output: out,
       user: `terminal:${userInfo().username}`,
+      outage,
       describeCluster: () =>
         sim
           ? `Simulated cluster at ${sim.url}. Symptoms present: ${sim.symptoms().join(', ') || 'none'}.`
@@ -141,10 +146,7 @@ export async function runTerminalDemo(sources: ConfigSources, options: TerminalD
     // Quitting never hangs on a running step: after a short wait the worker leaves it.
     if (!(await settlesWithin(worker.close(), 3_000))) out.write('A step was still running; quitting leaves it where it is.\n');
     // The session's queues were its own: nothing of it is left in Redis.
-    const redis = new Redis(config.redisUrl, { maxRetriesPerRequest: 1 });
-    redis.on('error', () => undefined);
-    await settlesWithin(deletePrefix(redis, config.queuePrefix), 3_000);
-    redis.disconnect();
+    await settlesWithin(held.close(), 3_000);
     await sim?.close();
     stopRedis();
   }

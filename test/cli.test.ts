@@ -23,6 +23,14 @@ describe('the platform-medic command', () => {
     expect(r.err).not.toContain('s3cret-pass');
   });
 
+  it('stops at start with one clear line when REDIS_URL selects a database index this Redis does not have', () => {
+    const url = new URL(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379');
+    url.pathname = '/99';
+    const r = cli(['worker', '--cluster', 'default'], { REDIS_URL: url.toString() });
+    expect(r.code).toBe(1);
+    expect(r.err).toBe(`REDIS_URL selects database 99, but the Redis at ${url.toString()} has 16 (its "databases" setting): use an index from 0 to 15.\n`);
+  });
+
   it('stops on a wrong configuration, naming the key, without printing the secret', () => {
     const r = cli(['bot'], { SLACK_BOT_TOKEN: 'xoxb-123-very-secret' });
     expect(r.code).toBe(1);

@@ -161,10 +161,12 @@ export class SlackReporter implements RemedyReporter {
   }
 
   async failed(req: RemedyRequest, message: string): Promise<void> {
+    const lost = req.status === 'lost';
     const plan = await this.store?.plan(req.id, req.stageId);
-    if (plan) await this.updateCard(req, plan, 'outcome: failed');
+    if (plan) await this.updateCard(req, plan, lost ? 'state lost' : 'outcome: failed');
     const m = failureBlocks(req, message);
     await this.reply(req, m.text, m.blocks);
+    if (lost) await this.markRoot(req, '❌ state lost');
   }
 
   /** Appends the outcome to the root message, so the channel sees it without opening the thread. */

@@ -14,7 +14,9 @@ export type AuditAction =
   | 'cancelled'
   | 'step'
   | 'outcome'
-  | 'decision';
+  | 'decision'
+  /** Redis lost the state of an open remedy; it was ended. */
+  | 'lost';
 
 /** One record of the audit trail. Never holds a secret: only ids, names and the bot's own messages. */
 export interface AuditRecord {
@@ -51,7 +53,8 @@ export class AuditTrail {
     const fields: string[] = ['at', new Date().toISOString()];
     for (const [k, v] of Object.entries(r)) if (v !== undefined) fields.push(k, String(v).slice(0, 2000));
     const minId = `${Date.now() - this.retentionDays * 86_400_000}-0`;
-    await this.redis.multi().xadd(this.key, '*', ...fields).xtrim(this.key, 'MINID', '~', minId).exec();
+    // With no record for a whole retention, every record is past it: the stream itself may go.
+    await this.redis.multi().xadd(this.key, '*', ...fields).xtrim(this.key, 'MINID', '~', minId).expire(this.key, this.retentionDays * 86_400).exec();
   }
 
   /**

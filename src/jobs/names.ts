@@ -1,6 +1,15 @@
 import { z } from 'zod';
 import { planSchema } from '../remedies/plan.js';
 
+/**
+ * How long finished jobs stay in a queue: the newest thousand, for a week at most (failed ones
+ * longer, for looking into). Their results reach the bot through queue events, not these records.
+ */
+export const jobRetention = {
+  removeOnComplete: { age: 7 * 24 * 3600, count: 1000 },
+  removeOnFail: { age: 14 * 24 * 3600, count: 5000 },
+} as const;
+
 /** The queue of one cluster: adding a cluster is adding a worker on its queue. */
 export function clusterQueueName(cluster: string): string {
   return `cluster-${cluster}`;

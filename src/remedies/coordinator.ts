@@ -6,6 +6,8 @@ import { clusterQueueName, parseJobId } from '../jobs/names.js';
 import { connectRedis } from '../jobs/redis.js';
 import { RequestStore, type RemedyRequest } from '../jobs/requests.js';
 import { cancelKey } from '../jobs/worker.js';
+import { RedisEpoch } from '../jobs/epoch.js';
+import { LostStateWatch } from './lost-state.js';
 import { attemptKey, busySeconds, finished, hhmm, mention, questionKey, RemedyCore, type CoordinatorOptions } from './core.js';
 import { limitMessage, requestFix, type FixRequest } from './admission.js';
 import { RemedyEvents } from './events.js';
@@ -30,10 +32,21 @@ export class RemedyCoordinator {
   private readonly events: RemedyEvents;
   private readonly queueEvents: QueueEvents[] = [];
   private readonly eventConnections: Redis[] = [];
+  /** Notices that Redis lost the state of open remedies, and ends them in their threads. */
+  private readonly watch: LostStateWatch;
 
   constructor(private readonly options: CoordinatorOptions) {
     this.core = new RemedyCore(options);
-    this.events = new RemedyEvents(this.core);
+    this.watch = new LostStateWatch({
+      store: this.core.store,
+      epoch: new RedisEpoch(this.core.redis, options.config.queuePrefix),
+      logger: options.logger,
+      continuationExists: async (req) => (await this.core.queue(req.cluster).getJobState(req.resumeJob ?? '')) !== 'unknown',
+      lost: (req, plan, cause) => this.events.lost(req, plan, cause),
+    });
+    this.events = new RemedyEvents(this.core, () => this.watch.check());
+    // A reconnect is when an emptied Redis shows first.
+    this.core.redis.on('ready', () => void this.watch.check());
   }
 
   get store(): RequestStore {
@@ -50,14 +63,15 @@ export class RemedyCoordinator {
    */
   async start(): Promise<void> {
     const { config } = this.options;
+    await this.watch.start();
     const deadlineConnection = connectRedis(config.redisUrl, 'worker');
-    deadlineConnection.on('error', () => undefined);
+    this.core.outage.watchConnection(deadlineConnection);
     this.eventConnections.push(deadlineConnection);
     this.core.deadlines.start(deadlineConnection, (kind, data) => this.events.deadline(kind, data));
     for (const c of config.clusters) {
       const queue = clusterQueueName(c.name);
       const connection = connectRedis(config.redisUrl, 'worker');
-      connection.on('error', () => undefined);
+      this.core.outage.watchConnection(connection);
       this.eventConnections.push(connection);
       const cursorKey = `${config.queuePrefix}:events-cursor:${queue}`;
       const lastEventId = (await this.core.redis.get(cursorKey)) ?? '$';
@@ -66,13 +80,14 @@ export class RemedyCoordinator {
       ev.on('completed', ({ jobId, returnvalue }, id) => handle(id, jobId, (req) => this.events.onCompleted(req, jobId, returnvalue)));
       ev.on('failed', ({ jobId, failedReason }, id) => handle(id, jobId, (req) => this.events.onFailed(req, failedReason)));
       ev.on('progress', ({ jobId, data }, id) => handle(id, jobId, (req) => this.events.onProgress(req, data)));
-      ev.on('error', (err) => this.options.logger.warn({ err: err.message }, 'queue events connection error'));
+      this.core.outage.watchErrors(ev, `events of ${queue}`);
       await ev.waitUntilReady();
       this.queueEvents.push(ev);
     }
   }
 
   async close(): Promise<void> {
+    this.watch.stop();
     await this.core.deadlines.close();
     await Promise.allSettled(this.queueEvents.map((e) => e.close()));
     await this.core.close();
@@ -162,6 +177,7 @@ export class RemedyCoordinator {
     if (!request) return { ok: false, message: 'This remedy is no longer known (it may have expired).' };
     const refusal = await this.core.steeringRefusal(request, user, 'cancel this remedy');
     if (refusal) return { ok: false, message: refusal };
+    if (request.status === 'lost') return { ok: false, message: "Nothing to cancel: this remedy's state was lost, and nothing more of it will run." };
     if (finished.has(request.status)) return { ok: false, message: `Nothing to cancel: the remedy is ${request.status}.` };
     const once = await this.core.store.once(`cancel:${requestId}`);
     if (!once) return { ok: false, message: 'It is already being cancelled.' };
@@ -241,7 +257,7 @@ export class RemedyCoordinator {
   async replan(requestId: string, stageId: string, user: string): Promise<Answer> {
     const request = await this.core.store.get(requestId);
     if (!request || request.stageId !== stageId) return { ok: false, message: 'This remedy is no longer at that stage.' };
-    if (!['changed', 'failed', 'expired'].includes(request.status)) return { ok: false, message: `Nothing to plan again (the remedy is ${request.status}).` };
+    if (!['changed', 'failed', 'expired', 'lost'].includes(request.status)) return { ok: false, message: `Nothing to plan again (the remedy is ${request.status}).` };
     const refusal = await this.core.steeringRefusal(request, user, 'plan this remedy again');
     if (refusal) return { ok: false, message: refusal };
     const ticket = `${requestId}-${request.attempt ?? ''}-${RequestStore.newId()}`;

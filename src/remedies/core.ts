@@ -3,9 +3,10 @@ import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import { approvalRules, type Config } from '../config.js';
 import { AuditTrail, type AuditAction } from '../jobs/audit.js';
-import { clusterQueueName, newAttemptId, planJobId, runJobId, type PlanJobData, type RunJobData } from '../jobs/names.js';
-import { connectRedis } from '../jobs/redis.js';
-import { RequestStore, type RemedyRequest } from '../jobs/requests.js';
+import { clusterQueueName, jobRetention, newAttemptId, planJobId, runJobId, type PlanJobData, type RunJobData } from '../jobs/names.js';
+import { connectRedis, safeRedisUrl } from '../jobs/redis.js';
+import { RedisOutageLog } from '../jobs/redis-outage.js';
+import { finishedStatuses, RequestStore, type RemedyRequest } from '../jobs/requests.js';
 import { newSealingKey, type SealingKey } from '../jobs/sealing.js';
 import type { MedicMetrics } from '../observability/metrics.js';
 import type { ApprovalPolicy } from './approval-policy.js';
@@ -22,6 +23,8 @@ export interface CoordinatorOptions {
   readonly policy: ApprovalPolicy;
   /** Counts remedies by outcome; events are handled once across replicas, so each is counted once. */
   readonly metrics?: MedicMetrics;
+  /** The process's Redis outage log, when it has other connections too (the terminal); else one of its own. */
+  readonly outage?: RedisOutageLog;
 }
 
 /** A person as named in a message: a Slack mention for a Slack user, the plain name otherwise. */
@@ -32,7 +35,7 @@ export function mention(user: string): string {
 export const hhmm = (d: Date) => `${d.toISOString().slice(11, 16)} UTC`;
 
 /** Statuses a remedy does not leave by itself; its entry is free in each of them. */
-export const finished = new Set(['resolved', 'not-resolved', 'unanswered', 'denied', 'failed', 'changed', 'blocked', 'cancelled', 'expired']);
+export const finished = finishedStatuses;
 
 /**
  * How long an entry's lock outlives the state that renewed it, should the bot never come back to
@@ -47,7 +50,7 @@ export const attemptKey = (stageId: string, attempt: string) => `${stageId}:${at
 /** What the answer to the question asked after an attempt's run is recorded under. */
 export const questionKey = (stageId: string, attempt: string) => `${stageId}:${attempt}:question`;
 
-const jobDefaults = { attempts: 1, removeOnComplete: 1000, removeOnFail: 5000 } as const;
+const jobDefaults = { attempts: 1, ...jobRetention } as const;
 
 /**
  * What the coordinator's two halves share: the request store, the limits, the audit trail, the
@@ -59,6 +62,7 @@ export class RemedyCore {
   readonly guards: RemedyGuards;
   readonly redis: Redis;
   readonly deadlines: Deadlines;
+  readonly outage: RedisOutageLog;
   /** One-time keys of runs that reveal a secret; only this process can open what they seal. */
   readonly sealingKeys = new Map<string, SealingKey>();
   private readonly queues = new Map<string, Queue>();
@@ -67,14 +71,17 @@ export class RemedyCore {
 
   constructor(readonly options: CoordinatorOptions) {
     const { config } = options;
+    this.outage = options.outage ?? new RedisOutageLog({ logger: options.logger, redis: safeRedisUrl(config.redisUrl) });
     this.redis = connectRedis(config.redisUrl, 'client');
-    this.redis.on('error', () => undefined);
+    this.outage.watchConnection(this.redis);
     this.store = new RequestStore(this.redis, config.queuePrefix);
     this.audit = new AuditTrail(this.redis, config.queuePrefix, config.auditRetentionDays);
     this.guards = new RemedyGuards(this.redis, config.queuePrefix);
-    this.deadlines = new Deadlines(this.redis, config.queuePrefix, options.logger);
+    this.deadlines = new Deadlines(this.redis, config.queuePrefix, this.outage);
     for (const c of config.clusters) {
-      this.queues.set(c.name, new Queue(clusterQueueName(c.name), { connection: this.redis, prefix: config.queuePrefix }));
+      const queue = new Queue(clusterQueueName(c.name), { connection: this.redis, prefix: config.queuePrefix });
+      this.outage.watchErrors(queue, `queue ${queue.name}`);
+      this.queues.set(c.name, queue);
     }
   }
 

@@ -1,7 +1,7 @@
 import { Queue, Worker, type Job } from 'bullmq';
 import type { Redis } from 'ioredis';
-import type { Logger } from 'pino';
-import { deadlineJobId, type DeadlineJobData } from '../jobs/names.js';
+import { deadlineJobId, jobRetention, type DeadlineJobData } from '../jobs/names.js';
+import type { RedisOutageLog } from '../jobs/redis-outage.js';
 
 /** What runs out: an approval attempt's card, or a question of the guide nobody answered. */
 export type DeadlineKind = 'expire' | 'unanswered';
@@ -17,12 +17,13 @@ export class Deadlines {
   constructor(
     private readonly redis: Redis,
     private readonly prefix: string,
-    private readonly logger: Logger,
+    private readonly outage: RedisOutageLog,
   ) {}
 
   /** Starts handling deadlines as they fall due; `connection` is the worker's own (blocking) connection. */
   start(connection: Redis, handle: (kind: DeadlineKind, data: DeadlineJobData) => Promise<void>): void {
     this.queue = new Queue('bot', { connection: this.redis, prefix: this.prefix });
+    this.outage.watchErrors(this.queue, 'bot queue');
     this.worker = new Worker(
       'bot',
       async (job: Job) => {
@@ -33,13 +34,13 @@ export class Deadlines {
       },
       { connection, prefix: this.prefix, concurrency: 4 },
     );
-    this.worker.on('error', (err) => this.logger.warn({ err: err.message }, 'bot queue connection error'));
+    this.outage.watchErrors(this.worker, 'bot queue worker');
   }
 
   /** Schedules a deadline at `at`; scheduling the same attempt's deadline twice adds nothing. */
   async schedule(kind: DeadlineKind, data: DeadlineJobData, at: Date): Promise<void> {
     const delay = Math.max(0, at.getTime() - Date.now());
-    await this.queue?.add(kind, data, { jobId: deadlineJobId(kind, data), delay, removeOnComplete: 1000, removeOnFail: 1000 });
+    await this.queue?.add(kind, data, { jobId: deadlineJobId(kind, data), delay, ...jobRetention });
   }
 
   async close(): Promise<void> {

@@ -1,12 +1,17 @@
 import { findEntry, findStage } from '../catalogue/index.js';
 import type { DeadlineJobData } from '../jobs/names.js';
-import { parseJobId } from '../jobs/names.js';
+import { parseJobId, runJobId } from '../jobs/names.js';
 import type { RemedyRequest } from '../jobs/requests.js';
 import { cancelKey } from '../jobs/worker.js';
 import { attemptKey, busySeconds, finished, lockMarginSeconds, questionKey, type RemedyCore } from './core.js';
 import { minutesText } from './durations.js';
+import { lostMessage, type LostCause } from './lost-state.js';
+import type { Plan } from './plan.js';
 import { planSchema } from './plan.js';
 import type { RunOutcome, StepProgress } from './runner.js';
+
+/** A bot that stays away longer than this starts from the newest events instead of its cursor. */
+const cursorTtlSeconds = 14 * 24 * 3600;
 
 /**
  * The remedy's side of what happens without a click: worker events (a plan made, a step done, a run
@@ -14,7 +19,11 @@ import type { RunOutcome, StepProgress } from './runner.js';
  * frees the entry's lock for the state it leaves the remedy in.
  */
 export class RemedyEvents {
-  constructor(private readonly core: RemedyCore) {}
+  constructor(
+    private readonly core: RemedyCore,
+    /** Looks for lost state; every event is a moment to look. */
+    private readonly checkLost: () => Promise<void> = () => Promise.resolve(),
+  ) {}
 
   /**
    * Handles one queue event once, even with several bot replicas reading the same stream: the event's
@@ -24,11 +33,13 @@ export class RemedyEvents {
   onEvent(queue: string, cursorKey: string, eventId: string, jobId: string, handle: (req: RemedyRequest) => Promise<void>): void {
     const id = parseJobId(jobId);
     if (!id) return;
+    // Not awaited here: a loss it finds is reported through this same request's chain.
+    void this.checkLost();
     void this.core.serial(id.requestId, async () => {
       if (!(await this.core.store.once(`event:${queue}:${eventId}`))) return;
       const req = await this.core.store.get(id.requestId);
-      if (req && req.attempt === id.attempt) await handle(req);
-      await this.core.redis.set(cursorKey, eventId);
+      if (req && req.attempt === id.attempt && req.status !== 'lost') await handle(req);
+      await this.core.redis.set(cursorKey, eventId, 'EX', cursorTtlSeconds);
     });
   }
 
@@ -70,7 +81,7 @@ export class RemedyEvents {
     if (!plan) return;
     if (outcome.status === 'waiting') {
       if (req.status !== 'cancelled') {
-        await store.update(req.id, { status: 'waiting' });
+        await store.markWaiting(req.id, runJobId(req.id, plan.stageId, attempt, outcome.resumeFrom), Date.now() + outcome.seconds * 1000);
         await this.core.holdEntry(req, outcome.seconds + lockMarginSeconds);
       }
       return;
@@ -168,5 +179,22 @@ export class RemedyEvents {
     await this.core.record('expired', 'bot', request, `unanswered: ${question ?? stageId}`);
     options.metrics?.remedyEnded('unanswered');
     await this.core.serial(requestId, () => options.reporter.remedyEnded({ ...request, status: 'unanswered' }, 'unanswered', message));
+  }
+
+  /**
+   * Ends a remedy whose state Redis lost: written back as `lost` (so cancel, Plan again and the audit
+   * trail agree), and its thread told that nothing more will run. Once, across replicas.
+   */
+  async lost(req: RemedyRequest, plan: Plan | undefined, cause: LostCause): Promise<void> {
+    const { store, options } = this.core;
+    if (!(await store.once(`lost:${req.id}:${req.stageId}:${req.attempt ?? ''}`))) return;
+    const message = lostMessage(cause);
+    const ended = { ...req, status: 'lost' as const, outcome: message };
+    await store.restore(ended, plan);
+    await this.core.release(req, plan);
+    this.core.sealingKeys.delete(req.id);
+    await this.core.record('lost', 'bot', req, cause === 'redis-emptied' ? 'Redis lost its data' : 'the continuation after the wait was missing');
+    options.metrics?.remedyEnded('lost');
+    await this.core.serial(req.id, () => options.reporter.failed(ended, message));
   }
 }

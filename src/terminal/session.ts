@@ -3,6 +3,7 @@ import type { Logger } from 'pino';
 import { closestIds, findEntry } from '../catalogue/index.js';
 import { parseCommand } from '../commands/parse.js';
 import type { Config } from '../config.js';
+import type { RedisOutageLog } from '../jobs/redis-outage.js';
 import { approvalRules, findCluster } from '../config.js';
 import { helpBlocks, listBlocks, unknownEntryBlocks } from '../handlers/blocks/catalogue.js';
 import { auditBlocks } from '../handlers/blocks/audit.js';
@@ -25,6 +26,8 @@ export interface TerminalOptions {
   readonly user: string;
   /** Lines describing the cluster for the `cluster` command (simulated or not, its symptoms). */
   readonly describeCluster: () => string;
+  /** The session's Redis outage log, shared with its worker. */
+  readonly outage?: RedisOutageLog;
 }
 
 /**
@@ -116,7 +119,8 @@ export async function runTerminal(options: TerminalOptions): Promise<void> {
     {
       print: (t) => print(t),
       ask: (q) => {
-        questions.push(q);
+        // A remedy asks one thing at a time: a new question (Plan again, after its state was lost) replaces an older one.
+        questions.splice(0, questions.length, ...questions.filter((o) => o.requestId !== q.requestId), q);
         busy.delete(q.requestId);
         prompt();
         void pump();
@@ -150,7 +154,7 @@ export async function runTerminal(options: TerminalOptions): Promise<void> {
     (plan) => approvalRules(config, plan.cluster).twoPersonRule,
   );
   const twoPersonRule = (cluster: string) => approvalRules(config, cluster).twoPersonRule;
-  const coordinator: RemedyCoordinator = new RemedyCoordinator({ config, logger, reporter, policy: terminalPolicy(user, twoPersonRule) });
+  const coordinator: RemedyCoordinator = new RemedyCoordinator({ config, logger, reporter, policy: terminalPolicy(user, twoPersonRule), ...(options.outage ? { outage: options.outage } : {}) });
   const say = (a: { ok: boolean; message?: string }) => {
     if (!a.ok || a.message) print(a.message ?? '');
   };

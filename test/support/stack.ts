@@ -237,4 +237,14 @@ export async function startStack(name: string, options: StackOptions = {}): Prom
   };
 }
 
+/** Asks for a fix with the slash command; resolves with the root message's ts and the approval card. */
+export async function startFix(stack: Stack, entry: string): Promise<{ rootTs: string; card: StoredMessage }> {
+  const before = new Set(stack.fake.messages(channel).map((m) => m.ts));
+  const answer = await stack.slash(`fix ${entry}`);
+  if (answer.status !== 200) throw new Error(`/platform fix ${entry} answered ${answer.status}`);
+  const root = await stack.fake.waitFor((f) => f.messages(channel).find((m) => !m.thread_ts && !before.has(m.ts) && m.text.includes(entry)));
+  const card = await stack.fake.waitFor((f) => f.thread(channel, root.ts).find((m) => JSON.stringify(m.blocks ?? []).includes('"action_id":"remedy-approve')), { timeoutMs: 15_000 });
+  return { rootTs: root.ts, card };
+}
+
 export { FAKE_WORKSPACE };
