@@ -10,6 +10,7 @@ import { SlackReporter } from '../handlers/slack-reporter.js';
 import { countRequests, observe, slackCheck, startHealthServer, type Health, type HealthServer, type MedicMetrics } from '../observability/index.js';
 import { configuredApprovers, RemedyCoordinator } from '../remedies/coordinator.js';
 import { slackLibraryLogger } from './library-logger.js';
+import { refuseReplays, requestDigest } from './replays.js';
 import { gateRequests } from './request-gate.js';
 
 /** Slack refused the token or could not be reached; the message says which. Never contains the token. */
@@ -39,13 +40,13 @@ export async function verifySlackToken(token: string, apiUrl?: string): Promise<
 }
 
 /**
- * Bolt's HTTP receiver with, in front of it, the checks Bolt does not make (future timestamps,
- * signed bodies that are not objects).
+ * Bolt's HTTP receiver, with the digest of each verified request for the replay check and, in front
+ * of it, the checks Bolt does not make (future timestamps, signed bodies that are not objects).
  * Probes and Prometheus use its port too.
  */
 function httpReceiver(signingSecret: string | undefined, slackLog: BoltLogger, logger: Logger, health: Health): HTTPReceiver {
   if (!signingSecret) throw new Error('the HTTP receiver needs SLACK_SIGNING_SECRET');
-  const receiver = new HTTPReceiver({ signingSecret, logger: slackLog, customRoutes: health.routes() });
+  const receiver = new HTTPReceiver({ signingSecret, logger: slackLog, customRoutes: health.routes(), customPropertiesExtractor: requestDigest });
   gateRequests(receiver, signingSecret, logger);
   return receiver;
 }
@@ -89,6 +90,7 @@ export function createSlackBot(config: Config, logger: Logger, options: { metric
   const reporter = new SlackReporter(webClient, logger);
   const coordinator = new RemedyCoordinator({ config, logger, reporter, metrics, policy: configuredApprovers(config, webClient, logger) });
   app.use(countRequests(metrics));
+  app.use(refuseReplays(coordinator.store, logger));
   reporter.attach(coordinator.store);
   reporter.expiresAt = (plan) => coordinator.expiresAt(plan);
   const deps = { config, coordinator, logger, metrics };
