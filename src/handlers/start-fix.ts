@@ -14,6 +14,8 @@ export interface FixAsk {
   readonly params?: Readonly<Record<string, string>>;
   readonly user: string;
   readonly channel: string;
+  /** The workspace asked from; its approval card answers clicks from this workspace only. */
+  readonly team?: string;
   /** The thread to work in (a pasted message's thread); absent: a new root message in the channel. */
   readonly threadTs?: string;
 }
@@ -55,7 +57,7 @@ export async function startFix(deps: HandlerDeps, client: webApi.WebClient, ask:
       cluster,
       requestedBy: ask.user,
       ...(ask.params ? { params: ask.params } : {}),
-      context: { channel: ask.channel, threadTs, rootTs },
+      context: { channel: ask.channel, threadTs, rootTs, ...(ask.team ? { team: ask.team } : {}) },
     });
     if (!started.ok) await client.chat.postMessage({ channel: ask.channel, thread_ts: threadTs, text: started.message });
   } catch (err) {
