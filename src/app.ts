@@ -9,6 +9,7 @@ import { startClusterWorker } from './jobs/worker.js';
 import { RedisOutageLog } from './jobs/redis-outage.js';
 import { createLogger } from './logger.js';
 import { kubeCheck, observe, startHealthServer } from './observability/index.js';
+import { installProcessGuards } from './observability/process-guards.js';
 import { onShutdown, settlesWithin } from './observability/shutdown.js';
 import { createSlackBot } from './slack/app.js';
 import { openTerminalRedis } from './terminal/leftovers.js';
@@ -24,6 +25,7 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 /** The Slack bot: Bolt's HTTP receiver (or Socket Mode) and the queues of every cluster. */
 export async function runBot(config: Config): Promise<void> {
   const logger = createLogger(config.logLevel);
+  installProcessGuards(logger);
   await assertRedisReachable(config.redisUrl);
   const bot = createSlackBot(config, logger);
   const port = await bot.start();
@@ -39,6 +41,7 @@ export async function runBot(config: Config): Promise<void> {
 /** One cluster's worker, as its own process (`platform-medic worker --cluster NAME`). */
 export async function runWorker(config: Config, clusterName: string): Promise<void> {
   const logger = createLogger(config.logLevel).child({ cluster: clusterName });
+  installProcessGuards(logger);
   const cluster = findCluster(config, clusterName);
   if (!cluster) throw new Error(`There is no cluster "${clusterName}". Configured clusters: ${config.clusters.map((c) => c.name).join(', ')}.`);
   await assertRedisReachable(config.redisUrl);

@@ -17,6 +17,8 @@ export interface SlackThread {
   /** The message announcing the fix (the thread's root, or a reply in a paste's thread). */
   rootTs?: string;
   cardTs?: string;
+  /** The workspace the fix was asked from: clicks on its card must come from the same one. */
+  team?: string;
 }
 
 /** Reports a remedy's life in its Slack thread: the approval card, step results, the outcome. */

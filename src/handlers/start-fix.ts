@@ -15,6 +15,8 @@ export interface FixAsk {
   readonly params?: Readonly<Record<string, string>>;
   readonly user: string;
   readonly channel: string;
+  /** The workspace asked from; its approval card answers clicks from this workspace only. */
+  readonly team?: string;
   /** The thread to work in (a pasted message's thread); absent: a new root message in the channel. */
   readonly threadTs?: string;
 }
@@ -47,7 +49,7 @@ export async function startFix(deps: HandlerDeps, client: webApi.WebClient, ask:
     try {
       const posted = await client.chat.postMessage({ channel: ask.channel, text: rootText(entry, cluster, ask.user), ...(ask.threadTs ? { thread_ts: ask.threadTs } : {}) });
       threadTs = ask.threadTs ?? posted.ts!;
-      return { ok: true, context: { channel: ask.channel, threadTs, rootTs: posted.ts! } };
+      return { ok: true, context: { channel: ask.channel, threadTs, rootTs: posted.ts!, ...(ask.team ? { team: ask.team } : {}) } };
     } catch (err) {
       deps.logger.warn({ err: (err as Error).message, channel: ask.channel }, 'could not post the root message');
       return { ok: false, message: 'I cannot post in this channel. Invite me first (`/invite @platform-medic`), or use a channel I am in.' };

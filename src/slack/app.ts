@@ -1,4 +1,4 @@
-import { App, LogLevel, webApi } from '@slack/bolt';
+import { App, HTTPReceiver, LogLevel, webApi, type Logger as BoltLogger } from '@slack/bolt';
 import type { Logger } from 'pino';
 import type { Config } from '../config.js';
 import { registerActions } from '../handlers/actions/index.js';
@@ -10,6 +10,8 @@ import { SlackReporter } from '../handlers/slack-reporter.js';
 import { countRequests, observe, slackCheck, startHealthServer, type Health, type HealthServer, type MedicMetrics } from '../observability/index.js';
 import { configuredApprovers, RemedyCoordinator } from '../remedies/coordinator.js';
 import { slackLibraryLogger } from './library-logger.js';
+import { refuseReplays, requestDigest } from './replays.js';
+import { gateRequests } from './request-gate.js';
 
 /** Slack refused the token or could not be reached; the message says which. Never contains the token. */
 export class SlackStartError extends Error {
@@ -35,6 +37,18 @@ export async function verifySlackToken(token: string, apiUrl?: string): Promise<
     }
     throw new SlackStartError(`Cannot reach Slack's Web API${apiUrl ? ` at ${apiUrl}` : ''} to check the bot token (${e.message}).`);
   }
+}
+
+/**
+ * Bolt's HTTP receiver, with the digest of each verified request for the replay check and, in front
+ * of it, the checks Bolt does not make (future timestamps, signed bodies that are not objects).
+ * Probes and Prometheus use its port too.
+ */
+function httpReceiver(signingSecret: string | undefined, slackLog: BoltLogger, logger: Logger, health: Health): HTTPReceiver {
+  if (!signingSecret) throw new Error('the HTTP receiver needs SLACK_SIGNING_SECRET');
+  const receiver = new HTTPReceiver({ signingSecret, logger: slackLog, customRoutes: health.routes(), customPropertiesExtractor: requestDigest });
+  gateRequests(receiver, signingSecret, logger);
+  return receiver;
 }
 
 /** The Slack bot: Bolt, its listeners, and the coordinator that queues plans and runs. */
@@ -63,21 +77,20 @@ export function createSlackBot(config: Config, logger: Logger, options: { metric
   // Every Slack library writes through one adapter that keeps payloads (messages, envelopes) out of the log.
   const slackLog = slackLibraryLogger(logger);
   const webClient = new webApi.WebClient(botToken, { ...(apiUrl ? { slackApiUrl: apiUrl } : {}), logger: slackLog });
+  const receiver = socketMode ? undefined : httpReceiver(signingSecret, slackLog, logger, health);
   const app = new App({
     authorize: async () => {
       identity ??= await verifySlackToken(botToken, apiUrl);
       return { botToken, ...identity };
     },
-    ...(signingSecret ? { signingSecret } : {}),
-    ...(socketMode ? { socketMode: true, appToken } : {}),
+    ...(receiver ? { receiver } : { socketMode: true, appToken }),
     logger: slackLog,
     ...(apiUrl ? { clientOptions: { slackApiUrl: apiUrl } } : {}),
-    // Over HTTP, probes and Prometheus use Bolt's own port; Socket Mode has a small server instead.
-    ...(socketMode ? {} : { customRoutes: health.routes() }),
   });
-  app.use(countRequests(metrics));
   const reporter = new SlackReporter(webClient, logger);
   const coordinator = new RemedyCoordinator({ config, logger, reporter, metrics, policy: configuredApprovers(config, webClient, logger) });
+  app.use(countRequests(metrics));
+  app.use(refuseReplays(coordinator.store, logger));
   reporter.attach(coordinator.store);
   reporter.expiresAt = (plan) => coordinator.expiresAt(plan);
   const deps = { config, coordinator, logger, metrics };

@@ -66,7 +66,8 @@ export interface Stack {
   readonly queue: Queue;
   /** A signed `/platform` command; `responseId` names its response URL, so `fake.responses(id)` reads what only the person saw. */
   slash(text: string, user?: string, options?: { timestamp?: number; signature?: string; responseId?: string }): Promise<SignedResponse>;
-  click(message: StoredMessage, actionIdPrefix: string, user: string, options?: { responseId?: string; buttonIndex?: number; url?: string }): Promise<{ response: SignedResponse; responseId: string }>;
+  /** Clicks a button of `message`; `channel` and `teamId` say where the click claims to come from (default: the card's). */
+  click(message: StoredMessage, actionIdPrefix: string, user: string, options?: { responseId?: string; buttonIndex?: number; url?: string; channel?: string; teamId?: string }): Promise<{ response: SignedResponse; responseId: string }>;
   /** The thread of the root message the bot posted for a fix. */
   thread(rootTs: string): StoredMessage[];
   stop(): Promise<void>;
@@ -199,16 +200,18 @@ export async function startStack(name: string, options: StackOptions = {}): Prom
       const hit = matches[opts.buttonIndex ?? 0];
       if (!hit) throw new Error(`no button ${prefix} on message ${message.ts}: ${JSON.stringify(message.blocks)}`);
       const responseId = opts.responseId ?? `click-${++clicks}-${user}`;
+      const from = opts.channel ?? channel;
       const body = blockActionsBody({
         user,
-        channel,
+        channel: from,
+        ...(opts.teamId ? { team_id: opts.teamId } : {}),
         message_ts: message.ts,
         ...(message.thread_ts ? { thread_ts: message.thread_ts } : {}),
         action_id: hit.e.action_id,
         value: hit.e.value,
         block_id: hit.block,
         button_text: hit.e.text.text,
-        response_url: fake.responseUrl(responseId, { channel, messageTs: message.ts, user, ...(message.thread_ts ? { threadTs: message.thread_ts } : {}) }),
+        response_url: fake.responseUrl(responseId, { channel: from, messageTs: message.ts, user, ...(message.thread_ts ? { threadTs: message.thread_ts } : {}) }),
         message: { text: message.text, blocks: message.blocks },
       });
       return { response: await postSigned(opts.url ?? eventsUrl, body, { secret: signingSecret }), responseId };

@@ -72,6 +72,7 @@ export function platformCommand(deps: HandlerDeps) {
       params: parsed.params,
       user: command.user_id,
       channel: command.channel_id,
+      team: command.team_id,
     });
     if (refusal) await respond({ response_type: 'ephemeral', text: refusal });
   };
