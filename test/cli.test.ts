@@ -22,7 +22,10 @@ function badInput(r: ReturnType<typeof cli>, line: string): void {
   expect(r.code).toBe(2);
 }
 
-describe('the platform-medic command', () => {
+/** Tests that start the command line more than once: a busy machine takes seconds per start. */
+const spawning = { timeout: 120_000 };
+
+describe('the platform-medic command', spawning, () => {
   it('says how to start Redis when it cannot reach it, and exits 1', () => {
     const r = cli(['worker', '--cluster', 'default'], { REDIS_URL: 'redis://:s3cret-pass@127.0.0.1:1' });
     expect(r.code).toBe(1);
@@ -52,7 +55,7 @@ describe('the platform-medic command', () => {
   });
 });
 
-describe('platform-medic match and explain', () => {
+describe('platform-medic match and explain', spawning, () => {
   it('prints exactly one JSON object with the verdict, the entry, its guide ref and the evidence lines', () => {
     const dir = mkdtempSync(join(tmpdir(), 'medic-match-'));
     const file = join(dir, 'paste.log');
@@ -95,8 +98,7 @@ describe('starting the bot', () => {
   });
 });
 
-// Each of these runs the command line several times; a busy machine takes seconds per start.
-describe('exit codes: bad input is 2 with one line, on every subcommand', { timeout: 120_000 }, () => {
+describe('exit codes: bad input is 2 with one line, on every subcommand', spawning, () => {
   const dir = mkdtempSync(join(tmpdir(), 'medic-exit-'));
   const folder = join(dir, 'a-directory');
   mkdirSync(folder);
@@ -142,7 +144,7 @@ describe('exit codes: bad input is 2 with one line, on every subcommand', { time
   });
 });
 
-describe('a reader that closes early (`| head -1`)', { timeout: 120_000 }, () => {
+describe('a reader that closes early (`| head -1`)', spawning, () => {
   /** Runs the CLI with its standard output closed by the reader before anything is written. */
   function withClosedOutput(args: string[]): Promise<{ code: number | null; err: string }> {
     const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli.ts', ...args], {

@@ -15,7 +15,7 @@ function check(name: string, text: string, json = false) {
   writeFileSync(file, text);
   const r = spawnSync(process.execPath, ['--import', 'tsx', 'src/cli.ts', 'values', 'check', ...(json ? ['--json'] : []), file], {
     encoding: 'utf8',
-    timeout: 30_000,
+    timeout: 60_000,
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', PLATFORM_MEDIC_CONFIG: '' },
   });
   return { code: r.status, out: r.stdout, err: r.stderr };
@@ -33,7 +33,8 @@ function refused(r: ReturnType<typeof check>, expected: RegExp): void {
   expect(r.code).toBe(2);
 }
 
-describe('values check on hostile input: one line, exit 2, bounded time', () => {
+// Each test starts the command line; a busy machine takes seconds per start.
+describe('values check on hostile input: one line, exit 2, bounded time', { timeout: 120_000 }, () => {
   it('refuses a self-referencing anchor (14 bytes): the anchor refers to itself', () => {
     const text = 'a: &a\n  b: *a\n';
     expect(Buffer.byteLength(text)).toBe(14);
@@ -71,7 +72,7 @@ describe('values check on hostile input: one line, exit 2, bounded time', () => 
   });
 });
 
-describe('values check notes: duplicates said once, and capped with a count of the rest', () => {
+describe('values check notes: duplicates said once, and capped with a count of the rest', { timeout: 120_000 }, () => {
   it('notes a key given twice in a YAML values file, with both lines', () => {
     const r = checkValues('configs:\n  BLOB_STORAGE_PROVIDER: S3\n  BLOB_STORAGE_PROVIDER: AZURE\n');
     expect(r.ok && r.notes).toContain('configs.BLOB_STORAGE_PROVIDER is given more than once (lines 2 and 3); helm keeps the last.');
