@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { benchMatching } from './matching.js';
 import { writeSection } from './results.js';
 import { recordSlackBench } from './slack.js';
+import { recordValuesBench } from './values.js';
 
 /** `npm run bench`: runs the benchmarks and records them in bench/RESULTS.md, one section each. */
 
@@ -28,5 +29,7 @@ file from the page cache; the matcher's, everything from the string in memory to
 writeSection(join(import.meta.dirname, 'RESULTS.md'), 'Matching', body);
 console.log(body);
 if (!speedOk || !latencyOk) process.exitCode = 1;
+
+if (!recordValuesBench(join(import.meta.dirname, 'RESULTS.md'))) process.exitCode = 1;
 
 await recordSlackBench(join(import.meta.dirname, 'RESULTS.md'));
