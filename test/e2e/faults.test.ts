@@ -74,7 +74,7 @@ describe('exactly once, under faults', () => {
     } finally {
       await stack.stop();
     }
-  });
+  }, 90_000); // worker starts and lock expiries: headroom on a busy machine, not a time bar
 
   it('Redis restarted with its data in the middle of a wait: the remedy continues and each step ran once', async () => {
     const port = await freePort();
@@ -126,7 +126,7 @@ describe('exactly once, under faults', () => {
       await stack.stop();
       redis.kill('SIGTERM');
     }
-  });
+  }, 90_000); // worker starts and lock expiries: headroom on a busy machine, not a time bar
 
   it('two bot replicas receive the same click: one run, and each event reported once', async () => {
     const stack = await startStack('replicas');
@@ -150,7 +150,7 @@ describe('exactly once, under faults', () => {
     } finally {
       await stack.stop();
     }
-  });
+  }, 90_000); // worker starts and lock expiries: headroom on a busy machine, not a time bar
 
   it('ended every remedy with a message, and ran each destructive step exactly once', () => {
     expect(figures.endedWithoutMessage).toBe(0);

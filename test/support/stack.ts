@@ -76,7 +76,7 @@ export interface Stack {
 /** Waits for a spawned worker to say it started, or fails with what it printed. */
 function waitForStart(child: ChildProcess, log: () => string): Promise<void> {
   return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`worker did not start:\n${log()}`)), 20_000);
+    const timer = setTimeout(() => reject(new Error(`worker did not start:\n${log()}`)), 45_000);
     const check = () => {
       if (log().includes('worker started')) {
         clearTimeout(timer);
