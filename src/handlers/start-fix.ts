@@ -1,4 +1,3 @@
-import type { webApi } from '@slack/bolt';
 import { closestIds, findEntry } from '../catalogue/index.js';
 import { resolveParams } from '../catalogue/params.js';
 import { findCluster } from '../config.js';
@@ -37,12 +36,12 @@ export function checkFixAsk(deps: HandlerDeps, ask: Pick<FixAsk, 'entryId' | 'cl
  * Announces the fix (a root message, or a reply in the paste's thread) and queues its first plan.
  * Returns a message for the person alone when it could not start.
  */
-export async function startFix(deps: HandlerDeps, client: webApi.WebClient, ask: FixAsk): Promise<string | undefined> {
+export async function startFix(deps: HandlerDeps, ask: FixAsk): Promise<string | undefined> {
   const entry = findEntry(ask.entryId)!;
   const cluster = ask.cluster ?? deps.config.defaultCluster;
   let rootTs: string;
   try {
-    const posted = await client.chat.postMessage({ channel: ask.channel, text: rootText(entry, cluster, ask.user), ...(ask.threadTs ? { thread_ts: ask.threadTs } : {}) });
+    const posted = await deps.outbox.remedy.postMessage({ channel: ask.channel, text: rootText(entry, cluster, ask.user), ...(ask.threadTs ? { thread_ts: ask.threadTs } : {}) });
     rootTs = posted.ts!;
   } catch (err) {
     deps.logger.warn({ err: (err as Error).message, channel: ask.channel }, 'could not post the root message');
@@ -57,11 +56,11 @@ export async function startFix(deps: HandlerDeps, client: webApi.WebClient, ask:
       ...(ask.params ? { params: ask.params } : {}),
       context: { channel: ask.channel, threadTs, rootTs },
     });
-    if (!started.ok) await client.chat.postMessage({ channel: ask.channel, thread_ts: threadTs, text: started.message });
+    if (!started.ok) await deps.outbox.remedy.postMessage({ channel: ask.channel, thread_ts: threadTs, text: started.message });
   } catch (err) {
     const unreachable = err instanceof RedisUnavailableError || /ECONNREFUSED|Connection is closed|max retries|ETIMEDOUT/i.test((err as Error).message);
     deps.logger.error({ err: (err as Error).message }, 'could not start the fix');
-    await client.chat
+    await deps.outbox.remedy
       .postMessage({
         channel: ask.channel,
         thread_ts: threadTs,

@@ -6,9 +6,13 @@ import { registerCommands } from '../handlers/commands/index.js';
 import { registerMessages } from '../handlers/messages/index.js';
 import { registerShortcuts } from '../handlers/shortcuts/index.js';
 import { registerValues } from '../handlers/values/index.js';
+import { PasteBudget } from '../handlers/paste-budget.js';
 import { SlackReporter } from '../handlers/slack-reporter.js';
+import { connectRedis } from '../jobs/redis.js';
+import { SharedTokenBuckets } from '../jobs/token-buckets.js';
 import { countRequests, observe, slackCheck, startHealthServer, type Health, type HealthServer, type MedicMetrics } from '../observability/index.js';
 import { configuredApprovers, RemedyCoordinator } from '../remedies/coordinator.js';
+import { SlackOutbox } from './outbox.js';
 
 /** Bolt's logger interface over our pino logger. */
 function boltLogger(logger: Logger): BoltLogger {
@@ -25,6 +29,14 @@ function boltLogger(logger: Logger): BoltLogger {
     getLevel: () => level,
     setName: () => undefined,
   };
+}
+
+/**
+ * The outbox's client logger: Bolt's, without debug. At debug the Web API client logs every request
+ * body, which holds whatever the bot posts (a revealed secret in an ephemeral message included).
+ */
+function writesLogger(logger: Logger): BoltLogger {
+  return { ...boltLogger(logger), debug: () => undefined };
 }
 
 /** Slack refused the token or could not be reached; the message says which. Never contains the token. */
@@ -76,6 +88,7 @@ export function createSlackBot(config: Config, logger: Logger, options: { metric
   // The bot's identity comes from the one auth.test start() makes. Bolt, given a token without
   // verification, would call auth.test again before every request (measured: one per command).
   let identity: { botId: string; botUserId: string } | undefined;
+  // Reads only (approver groups); writes go through the outbox below.
   const webClient = new webApi.WebClient(botToken, { ...(apiUrl ? { slackApiUrl: apiUrl } : {}), logger: boltLogger(logger) });
   const app = new App({
     authorize: async () => {
@@ -90,11 +103,22 @@ export function createSlackBot(config: Config, logger: Logger, options: { metric
     ...(socketMode ? {} : { customRoutes: health.routes() }),
   });
   app.use(countRequests(metrics));
-  const reporter = new SlackReporter(webClient, logger);
+  // Every write goes through the outbox. Its client hands 429s back (rejectRateLimitedCalls) for the
+  // outbox to schedule, rather than sleeping on them and blocking all the bot's other writes.
+  const writer = new webApi.WebClient(botToken, { ...(apiUrl ? { slackApiUrl: apiUrl } : {}), logger: writesLogger(logger), rejectRateLimitedCalls: true, retryConfig: { retries: 3, minTimeout: 500, maxTimeout: 5000 }, timeout: 10_000 });
+  const outbox = new SlackOutbox(writer, {
+    pasteMaxAgeMs: config.pasteAnswerMaxAgeSeconds * 1000,
+    onRateLimited: (lane) => metrics.slackRateLimited(lane),
+    onStale: () => metrics.pasteDropped('stale'),
+  });
+  const budgetRedis = connectRedis(config.redisUrl, 'client');
+  budgetRedis.on('error', () => undefined);
+  const pasteBudget = new PasteBudget(new SharedTokenBuckets(budgetRedis, config.queuePrefix), { perUser: config.pasteAnswersPerUserPerMinute, perChannel: config.pasteAnswersPerChannelPerMinute });
+  const reporter = new SlackReporter(outbox.remedy, logger);
   const coordinator = new RemedyCoordinator({ config, logger, reporter, metrics, policy: configuredApprovers(config, webClient, logger) });
   reporter.attach(coordinator.store);
   reporter.expiresAt = (plan) => coordinator.expiresAt(plan);
-  const deps = { config, coordinator, logger, metrics };
+  const deps = { config, coordinator, logger, metrics, outbox, pasteBudget };
   registerCommands(app, deps);
   registerActions(app, deps);
   registerShortcuts(app, deps);
@@ -122,12 +146,17 @@ export function createSlackBot(config: Config, logger: Logger, options: { metric
       const address = server.address();
       return typeof address === 'object' && address ? address.port : config.port;
     },
-    /** Stops taking requests (in-flight ones finish), then lets queued reports finish and closes the queues. */
+    /**
+     * Stops taking requests (in-flight ones finish), lets queued reports finish and closes the queues;
+     * paste answers still waiting are dropped, remedy messages are sent.
+     */
     async stop() {
       health.beginShutdown();
       await app.stop();
       await healthServer?.close();
       await coordinator.close();
+      await outbox.close();
+      await budgetRedis.quit().catch(() => undefined);
       await observed.close();
     },
   };
