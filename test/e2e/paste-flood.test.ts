@@ -21,8 +21,11 @@ const pasteTs = () => `${1_796_000_000 + ++seq}.000100`;
 /** A catalogued error, a little different each time, as a person pasting build after build would. */
 const pasteText = (i: number) => `build ${i}: git-sensor: fatal: could not read Username for 'https://github.com': terminal prompts disabled, exit status 128`;
 
-/** Sends `count` signed message events from `user`, ten at a time, as Slack delivers a fast typist's pastes. */
-async function paste(stack: Stack, user: string, count: number, onSent?: (sent: number) => void): Promise<Set<string>> {
+/**
+ * Sends `count` signed message events from `user`, ten at a time, as Slack delivers a fast typist's
+ * pastes; spread over `urls` in turn when there are several bot replicas.
+ */
+async function paste(stack: Stack, user: string, count: number, urls: readonly string[] = [stack.eventsUrl]): Promise<Set<string>> {
   const sent = new Set<string>();
   let next = 0;
   const sender = async () => {
@@ -30,10 +33,9 @@ async function paste(stack: Stack, user: string, count: number, onSent?: (sent: 
       const i = next++;
       const ts = pasteTs();
       const event = { type: 'message', channel, channel_type: 'channel', user, text: pasteText(i), ts, event_ts: ts };
-      const res = await postSigned(stack.eventsUrl, eventCallbackBody(event), { secret: signingSecret, contentType: 'application/json' });
+      const res = await postSigned(urls[i % urls.length]!, eventCallbackBody(event), { secret: signingSecret, contentType: 'application/json' });
       expect(res.status).toBe(200);
       sent.add(ts);
-      onSent?.(sent.size);
     }
   };
   await Promise.all(Array.from({ length: 10 }, sender));
@@ -43,11 +45,15 @@ async function paste(stack: Stack, user: string, count: number, onSent?: (sent: 
 /** The bot's answers in the threads of these pasted messages, in the order Slack received them. */
 const answersTo = (stack: Stack, pastes: Set<string>) => stack.fake.messages(channel).filter((m) => m.thread_ts !== undefined && pastes.has(m.thread_ts));
 
-/** The value of one sample on the bot's /metrics page, 0 when absent. */
-async function metric(stack: Stack, line: string): Promise<number> {
-  const page = await (await fetch(stack.eventsUrl.replace('/slack/events', '/metrics'))).text();
-  const hit = page.split('\n').find((l) => l.startsWith(`${line} `));
-  return hit ? Number(hit.slice(line.length + 1)) : 0;
+/** One sample of the bots' /metrics pages, summed over the replicas (each counts what it handled); 0 when absent. */
+async function metric(urls: readonly string[], line: string): Promise<number> {
+  let sum = 0;
+  for (const url of urls) {
+    const page = await (await fetch(url.replace('/slack/events', '/metrics'))).text();
+    const hit = page.split('\n').find((l) => l.startsWith(`${line} `));
+    sum += hit ? Number(hit.slice(line.length + 1)) : 0;
+  }
+  return sum;
 }
 
 async function until<T>(what: string, probe: () => Promise<T | undefined | false>, timeoutMs = 30_000): Promise<T> {
@@ -67,10 +73,12 @@ describe('a flood of pasted errors', () => {
     stack = undefined;
   });
 
-  it('answers one person up to their budget, tells them once in a note only they see, then stays silent; the channel has a budget too', { timeout: 90_000 }, async () => {
+  it('answers one person up to their budget across bot replicas, tells them once in a note only they see, then stays silent; the channel has a budget too', { timeout: 90_000 }, async () => {
     // The per-person budget is the default (5 a minute); the channel's is lowered to 8 to reach it quickly.
     stack = await startStack('flood-budget', { rateLimit: slackLimit, env: { PLATFORM_MEDIC_PASTE_ANSWERS_PER_CHANNEL_PER_MINUTE: '8' } });
-    const pastes = await paste(stack, flooder, 300);
+    // Two bot replicas behind one address: the budgets are shared through Redis, not per replica.
+    const replicas = [stack.eventsUrl, await stack.startSecondBot()];
+    const pastes = await paste(stack, flooder, 300, replicas);
     const notice = await stack.fake.waitFor((f) => f.ephemerals(flooder)[0], { timeoutMs: 15_000, what: 'the notice to the person pasting' });
     expect(notice.text).toBe(
       '⏸️ I answer at most 5 pasted errors a minute per person, and you have reached that: I will skip your pastes and answer again within 12 s. Meanwhile `/platform match <error>` answers only you.',
@@ -80,7 +88,7 @@ describe('a flood of pasted errors', () => {
 
     // Someone else pastes in the same channel: 3 more answers fill the channel's 8; the next one is told why not.
     const other = 'U0COLLEAGUE';
-    const theirs = await paste(stack, other, 5);
+    const theirs = await paste(stack, other, 5, replicas);
     const channelNotice = await stack.fake.waitFor((f) => f.ephemerals(other)[0], { timeoutMs: 15_000, what: 'the channel notice' });
     expect(channelNotice.text).toBe(
       '⏸️ I answer at most 8 pasted errors a minute in this channel, and it has reached that: I will skip pastes here and answer again within 8 s. Meanwhile `/platform match <error>` answers only you.',
@@ -95,8 +103,8 @@ describe('a flood of pasted errors', () => {
     expect(stack.fake.ephemerals(other)).toHaveLength(1);
     for (const m of answersTo(stack, pastes)) expect(m.text).toMatch(/^Likely commits-exit-128 \(guide 7\.23\)/);
     // Every pasted message the bot did not answer is counted, by budget.
-    expect(await metric(stack, 'platform_medic_paste_answers_dropped_total{reason="user-budget"}')).toBe(295);
-    expect(await metric(stack, 'platform_medic_paste_answers_dropped_total{reason="channel-budget"}')).toBe(2);
+    expect(await metric(replicas, 'platform_medic_paste_answers_dropped_total{reason="user-budget"}')).toBe(295);
+    expect(await metric(replicas, 'platform_medic_paste_answers_dropped_total{reason="channel-budget"}')).toBe(2);
   });
 
   it("posts another person's approval card ahead of the paste answers still queued, and stays within Slack's rate limit", { timeout: 90_000 }, async () => {
@@ -126,15 +134,15 @@ describe('a flood of pasted errors', () => {
 
     // The flood settles: every paste the budget let through was either answered or dropped as too old.
     const stale = 'platform_medic_paste_answers_dropped_total{reason="stale"}';
-    const overBudget = await metric(stack, 'platform_medic_paste_answers_dropped_total{reason="user-budget"}');
+    const overBudget = await metric([stack.eventsUrl], 'platform_medic_paste_answers_dropped_total{reason="user-budget"}');
     const admitted = 300 - overBudget;
-    await until('the admitted paste answers to be sent or dropped', async () => answersTo(stack!, pastes).length + (await metric(stack!, stale)) === admitted);
+    await until('the admitted paste answers to be sent or dropped', async () => answersTo(stack!, pastes).length + (await metric([stack!.eventsUrl], stale)) === admitted);
     // The budget: 40 at once, and one more every 1.5 s of the flood (a sliding refill).
     expect(admitted).toBeGreaterThanOrEqual(40);
     expect(admitted).toBeLessThanOrEqual(40 + Math.ceil(floodMs / 1500));
     const afterCard = answersTo(stack, pastes).filter((m) => !order.includes(m.ts) || order.indexOf(m.ts) > cardAt).length;
     // Most of the budget's answers were still queued when the fix was asked for, and the card went first.
-    expect(afterCard + (await metric(stack, stale))).toBeGreaterThanOrEqual(20);
+    expect(afterCard + (await metric([stack.eventsUrl], stale))).toBeGreaterThanOrEqual(20);
     expect(stack.fake.ephemerals(flooder).map((e) => e.text)).toEqual([
       '⏸️ I answer at most 40 pasted errors a minute per person, and you have reached that: I will skip your pastes and answer again within 2 s. Meanwhile `/platform match <error>` answers only you.',
     ]);
