@@ -3,6 +3,7 @@ import { homedir } from 'node:os';
 import { resolve } from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
+import { knownSecrets } from './known-secrets.js';
 import { platformNamesSchema } from './platform-names.js';
 
 /**
@@ -272,6 +273,14 @@ function describeIssue(issue: z.core.$ZodIssue, origin: 'file' | 'merged', input
   return `${where}: ${issue.message}${got}`;
 }
 
+function urlPassword(url: string): string | undefined {
+  try {
+    return decodeURIComponent(new URL(url).password) || undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 function numberFrom(name: string, v: string | undefined): number | undefined {
   if (v === undefined || v === '') return undefined;
   const n = Number(v);
@@ -349,6 +358,8 @@ export function loadConfig(sources: ConfigSources = {}): Config {
   };
   const parsed = configSchema.safeParse(merged);
   if (!parsed.success) throw new ConfigError(parsed.error.issues.map((i) => describeIssue(i, 'merged', merged, file.path ?? 'the config file')));
+  // From here the process holds these secrets; the logger scrubs them from any line they would reach.
+  knownSecrets.add(parsed.data.slack.botToken, parsed.data.slack.signingSecret, parsed.data.slack.appToken, urlPassword(parsed.data.redisUrl));
   return deepFreeze(parsed.data);
 }
 

@@ -1,4 +1,6 @@
 import { pino, type Logger } from 'pino';
+import { knownSecrets, type KnownSecrets } from './known-secrets.js';
+import { redact as redactText } from './redact.js';
 
 /**
  * Paths that may carry a secret in anything we log. Secrets never reach a log: these are censored
@@ -10,7 +12,52 @@ const redact = [
   'headers["x-slack-signature"]',
 ];
 
-/** The process's logger: JSON lines to stdout (or to `destination`), secrets censored. */
-export function createLogger(level: string, destination?: NodeJS.WritableStream): Logger {
-  return pino({ level, redact: { paths: redact, censor: '[redacted]' }, base: { app: 'platform-medic' } }, destination ?? process.stdout);
+/** Every string of a parsed log line, keys included, through `scrub`; `changed` says whether any differed. */
+function scrubStrings(value: unknown, scrub: (s: string) => string, seen: { changed: boolean }): unknown {
+  if (typeof value === 'string') {
+    const out = scrub(value);
+    if (out !== value) seen.changed = true;
+    return out;
+  }
+  if (Array.isArray(value)) return value.map((v) => scrubStrings(v, scrub, seen));
+  if (value !== null && typeof value === 'object') {
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [scrubStrings(k, scrub, seen) as string, scrubStrings(v, scrub, seen)]));
+  }
+  return value;
+}
+
+/**
+ * The last guard before a line is written, whatever produced it (our messages and fields, child
+ * bindings, serialized errors, a library's text): every string passes the paste redaction and loses
+ * every secret value the process knows. Paths alone cannot do this: a secret inside a message string
+ * has no path. Works on the parsed line, so an escaped secret is seen as itself and the line stays JSON.
+ */
+export function guardLogLine(line: string, secrets: KnownSecrets = knownSecrets): string {
+  // Nothing shorter than `pwd=x` can hold a secret by any rule; most keys and many values are shorter.
+  const scrub = (s: string) => (s.length < 5 ? s : redactText(secrets.scrub(s)));
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(line);
+  } catch {
+    return scrub(line);
+  }
+  const seen = { changed: false };
+  const clean = scrubStrings(parsed, scrub, seen);
+  return seen.changed ? `${JSON.stringify(clean)}\n` : line;
+}
+
+/**
+ * The process's logger: JSON lines to stdout (or to `destination`). No level prints a secret: known
+ * paths are censored, and every line passes `guardLogLine` on its way out.
+ */
+export function createLogger(level: string, destination?: NodeJS.WritableStream, secrets: KnownSecrets = knownSecrets): Logger {
+  return pino(
+    {
+      level,
+      redact: { paths: redact, censor: '[redacted]' },
+      base: { app: 'platform-medic' },
+      hooks: { streamWrite: (line) => guardLogLine(line, secrets) },
+    },
+    destination ?? process.stdout,
+  );
 }

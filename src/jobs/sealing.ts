@@ -1,9 +1,12 @@
 import { createCipheriv, createDecipheriv, createPublicKey, diffieHellman, generateKeyPairSync, hkdfSync, randomBytes, type KeyObject } from 'node:crypto';
+import { knownSecrets } from '../known-secrets.js';
 
 /**
  * Secrets travel from the worker to the bot sealed to a one-time key that only the bot's memory holds:
  * Redis (job data, results, progress) sees only ciphertext. X25519 key agreement, HKDF-SHA256, then
- * AES-256-GCM; the worker's ephemeral public key travels with the ciphertext.
+ * AES-256-GCM; the worker's ephemeral public key travels with the ciphertext. Both ends add the plain
+ * value to the process's known secrets, so whatever later logs it (the message that carries it to the
+ * person who asked, an error) writes `[redacted]` instead.
  */
 
 const info = Buffer.from('platform-medic sealed secret v1');
@@ -29,6 +32,7 @@ export function newSealingKey(): SealingKey {
 
 /** Seals a secret to a public key (base64 SPKI). Returns base64 text safe to store anywhere. */
 export function seal(publicKeyBase64: string, plaintext: string): string {
+  knownSecrets.add(plaintext);
   const recipient = createPublicKey({ key: Buffer.from(publicKeyBase64, 'base64'), format: 'der', type: 'spki' });
   const eph = generateKeyPairSync('x25519');
   const shared = diffieHellman({ privateKey: eph.privateKey, publicKey: recipient });
@@ -49,5 +53,7 @@ function open(privateKey: KeyObject, sealed: string): string {
   const shared = diffieHellman({ privateKey, publicKey: createPublicKey({ key: ephPub, format: 'der', type: 'spki' }) });
   const decipher = createDecipheriv('aes-256-gcm', key(shared, ephPub), iv);
   decipher.setAuthTag(tag);
-  return Buffer.concat([decipher.update(body), decipher.final()]).toString('utf8');
+  const plaintext = Buffer.concat([decipher.update(body), decipher.final()]).toString('utf8');
+  knownSecrets.add(plaintext);
+  return plaintext;
 }

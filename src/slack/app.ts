@@ -1,4 +1,4 @@
-import { App, LogLevel, webApi, type Logger as BoltLogger } from '@slack/bolt';
+import { App, LogLevel, webApi } from '@slack/bolt';
 import type { Logger } from 'pino';
 import type { Config } from '../config.js';
 import { registerActions } from '../handlers/actions/index.js';
@@ -12,32 +12,8 @@ import { connectRedis } from '../jobs/redis.js';
 import { SharedTokenBuckets } from '../jobs/token-buckets.js';
 import { countRequests, observe, slackCheck, startHealthServer, type Health, type HealthServer, type MedicMetrics } from '../observability/index.js';
 import { configuredApprovers, RemedyCoordinator } from '../remedies/coordinator.js';
+import { slackLibraryLogger } from './library-logger.js';
 import { SlackOutbox } from './outbox.js';
-
-/** Bolt's logger interface over our pino logger. */
-function boltLogger(logger: Logger): BoltLogger {
-  const log = logger.child({ component: 'bolt' });
-  let level = LogLevel.INFO;
-  return {
-    debug: (...m: unknown[]) => log.debug(m.map(String).join(' ')),
-    info: (...m: unknown[]) => log.info(m.map(String).join(' ')),
-    warn: (...m: unknown[]) => log.warn(m.map(String).join(' ')),
-    error: (...m: unknown[]) => log.error(m.map(String).join(' ')),
-    setLevel: (l: LogLevel) => {
-      level = l;
-    },
-    getLevel: () => level,
-    setName: () => undefined,
-  };
-}
-
-/**
- * The outbox's client logger: Bolt's, without debug. At debug the Web API client logs every request
- * body, which holds whatever the bot posts (a revealed secret in an ephemeral message included).
- */
-function writesLogger(logger: Logger): BoltLogger {
-  return { ...boltLogger(logger), debug: () => undefined };
-}
 
 /** Slack refused the token or could not be reached; the message says which. Never contains the token. */
 export class SlackStartError extends Error {
@@ -88,8 +64,10 @@ export function createSlackBot(config: Config, logger: Logger, options: { metric
   // The bot's identity comes from the one auth.test start() makes. Bolt, given a token without
   // verification, would call auth.test again before every request (measured: one per command).
   let identity: { botId: string; botUserId: string } | undefined;
+  // Every Slack library writes through one adapter that keeps payloads (messages, envelopes) out of the log.
+  const slackLog = slackLibraryLogger(logger);
   // Reads only (approver groups); writes go through the outbox below.
-  const webClient = new webApi.WebClient(botToken, { ...(apiUrl ? { slackApiUrl: apiUrl } : {}), logger: boltLogger(logger) });
+  const webClient = new webApi.WebClient(botToken, { ...(apiUrl ? { slackApiUrl: apiUrl } : {}), logger: slackLog });
   const app = new App({
     authorize: async () => {
       identity ??= await verifySlackToken(botToken, apiUrl);
@@ -97,7 +75,7 @@ export function createSlackBot(config: Config, logger: Logger, options: { metric
     },
     ...(signingSecret ? { signingSecret } : {}),
     ...(socketMode ? { socketMode: true, appToken } : {}),
-    logger: boltLogger(logger),
+    logger: slackLog,
     ...(apiUrl ? { clientOptions: { slackApiUrl: apiUrl } } : {}),
     // Over HTTP, probes and Prometheus use Bolt's own port; Socket Mode has a small server instead.
     ...(socketMode ? {} : { customRoutes: health.routes() }),
@@ -105,7 +83,7 @@ export function createSlackBot(config: Config, logger: Logger, options: { metric
   app.use(countRequests(metrics));
   // Every write goes through the outbox. Its client hands 429s back (rejectRateLimitedCalls) for the
   // outbox to schedule, rather than sleeping on them and blocking all the bot's other writes.
-  const writer = new webApi.WebClient(botToken, { ...(apiUrl ? { slackApiUrl: apiUrl } : {}), logger: writesLogger(logger), rejectRateLimitedCalls: true, retryConfig: { retries: 3, minTimeout: 500, maxTimeout: 5000 }, timeout: 10_000 });
+  const writer = new webApi.WebClient(botToken, { ...(apiUrl ? { slackApiUrl: apiUrl } : {}), logger: slackLog, rejectRateLimitedCalls: true, retryConfig: { retries: 3, minTimeout: 500, maxTimeout: 5000 }, timeout: 10_000 });
   const outbox = new SlackOutbox(writer, {
     pasteMaxAgeMs: config.pasteAnswerMaxAgeSeconds * 1000,
     onRateLimited: (lane) => metrics.slackRateLimited(lane),

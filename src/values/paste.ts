@@ -41,7 +41,26 @@ export function normalisePaste(text: string): string {
   return plain.endsWith('```') ? plain.slice(0, -3) : plain;
 }
 
-const helmCommand = /(?:^|[\s;&|(])helm[ \t]+(?:[-\w=./]{1,200}[ \t]+){0,6}(?:upgrade|install)\b/;
+/**
+ * Whether the text holds a `helm … upgrade|install` command: `helm` as a word, then `upgrade` or
+ * `install` among its next seven words (global flags may stand between). Written as a scan rather than
+ * one pattern: the single regular expression took the ReDoS checker ~9 s to prove linear, which timed
+ * out on a busy machine.
+ */
+function isHelmCommand(text: string): boolean {
+  for (const line of text.split('\n')) {
+    const words = line.split(/[ \t]+/);
+    for (let i = 0; i < words.length; i++) {
+      const word = words[i]!;
+      const at = word.lastIndexOf('helm');
+      if (at < 0 || at + 4 !== word.length || (at > 0 && !/[;&|(]/.test(word[at - 1]!))) continue;
+      const next = words.slice(i + 1, i + 8);
+      const verb = next.findIndex((w) => /^(?:upgrade|install)(?:$|[^\w])/.test(w));
+      if (verb >= 0 && next.slice(0, verb).every((w) => /^[-\w=./]{1,200}$/.test(w))) return true;
+    }
+  }
+  return false;
+}
 const setFlagStart = /^(?:--set(?:-string|-json|-literal|-file)?|-f|--values|--reuse-values|--reset-values)(?:[ \t=]|$)/;
 const assignmentStart = /^[A-Za-z_][A-Za-z0-9_.\\-]{0,200}(?:\[[0-9]{1,4}\])?=/;
 
@@ -49,7 +68,7 @@ const assignmentStart = /^[A-Za-z_][A-Za-z0-9_.\\-]{0,200}(?:\[[0-9]{1,4}\])?=/;
 export function readPaste(raw: string): PastedValues | { error: string } {
   const text = normalisePaste(raw).trim();
   if (text === '') return { error: 'There is nothing to check: paste a values file, --set flags or a helm upgrade command.' };
-  if (helmCommand.test(text)) return readHelm(text);
+  if (isHelmCommand(text)) return readHelm(text);
   if (setFlagStart.test(text)) return readFlags(parseShell(text).commands.flat(), new Map(), 'set');
   if (assignmentStart.test(text)) return readFlags(parseShell(text).commands.flat().flatMap((w) => [{ text: '--set', dynamic: false }, w]), new Map(), 'set');
   return readYaml(text);

@@ -78,7 +78,13 @@ describe('regular expressions under src/', () => {
     ...all.filter((r) => r.source !== undefined),
     ...catalogue.flatMap((e) => (e.params ?? []).map((p): Found => ({ where: `catalogue ${e.id} param ${p.name}`, source: p.pattern, flags: '' }))),
   ];
-  const unsafe = checked.map((r) => ({ r, status: checkSync(r.source!, r.flags).status })).filter((x) => x.status !== 'safe');
+  // recheck answers 'unknown' when its time runs out, which on a busy machine is not a verdict on the
+  // pattern: such a pattern is checked again with a longer budget before it counts as unsafe.
+  const verdict = (source: string, flags: string): string => {
+    const first = checkSync(source, flags).status;
+    return first === 'unknown' ? checkSync(source, flags, { timeout: 60_000 }).status : first;
+  };
+  const unsafe = checked.map((r) => ({ r, status: verdict(r.source!, r.flags) })).filter((x) => x.status !== 'safe');
 
   it('in the matcher are all linear-time', () => {
     expect(checked.filter((r) => r.where.startsWith('matching/')).length).toBeGreaterThanOrEqual(Object.keys(patterns).length);

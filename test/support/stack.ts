@@ -11,6 +11,7 @@ import { catalogue } from '../../src/catalogue/index.js';
 import { startSimulatedCluster, type SimulatedCluster } from '../../src/cluster/sim/index.js';
 import { loadConfig, type Config } from '../../src/config.js';
 import { clusterQueueName } from '../../src/jobs/names.js';
+import { createLogger } from '../../src/logger.js';
 import { defaultPlatformNames } from '../../src/platform-names.js';
 import { workerRbac } from '../../src/remedies/rbac.js';
 import { createSlackBot, type SlackBot } from '../../src/slack/app.js';
@@ -104,6 +105,8 @@ export interface StackOptions {
   readyDelayMs?: number;
   /** chat.postMessage rate limit of the fake Slack; off unless a test wants Slack's 429s. */
   rateLimit?: { burst: number; perSecond: number };
+  /** Where the bot's log goes, written by the product's own logger at LOG_LEVEL; silent when unset. */
+  botLog?: NodeJS.WritableStream;
 }
 
 export async function startStack(name: string, options: StackOptions = {}): Promise<Stack> {
@@ -131,7 +134,8 @@ export async function startStack(name: string, options: StackOptions = {}): Prom
   };
   const config = loadConfig({ env });
   const silent = pino({ level: 'silent' }, new Writable({ write: (_c, _e, cb) => cb() }));
-  const bot = createSlackBot(config, silent);
+  const botLogger = options.botLog ? createLogger(config.logLevel, options.botLog) : silent;
+  const bot = createSlackBot(config, botLogger);
   const port = await bot.start();
   const eventsUrl = `http://127.0.0.1:${port}/slack/events`;
   let worker = spawnWorker(env, 'sim');
@@ -167,7 +171,7 @@ export async function startStack(name: string, options: StackOptions = {}): Prom
       await worker.started;
     },
     async startSecondBot() {
-      const second = createSlackBot(config, silent);
+      const second = createSlackBot(config, botLogger);
       const p = await second.start();
       bots.push(second);
       return `http://127.0.0.1:${p}/slack/events`;

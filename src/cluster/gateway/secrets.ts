@@ -1,4 +1,5 @@
 import { CoreV1Api, PatchStrategy, setHeaderOptions, type KubeConfig } from '@kubernetes/client-node';
+import { knownSecrets } from '../../known-secrets.js';
 import { type ApiCaller, dryRunOf } from './call.js';
 
 /** A secret as the remedies hold it. `data` values are base64 and must never be logged or reported. */
@@ -26,6 +27,8 @@ export class SecretsGateway {
   async read(namespace: string, name: string): Promise<SecretData | undefined> {
     const secret = await this.api.find(`get secret ${namespace}/${name}`, () => this.core.readNamespacedSecret({ namespace, name }));
     if (!secret) return undefined;
+    // Every value read is now known to this process, so the logger scrubs it even if a bug passes it on.
+    knownSecrets.addSecretData(secret.data ?? {});
     return { uid: secret.metadata?.uid ?? '', resourceVersion: secret.metadata?.resourceVersion ?? '', type: secret.type ?? 'Opaque', data: { ...(secret.data ?? {}) } };
   }
 
