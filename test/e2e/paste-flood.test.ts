@@ -1,3 +1,4 @@
+import { Writable } from 'node:stream';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { StoredMessage } from '../fakes/slack-api.js';
 import { eventCallbackBody, postSigned } from '../support/slack-requests.js';
@@ -75,7 +76,9 @@ describe('a flood of pasted errors', () => {
 
   it('answers one person up to their budget across bot replicas, tells them once in a note only they see, then stays silent; the channel has a budget too, told in the thread where Slack refuses a private note', { timeout: 90_000 }, async () => {
     // The per-person budget is the default (5 a minute); the channel's is lowered to 8 to reach it quickly.
-    stack = await startStack('flood-budget', { rateLimit: slackLimit, env: { PLATFORM_MEDIC_PASTE_ANSWERS_PER_CHANNEL_PER_MINUTE: '8' } });
+    let log = '';
+    const botLog = new Writable({ write: (c: Buffer, _e, cb) => ((log += c.toString()), cb()) });
+    stack = await startStack('flood-budget', { rateLimit: slackLimit, env: { PLATFORM_MEDIC_PASTE_ANSWERS_PER_CHANNEL_PER_MINUTE: '8', LOG_LEVEL: 'debug' }, botLog });
     // Two bot replicas behind one address: the budgets are shared through Redis, not per replica.
     const replicas = [stack.eventsUrl, await stack.startSecondBot()];
     const pastes = await paste(stack, flooder, 300, replicas);
@@ -109,6 +112,16 @@ describe('a flood of pasted errors', () => {
     // Every pasted message the bot did not answer is counted, by budget.
     expect(await metric(replicas, 'platform_medic_paste_answers_dropped_total{reason="user-budget"}')).toBe(295);
     expect(await metric(replicas, 'platform_medic_paste_answers_dropped_total{reason="channel-budget"}')).toBe(2);
+    // … and logged at debug, by whom and where, never with what was pasted.
+    const dropped = log.split('\n').filter((l) => l.includes('paste not answered: its budget is spent'));
+    expect(dropped).toHaveLength(297);
+    const records = dropped.map((l) => JSON.parse(l) as { level: number; user: string; channel: string; budget: string; notice: boolean });
+    expect(records.every((r) => r.level === 20 && r.channel === channel)).toBe(true);
+    expect(records.filter((r) => r.notice).map((r) => [r.user, r.budget])).toEqual([
+      [flooder, 'user'],
+      [other, 'channel'],
+    ]);
+    expect(log).not.toContain('could not read Username');
   });
 
   it("posts another person's approval card ahead of the paste answers still queued, and stays within Slack's rate limit", { timeout: 90_000 }, async () => {
