@@ -4,13 +4,14 @@ import { recordFloodBench } from './flood.js';
 import { benchMatching } from './matching.js';
 import { writeSection } from './results.js';
 import { recordSlackBench } from './slack.js';
+import { recordValuesBench } from './values.js';
 
 /**
  * `npm run bench`: runs the benchmarks and records them in bench/RESULTS.md, one section each.
- * `npm run bench -- flood` (or `matching`, `slack`) runs only the sections named.
+ * `npm run bench -- flood` (or `matching`, `values`, `slack`) runs only the sections named.
  */
 
-const sections = ['matching', 'slack', 'flood'];
+const sections = ['matching', 'values', 'slack', 'flood'];
 const asked = process.argv.slice(2);
 const unknown = asked.filter((a) => !sections.includes(a));
 if (unknown.length > 0) {
@@ -46,5 +47,6 @@ file from the page cache; the matcher's, everything from the string in memory to
 }
 
 if (wants('matching')) recordMatchingBench();
+if (wants('values') && !recordValuesBench(results)) process.exitCode = 1;
 if (wants('slack')) await recordSlackBench(results);
 if (wants('flood')) await recordFloodBench(results);

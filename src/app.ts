@@ -3,15 +3,16 @@ import { userInfo } from 'node:os';
 import { startSimulatedCluster, type SimulatedCluster } from './cluster/sim/index.js';
 import { assertClusterReachable, loadKubeConfig } from './cluster/kubeconfig.js';
 import { ConfigError, findCluster, hasSlackCredentials, loadConfig, type Config, type ConfigSources } from './config.js';
-import { Redis } from 'ioredis';
-import { deletePrefix } from './jobs/cleanup.js';
 import { startPrivateRedis, redisServerInstalled } from './jobs/private-redis.js';
 import { assertRedisReachable, RedisUnavailableError, safeRedisUrl } from './jobs/redis.js';
 import { startClusterWorker } from './jobs/worker.js';
+import { RedisOutageLog } from './jobs/redis-outage.js';
 import { createLogger } from './logger.js';
 import { kubeCheck, observe, startHealthServer } from './observability/index.js';
+import { installProcessGuards } from './observability/process-guards.js';
 import { onShutdown, settlesWithin } from './observability/shutdown.js';
 import { createSlackBot } from './slack/app.js';
+import { openTerminalRedis } from './terminal/leftovers.js';
 import { runTerminal } from './terminal/session.js';
 
 /**
@@ -24,6 +25,7 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 /** The Slack bot: Bolt's HTTP receiver (or Socket Mode) and the queues of every cluster. */
 export async function runBot(config: Config): Promise<void> {
   const logger = createLogger(config.logLevel);
+  installProcessGuards(logger);
   await assertRedisReachable(config.redisUrl);
   const bot = createSlackBot(config, logger);
   const port = await bot.start();
@@ -39,6 +41,7 @@ export async function runBot(config: Config): Promise<void> {
 /** One cluster's worker, as its own process (`platform-medic worker --cluster NAME`). */
 export async function runWorker(config: Config, clusterName: string): Promise<void> {
   const logger = createLogger(config.logLevel).child({ cluster: clusterName });
+  installProcessGuards(logger);
   const cluster = findCluster(config, clusterName);
   if (!cluster) throw new Error(`There is no cluster "${clusterName}". Configured clusters: ${config.clusters.map((c) => c.name).join(', ')}.`);
   await assertRedisReachable(config.redisUrl);
@@ -124,7 +127,11 @@ export async function runTerminalDemo(sources: ConfigSources, options: TerminalD
   }
   const cluster = config.clusters[0]!;
   const kubeConfig = loadKubeConfig(cluster.kube, sim?.kubeConfig());
-  const worker = startClusterWorker({ config, cluster, kubeConfig, logger, pollMs: 250 });
+  const held = await openTerminalRedis(config.redisUrl, base.queuePrefix, config.queuePrefix);
+  for (const paragraph of held.earlier) out.write(`${paragraph}\n`);
+  // One outage log for the session's worker and its coordinator: an outage is one line, not one per part.
+  const outage = new RedisOutageLog({ logger, redis: safeRedisUrl(config.redisUrl) });
+  const worker = startClusterWorker({ config, cluster, kubeConfig, logger, pollMs: 250, outage });
   try {
     await runTerminal({
       config,
@@ -132,6 +139,7 @@ export async function runTerminalDemo(sources: ConfigSources, options: TerminalD
       input: process.stdin,
       output: out,
       user: `terminal:${userInfo().username}`,
+      outage,
       describeCluster: () =>
         sim
           ? `Simulated cluster at ${sim.url}. Symptoms present: ${sim.symptoms().join(', ') || 'none'}.`
@@ -141,10 +149,7 @@ export async function runTerminalDemo(sources: ConfigSources, options: TerminalD
     // Quitting never hangs on a running step: after a short wait the worker leaves it.
     if (!(await settlesWithin(worker.close(), 3_000))) out.write('A step was still running; quitting leaves it where it is.\n');
     // The session's queues were its own: nothing of it is left in Redis.
-    const redis = new Redis(config.redisUrl, { maxRetriesPerRequest: 1 });
-    redis.on('error', () => undefined);
-    await settlesWithin(deletePrefix(redis, config.queuePrefix), 3_000);
-    redis.disconnect();
+    await settlesWithin(held.close(), 3_000);
     await sim?.close();
     stopRedis();
   }

@@ -5,6 +5,7 @@ import { runExplainCommand, runMatchCommand } from './commands/match-cli.js';
 import { runValuesCommand } from './values/cli.js';
 import { KubeConfigError } from './cluster/kubeconfig.js';
 import { ConfigError, loadConfig } from './config.js';
+import { fileReason, InputError } from './input-error.js';
 import { listBlocks } from './handlers/blocks/catalogue.js';
 import { blocksToText } from './terminal/render.js';
 import { RedisUnavailableError } from './jobs/redis.js';
@@ -37,7 +38,7 @@ function flag(args: string[], name: string): string | undefined {
   const i = args.indexOf(name);
   if (i === -1) return undefined;
   const v = args[i + 1];
-  if (v === undefined || v.startsWith('--')) throw new ConfigError([`${name} needs a value`]);
+  if (v === undefined || v.startsWith('--')) throw new InputError(`${name} needs a value`);
   return v;
 }
 
@@ -50,7 +51,7 @@ async function main(argv: string[]): Promise<void> {
       return runBot(loadConfig());
     case 'worker': {
       const cluster = flag(args, '--cluster');
-      if (!cluster) throw new ConfigError(['worker: --cluster NAME is required (one worker per cluster)']);
+      if (!cluster) throw new InputError('worker: --cluster NAME is required (one worker per cluster)');
       return runWorker(loadConfig(), cluster);
     }
     case 'terminal': {
@@ -72,6 +73,7 @@ async function main(argv: string[]): Promise<void> {
       process.exitCode = await runValuesCommand(args, process);
       return;
     case 'list':
+      if (args.length > 0) throw new InputError(`list takes no arguments (unknown: ${args.join(' ').slice(0, 80)})`);
       process.stdout.write(`${blocksToText(listBlocks())}\n`);
       return;
     case 'help':
@@ -92,8 +94,33 @@ function isUserError(err: unknown): boolean {
   return typeof code === 'string' && /^E[A-Z]+$/.test(code);
 }
 
+/**
+ * A reader that stops early (`… | head -1`) closes the pipe: the rest of the output has nowhere to go,
+ * which is not an error. The command ends quietly with the status it would have had.
+ */
+function endQuietlyOnClosedPipe(stream: NodeJS.WriteStream): void {
+  stream.on('error', (err: NodeJS.ErrnoException) => {
+    if (err.code !== 'EPIPE') throw err;
+    // After the command's own code has set process.exitCode (it is set once the command returns).
+    setImmediate(() => process.exit());
+  });
+}
+
+endQuietlyOnClosedPipe(process.stdout);
+endQuietlyOnClosedPipe(process.stderr);
+
 main(process.argv.slice(2)).catch((err: unknown) => {
   const message = (err as Error)?.message ?? String(err);
+  // Bad input (an argument, a file that cannot be read or written): one line, exit 2.
+  if (err instanceof InputError) {
+    process.stderr.write(`platform-medic: ${message}\n`);
+    process.exit(2);
+  }
+  const path = (err as { path?: unknown })?.path;
+  if (fileReason(err) && typeof path === 'string') {
+    process.stderr.write(`platform-medic: cannot use ${path}: ${fileReason(err)}\n`);
+    process.exit(2);
+  }
   if (isUserError(err)) process.stderr.write(`${err instanceof ConfigError || err instanceof RedisUnavailableError ? '' : 'platform-medic: '}${message}\n`);
   else if (err instanceof Error && err.constructor === Error) process.stderr.write(`platform-medic: ${message}\n`);
   else process.stderr.write(`platform-medic: ${message}\n(an unexpected error; please report it with this trace)\n${(err as Error)?.stack ?? ''}\n`);

@@ -68,6 +68,8 @@ const fileSchema = z
     approverGroups: z.array(z.string()).optional(),
     twoPersonRule: z.boolean().optional(),
     approvalExpiresMinutes: z.number().optional(),
+    decisionTimeoutMinutes: z.number().optional(),
+    approverGroupStaleMinutes: z.number().optional(),
     fixesPerUserPerHour: z.number().optional(),
     auditRetentionDays: z.number().optional(),
     workerLockSeconds: z.number().optional(),
@@ -101,7 +103,17 @@ const configSchema = z
     twoPersonRule: z.boolean().default(true),
     /** An approval card expires this long after its plan. */
     approvalExpiresMinutes: z.number().positive().max(24 * 60).default(15),
-    /** How many fixes one person may ask for in an hour. */
+    /**
+     * How long a question of the guide ("still failing?") waits for an answer. Then the remedy ends with
+     * a message in its thread and the entry is free to fix again.
+     */
+    decisionTimeoutMinutes: z.number().positive().max(7 * 24 * 60).default(30),
+    /**
+     * When Slack cannot tell an approver group's members, the members last read are trusted this long
+     * after that read; later the group's members cannot approve until Slack answers again (fail closed).
+     */
+    approverGroupStaleMinutes: z.number().positive().max(24 * 60).default(10),
+    /** How many fixes (and plans made again) one person may ask for in any sliding hour. */
     fixesPerUserPerHour: z.number().int().min(1).max(1000).default(10),
     /** How long the audit trail keeps its records. */
     auditRetentionDays: z.number().int().min(1).max(3650).default(90),
@@ -208,6 +220,8 @@ const envNames: Record<string, string> = {
   approverGroups: 'PLATFORM_MEDIC_APPROVER_GROUPS',
   twoPersonRule: 'PLATFORM_MEDIC_TWO_PERSON_RULE',
   approvalExpiresMinutes: 'PLATFORM_MEDIC_APPROVAL_EXPIRES_MINUTES',
+  decisionTimeoutMinutes: 'PLATFORM_MEDIC_DECISION_TIMEOUT_MINUTES',
+  approverGroupStaleMinutes: 'PLATFORM_MEDIC_APPROVER_GROUP_STALE_MINUTES',
   fixesPerUserPerHour: 'PLATFORM_MEDIC_FIXES_PER_USER_PER_HOUR',
   auditRetentionDays: 'PLATFORM_MEDIC_AUDIT_RETENTION_DAYS',
   workerLockSeconds: 'PLATFORM_MEDIC_WORKER_LOCK_SECONDS',
@@ -348,6 +362,8 @@ export function loadConfig(sources: ConfigSources = {}): Config {
     approverGroups: list(env.PLATFORM_MEDIC_APPROVER_GROUPS) ?? f.approverGroups,
     twoPersonRule: booleanFrom('PLATFORM_MEDIC_TWO_PERSON_RULE', env.PLATFORM_MEDIC_TWO_PERSON_RULE) ?? f.twoPersonRule,
     approvalExpiresMinutes: numberFrom('PLATFORM_MEDIC_APPROVAL_EXPIRES_MINUTES', env.PLATFORM_MEDIC_APPROVAL_EXPIRES_MINUTES) ?? f.approvalExpiresMinutes,
+    decisionTimeoutMinutes: numberFrom('PLATFORM_MEDIC_DECISION_TIMEOUT_MINUTES', env.PLATFORM_MEDIC_DECISION_TIMEOUT_MINUTES) ?? f.decisionTimeoutMinutes,
+    approverGroupStaleMinutes: numberFrom('PLATFORM_MEDIC_APPROVER_GROUP_STALE_MINUTES', env.PLATFORM_MEDIC_APPROVER_GROUP_STALE_MINUTES) ?? f.approverGroupStaleMinutes,
     fixesPerUserPerHour: numberFrom('PLATFORM_MEDIC_FIXES_PER_USER_PER_HOUR', env.PLATFORM_MEDIC_FIXES_PER_USER_PER_HOUR) ?? f.fixesPerUserPerHour,
     auditRetentionDays: numberFrom('PLATFORM_MEDIC_AUDIT_RETENTION_DAYS', env.PLATFORM_MEDIC_AUDIT_RETENTION_DAYS) ?? f.auditRetentionDays,
     workerLockSeconds: numberFrom('PLATFORM_MEDIC_WORKER_LOCK_SECONDS', env.PLATFORM_MEDIC_WORKER_LOCK_SECONDS) ?? f.workerLockSeconds,

@@ -1,26 +1,45 @@
-import { spawnSync } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
+import { chmodSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
 /** Runs the command-line entry point as a user would, with only the given environment. */
-function cli(args: string[], env: Record<string, string> = {}) {
+function cli(args: string[], env: Record<string, string> = {}, options: { input?: string; uid?: number } = {}) {
   const r = spawnSync(process.execPath, ['--import', 'tsx', 'src/cli.ts', ...args], {
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', PLATFORM_MEDIC_CONFIG: '', ...env },
     encoding: 'utf8',
-    timeout: 30_000,
+    timeout: 60_000,
+    ...(options.input !== undefined ? { input: options.input } : {}),
+    ...(options.uid !== undefined ? { uid: options.uid, gid: options.uid } : {}),
   });
   return { code: r.status, out: r.stdout, err: r.stderr };
 }
 
-describe('the platform-medic command', () => {
+/** Exit 2, and exactly the one line `line` on standard error (no stack, no second line). */
+function badInput(r: ReturnType<typeof cli>, line: string): void {
+  expect(r.err).toBe(`${line}\n`);
+  expect(r.code).toBe(2);
+}
+
+/** Tests that start the command line more than once: a busy machine takes seconds per start. */
+const spawning = { timeout: 120_000 };
+
+describe('the platform-medic command', spawning, () => {
   it('says how to start Redis when it cannot reach it, and exits 1', () => {
     const r = cli(['worker', '--cluster', 'default'], { REDIS_URL: 'redis://:s3cret-pass@127.0.0.1:1' });
     expect(r.code).toBe(1);
     expect(r.err).toContain('Cannot reach Redis at redis://:***@127.0.0.1:1');
     expect(r.err).toContain('redis-server --daemonize yes');
     expect(r.err).not.toContain('s3cret-pass');
+  });
+
+  it('stops at start with one clear line when REDIS_URL selects a database index this Redis does not have', () => {
+    const url = new URL(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379');
+    url.pathname = '/99';
+    const r = cli(['worker', '--cluster', 'default'], { REDIS_URL: url.toString() });
+    expect(r.code).toBe(1);
+    expect(r.err).toBe(`REDIS_URL selects database 99, but the Redis at ${url.toString()} has 16 (its "databases" setting): use an index from 0 to 15.\n`);
   });
 
   it('stops on a wrong configuration, naming the key, without printing the secret', () => {
@@ -44,7 +63,7 @@ describe('the platform-medic command', () => {
   });
 });
 
-describe('platform-medic match and explain', () => {
+describe('platform-medic match and explain', spawning, () => {
   it('prints exactly one JSON object with the verdict, the entry, its guide ref and the evidence lines', () => {
     const dir = mkdtempSync(join(tmpdir(), 'medic-match-'));
     const file = join(dir, 'paste.log');
@@ -84,5 +103,76 @@ describe('starting the bot', () => {
     expect(r.code).toBe(1);
     expect(r.err).toContain("Cannot reach Slack's Web API at http://127.0.0.1:9/api/ to check the bot token");
     expect(r.err).not.toContain('secretpart');
+  });
+});
+
+describe('exit codes: bad input is 2 with one line, on every subcommand', spawning, () => {
+  const dir = mkdtempSync(join(tmpdir(), 'medic-exit-'));
+  const folder = join(dir, 'a-directory');
+  mkdirSync(folder);
+  const locked = join(dir, 'locked.log');
+  writeFileSync(locked, 'E1121 Failed to update datasource. Reload new version and try again\n');
+  chmodSync(locked, 0o000);
+  // root reads a mode-000 file anyway: read it as nobody, as a user without the right would.
+  const asUser = process.getuid?.() === 0 ? { uid: 65534 } : {};
+
+  it.each([
+    [['match'], 'platform-medic match'],
+    [['values', 'check'], 'platform-medic values check'],
+  ])('%j: a directory, an unreadable file and a missing file are exit 2, naming the file and the reason', (command, prefix) => {
+    badInput(cli([...command, folder]), `${prefix}: cannot read ${folder}: it is a directory`);
+    badInput(cli([...command, locked], {}, asUser), `${prefix}: cannot read ${locked}: permission denied`);
+    badInput(cli([...command, join(dir, 'missing.log')]), `${prefix}: cannot read ${join(dir, 'missing.log')}: no such file`);
+  });
+
+  it('empty input is exit 2 "nothing to read" for match and values check alike, from a file or standard input', () => {
+    const empty = join(dir, 'empty.log');
+    writeFileSync(empty, '');
+    badInput(cli(['match', empty]), 'platform-medic match: nothing to read: the input is empty');
+    badInput(cli(['match'], {}, { input: '' }), 'platform-medic match: nothing to read: the input is empty');
+    badInput(cli(['values', 'check'], {}, { input: ' \n\n' }), 'platform-medic values check: nothing to read: the input is empty');
+  });
+
+  it('binary input is exit 2 "binary input: not text" for match and values check', () => {
+    const binary = join(dir, 'core.bin');
+    writeFileSync(binary, Buffer.from([0x7f, 0x45, 0x4c, 0x46, 0x02, 0x01, 0x01, 0x00, 0x00, 0x00, 0x03, 0x00, 0x3e, 0x00]));
+    badInput(cli(['match', binary]), 'platform-medic match: binary input: not text');
+    badInput(cli(['values', 'check', binary]), 'platform-medic values check: binary input: not text');
+  });
+
+  it('a kubeconfig that is a directory is exit 2 for terminal and sim', () => {
+    badInput(cli(['terminal', '--kubeconfig', folder]), `platform-medic: The kubeconfig ${folder} cannot be read: it is a directory`);
+    badInput(cli(['sim', '--kubeconfig', folder]), `platform-medic: cannot write the kubeconfig ${folder}: it is a directory`);
+  });
+
+  it('unknown arguments are exit 2 for list, sim and worker', () => {
+    badInput(cli(['list', '--all']), 'platform-medic: list takes no arguments (unknown: --all)');
+    expect(cli(['sim', '--frobnicate']).code).toBe(2);
+    expect(cli(['worker', '--cluster']).code).toBe(2);
+  });
+});
+
+describe('a reader that closes early (`| head -1`)', spawning, () => {
+  /** Runs the CLI with its standard output closed by the reader before anything is written. */
+  function withClosedOutput(args: string[]): Promise<{ code: number | null; err: string }> {
+    const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli.ts', ...args], {
+      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', PLATFORM_MEDIC_CONFIG: '' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    child.stdout.destroy();
+    let err = '';
+    child.stderr.on('data', (d: Buffer) => (err += d.toString()));
+    return new Promise((done) => child.on('close', (code) => done({ code, err })));
+  }
+
+  it('ends quietly with the normal status: no EPIPE, no stack', async () => {
+    const list = await withClosedOutput(['list']);
+    expect(list.err).toBe('');
+    expect(list.code).toBe(0);
+    const file = join(mkdtempSync(join(tmpdir(), 'medic-epipe-')), 'paste.log');
+    writeFileSync(file, 'Killed: OOMKilled container app\n');
+    const match = await withClosedOutput(['match', file]);
+    expect(match.err).toBe('');
+    expect(match.code).toBe(1);
   });
 });

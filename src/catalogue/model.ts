@@ -259,6 +259,11 @@ export interface EntryParam {
   readonly default?: string;
   readonly pattern: string;
   readonly example: string;
+  /**
+   * `in-cluster-url`: an address a platform component will call; loopback, link-local, unspecified
+   * and cloud metadata addresses are refused in every spelling (see catalogue/endpoint.ts).
+   */
+  readonly format?: 'in-cluster-url';
 }
 
 /** A platform version range an entry or procedure applies to (section 9). */

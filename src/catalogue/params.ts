@@ -1,3 +1,4 @@
+import { endpointProblem } from './endpoint.js';
 import type { CatalogueEntry } from './model.js';
 
 /**
@@ -19,6 +20,8 @@ export function resolveParams(entry: CatalogueEntry, given: Readonly<Record<stri
       problems.push(`\`${p.name}\` is required: ${p.description}, e.g. \`${p.name}=${p.example}\``);
     } else if (value.length > 500 || !new RegExp(p.pattern).test(value)) {
       problems.push(`\`${p.name}=${value.slice(0, 60)}\` is not valid: ${p.description}, e.g. \`${p.name}=${p.example}\``);
+    } else if (p.format === 'in-cluster-url' && endpointProblem(value)) {
+      problems.push(`\`${p.name}=${value.slice(0, 60)}\` is refused: ${endpointProblem(value)}, which a remedy never points at; give ${p.description}, e.g. \`${p.name}=${p.example}\``);
     } else {
       params[p.name] = value;
     }

@@ -1,6 +1,7 @@
 import { CoreV1Api, KubeConfig } from '@kubernetes/client-node';
 import { existsSync } from 'node:fs';
 import type { KubeSource } from '../config.js';
+import { fileReason, InputError } from '../input-error.js';
 import { toClusterError } from './errors.js';
 
 /** A kubeconfig that cannot be used; the message says which and why. */
@@ -27,11 +28,12 @@ export function loadKubeConfig(source: KubeSource, simulated?: KubeConfig): Kube
       kc.loadFromCluster();
       break;
     case 'kubeconfig':
-      if (!existsSync(source.path)) throw new KubeConfigError(`The kubeconfig ${source.path} does not exist.`);
+      // A file that is missing or cannot be read is bad input (exit 2), not a cluster that cannot be reached.
+      if (!existsSync(source.path)) throw new InputError(`The kubeconfig ${source.path} does not exist.`);
       try {
         kc.loadFromFile(source.path);
       } catch (err) {
-        throw new KubeConfigError(`The kubeconfig ${source.path} cannot be read: ${(err as Error).message.split('\n')[0]}`);
+        throw new InputError(`The kubeconfig ${source.path} cannot be read: ${fileReason(err) ?? (err as Error).message.split('\n')[0]}`);
       }
       useContext(kc, source.context, source.path);
       break;

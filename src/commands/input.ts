@@ -1,29 +1,66 @@
-import { readFile, stat } from 'node:fs/promises';
+import { open } from 'node:fs/promises';
+import { fileReason } from '../input-error.js';
+import { looksBinary } from '../matching/binary.js';
 
-/** What a CLI command read: the text, or why it would not read it. */
+/** What a CLI command read: the text, or why it would not read it (one line, exit 2). */
 export type InputText = { ok: true; text: string } | { ok: false; message: string };
+
+const mb = (bytes: number, digits: number): string => (bytes / 1048576).toFixed(digits);
+
+/** Reads a stream up to `maxBytes`; undefined when it holds more, so that a huge input is never held whole. */
+async function readCapped(source: AsyncIterable<unknown>, maxBytes: number): Promise<Buffer | undefined> {
+  const chunks: Buffer[] = [];
+  let total = 0;
+  for await (const chunk of source) {
+    const b = typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer);
+    total += b.length;
+    if (total > maxBytes) return undefined;
+    chunks.push(b);
+  }
+  return Buffer.concat(chunks);
+}
+
+/** A file's bytes, or why it cannot be read; pipes and devices (`<(…)`, /dev/stdin) are read like files. */
+async function readFileCapped(file: string, maxBytes: number, limit: string): Promise<{ ok: true; bytes: Buffer } | { ok: false; message: string }> {
+  const cannot = (err: unknown) => ({ ok: false as const, message: `cannot read ${file}: ${fileReason(err) ?? (err as Error).message.split('\n')[0]}` });
+  let handle;
+  try {
+    handle = await open(file, 'r');
+  } catch (err) {
+    return cannot(err);
+  }
+  try {
+    const info = await handle.stat();
+    if (info.isDirectory()) return { ok: false, message: `cannot read ${file}: it is a directory` };
+    if (info.size > maxBytes) return { ok: false, message: `${file} is ${mb(info.size, 1)} MB; ${limit}` };
+    const bytes = await readCapped(handle.createReadStream({ autoClose: false }), maxBytes);
+    return bytes ? { ok: true, bytes } : { ok: false, message: `${file} is larger than ${mb(maxBytes, 0)} MB; ${limit}` };
+  } catch (err) {
+    return cannot(err);
+  } finally {
+    await handle.close();
+  }
+}
 
 /**
  * Reads a file, or standard input when there is none (or `-`), refusing more than `maxBytes` with a
  * sentence that ends in `limit` (e.g. "match reads up to 10 MB") rather than reading it all first.
+ * The same rules hold for every command that reads input: a file that cannot be read, empty input
+ * (nothing but blanks) and binary input are refused with one line, for the command to exit 2.
  */
 export async function readInput(file: string | undefined, stdin: NodeJS.ReadableStream, maxBytes: number, limit: string): Promise<InputText> {
+  let bytes: Buffer;
   if (file && file !== '-') {
-    const size = await stat(file).then(
-      (s) => s.size,
-      () => undefined,
-    );
-    if (size === undefined) return { ok: false, message: `cannot read ${file}: no such file` };
-    if (size > maxBytes) return { ok: false, message: `${file} is ${(size / 1048576).toFixed(1)} MB; ${limit}` };
-    return { ok: true, text: await readFile(file, 'utf8') };
+    const read = await readFileCapped(file, maxBytes, limit);
+    if (!read.ok) return read;
+    bytes = read.bytes;
+  } else {
+    const read = await readCapped(stdin, maxBytes);
+    if (!read) return { ok: false, message: `standard input is larger than ${mb(maxBytes, 0)} MB; ${limit}` };
+    bytes = read;
   }
-  const chunks: Buffer[] = [];
-  let total = 0;
-  for await (const chunk of stdin) {
-    const b = typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer);
-    total += b.length;
-    if (total > maxBytes) return { ok: false, message: `standard input is larger than ${(maxBytes / 1048576).toFixed(0)} MB; ${limit}` };
-    chunks.push(b);
-  }
-  return { ok: true, text: Buffer.concat(chunks).toString('utf8') };
+  const text = bytes.toString('utf8');
+  if (text.trim() === '') return { ok: false, message: 'nothing to read: the input is empty' };
+  if (looksBinary(text)) return { ok: false, message: 'binary input: not text' };
+  return { ok: true, text };
 }

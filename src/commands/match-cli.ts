@@ -31,10 +31,8 @@ export function matchJson(result: MatchResult): string {
 }
 
 function matchText(result: MatchResult): string {
-  if (result.verdict === 'no-match') {
-    const why = result.note === 'binary' ? 'no match: this looks like binary data, not text' : 'no match: no catalogued remedy for this';
-    return `${why}${result.nearest.length ? `\nnearest entries (explain only): ${result.nearest.join(', ')}` : ''}`;
-  }
+  // Binary input never gets here: readInput refuses it (exit 2), as every command that reads input does.
+  if (result.verdict === 'no-match') return `no match: no catalogued remedy for this${result.nearest.length ? `\nnearest entries (explain only): ${result.nearest.join(', ')}` : ''}`;
   return result.matches
     .map((m, i) => [`${i === 0 ? 'match' : 'also possible'}: ${m.id} (guide ${m.ref}) ${m.title} — confidence ${m.confidence.toFixed(2)}`, ...m.evidence.map((e) => `  line ${e.line}: ${redact(e.text)}`)].join('\n'))
     .join('\n');

@@ -65,7 +65,7 @@ export async function answerPaste(deps: HandlerDeps, paste: Paste, always: boole
   if (!result) {
     const parts = [paste.text];
     for (const f of paste.files ?? []) {
-      const read = await readSharedFile(f, deps.config.slack.botToken ?? '', deps.config.maxFileBytes);
+      const read = await readSharedFile(f, { botToken: deps.config.slack.botToken ?? '', maxBytes: deps.config.maxFileBytes, apiUrl: deps.config.slack.apiUrl });
       if (read.ok) parts.push(read.text);
       else notes.push(read.reason);
     }

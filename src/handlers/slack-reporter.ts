@@ -2,7 +2,7 @@ import type { Logger } from 'pino';
 import { findEntry } from '../catalogue/index.js';
 import type { CatalogueEntry, Decision, Stage } from '../catalogue/model.js';
 import type { RemedyRequest, RequestStore } from '../jobs/requests.js';
-import type { RemedyReporter } from '../remedies/reporter.js';
+import type { RemedyEnd, RemedyReporter } from '../remedies/reporter.js';
 import type { Plan } from '../remedies/plan.js';
 import type { RunOutcome, StepProgress } from '../remedies/runner.js';
 import type { RemedyWrites } from '../slack/outbox.js';
@@ -17,6 +17,8 @@ export interface SlackThread {
   /** The message announcing the fix (the thread's root, or a reply in a paste's thread). */
   rootTs?: string;
   cardTs?: string;
+  /** The workspace the fix was asked from: clicks on its card must come from the same one. */
+  team?: string;
 }
 
 /**
@@ -157,17 +159,19 @@ export class SlackReporter implements RemedyReporter {
     if (!decision) await this.markRoot(req, outcome.status === 'completed' ? '✅ done' : `❌ ${outcome.status}`);
   }
 
-  async remedyEnded(req: RemedyRequest, end: 'resolved' | 'not-resolved', message: string, by?: string): Promise<void> {
+  async remedyEnded(req: RemedyRequest, end: RemedyEnd, message: string, by?: string): Promise<void> {
     const m = endBlocks(end, message, by);
     await this.reply(req, m.text, m.blocks);
-    await this.markRoot(req, end === 'resolved' ? '🎉 resolved' : '🛑 not resolved');
+    await this.markRoot(req, { resolved: '🎉 resolved', 'not-resolved': '🛑 not resolved', unanswered: '⌛ unanswered' }[end]);
   }
 
   async failed(req: RemedyRequest, message: string): Promise<void> {
+    const lost = req.status === 'lost';
     const plan = await this.store?.plan(req.id, req.stageId);
-    if (plan) await this.updateCard(req, plan, 'outcome: failed');
+    if (plan) await this.updateCard(req, plan, lost ? 'state lost' : 'outcome: failed');
     const m = failureBlocks(req, message);
     await this.reply(req, m.text, m.blocks);
+    if (lost) await this.markRoot(req, '❌ state lost');
   }
 
   /** Appends the outcome to the root message, so the channel sees it without opening the thread. */

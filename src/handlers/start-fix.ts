@@ -2,6 +2,7 @@ import { closestIds, findEntry } from '../catalogue/index.js';
 import { resolveParams } from '../catalogue/params.js';
 import { findCluster } from '../config.js';
 import { RedisUnavailableError } from '../jobs/redis.js';
+import type { Announcement } from '../remedies/coordinator.js';
 import { esc } from './blocks/kit.js';
 import { rootText } from './blocks/remedy.js';
 import type { HandlerDeps } from './deps.js';
@@ -13,6 +14,8 @@ export interface FixAsk {
   readonly params?: Readonly<Record<string, string>>;
   readonly user: string;
   readonly channel: string;
+  /** The workspace asked from; its approval card answers clicks from this workspace only. */
+  readonly team?: string;
   /** The thread to work in (a pasted message's thread); absent: a new root message in the channel. */
   readonly threadTs?: string;
 }
@@ -33,42 +36,36 @@ export function checkFixAsk(deps: HandlerDeps, ask: Pick<FixAsk, 'entryId' | 'cl
 }
 
 /**
- * Announces the fix (a root message, or a reply in the paste's thread) and queues its first plan.
- * Returns a message for the person alone when it could not start.
+ * Starts a fix: the coordinator checks everything first (the person's limit, whether the entry is
+ * being fixed already); only then is the fix announced (a root message, or a reply in the paste's
+ * thread) and its first plan queued. Returns a message for the person alone when it did not start.
  */
 export async function startFix(deps: HandlerDeps, ask: FixAsk): Promise<string | undefined> {
   const entry = findEntry(ask.entryId)!;
   const cluster = ask.cluster ?? deps.config.defaultCluster;
-  let rootTs: string;
+  let threadTs: string | undefined;
+  const announce = async (): Promise<Announcement> => {
+    try {
+      const posted = await deps.outbox.remedy.postMessage({ channel: ask.channel, text: rootText(entry, cluster, ask.user), ...(ask.threadTs ? { thread_ts: ask.threadTs } : {}) });
+      threadTs = ask.threadTs ?? posted.ts!;
+      return { ok: true, context: { channel: ask.channel, threadTs, rootTs: posted.ts!, ...(ask.team ? { team: ask.team } : {}) } };
+    } catch (err) {
+      deps.logger.warn({ err: (err as Error).message, channel: ask.channel }, 'could not post the root message');
+      return { ok: false, message: 'I cannot post in this channel. Invite me first (`/invite @platform-medic`), or use a channel I am in.' };
+    }
+  };
   try {
-    const posted = await deps.outbox.remedy.postMessage({ channel: ask.channel, text: rootText(entry, cluster, ask.user), ...(ask.threadTs ? { thread_ts: ask.threadTs } : {}) });
-    rootTs = posted.ts!;
-  } catch (err) {
-    deps.logger.warn({ err: (err as Error).message, channel: ask.channel }, 'could not post the root message');
-    return 'I cannot post in this channel. Invite me first (`/invite @platform-medic`), or use a channel I am in.';
-  }
-  const threadTs = ask.threadTs ?? rootTs;
-  try {
-    const started = await deps.coordinator.requestFix({
-      entryId: entry.id,
-      cluster,
-      requestedBy: ask.user,
-      ...(ask.params ? { params: ask.params } : {}),
-      context: { channel: ask.channel, threadTs, rootTs },
-    });
-    if (!started.ok) await deps.outbox.remedy.postMessage({ channel: ask.channel, thread_ts: threadTs, text: started.message });
+    const started = await deps.coordinator.requestFix({ entryId: entry.id, cluster, requestedBy: ask.user, ...(ask.params ? { params: ask.params } : {}), announce });
+    return started.ok ? undefined : started.message;
   } catch (err) {
     const unreachable = err instanceof RedisUnavailableError || /ECONNREFUSED|Connection is closed|max retries|ETIMEDOUT/i.test((err as Error).message);
     deps.logger.error({ err: (err as Error).message }, 'could not start the fix');
-    await deps.outbox.remedy
-      .postMessage({
-        channel: ask.channel,
-        thread_ts: threadTs,
-        text: unreachable
-          ? '❌ Could not queue the plan: the queue (Redis) is unreachable. Nothing was done; ask again once it is back.'
-          : "❌ Could not start the fix because of an internal error; nothing was done. The bot's log has the details.",
-      })
-      .catch(() => undefined);
+    const text = unreachable
+      ? '❌ Could not queue the plan: the queue (Redis) is unreachable. Nothing was done; ask again once it is back.'
+      : "❌ Could not start the fix because of an internal error; nothing was done. The bot's log has the details.";
+    // Once the fix was announced, its thread says what became of it; before, only the person is told.
+    if (!threadTs) return text;
+    await deps.outbox.remedy.postMessage({ channel: ask.channel, thread_ts: threadTs, text }).catch(() => undefined);
+    return undefined;
   }
-  return undefined;
 }

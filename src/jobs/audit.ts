@@ -7,12 +7,16 @@ export type AuditAction =
   | 'planned'
   | 'approved'
   | 'approval-refused'
+  /** Someone other than the person who asked or an approver pressed a remedy's button (plan again, an answer, deny, cancel). */
+  | 'action-refused'
   | 'denied'
   | 'expired'
   | 'cancelled'
   | 'step'
   | 'outcome'
-  | 'decision';
+  | 'decision'
+  /** Redis lost the state of an open remedy; it was ended. */
+  | 'lost';
 
 /** One record of the audit trail. Never holds a secret: only ids, names and the bot's own messages. */
 export interface AuditRecord {
@@ -26,6 +30,9 @@ export interface AuditRecord {
   readonly stageId?: string;
   readonly detail?: string;
 }
+
+/** How many records a filtered read of the trail looks back through at most. */
+const scanLimit = 10_000;
 
 /**
  * The audit trail: a Redis stream that every request, plan, approval, denial, step and outcome is
@@ -46,16 +53,30 @@ export class AuditTrail {
     const fields: string[] = ['at', new Date().toISOString()];
     for (const [k, v] of Object.entries(r)) if (v !== undefined) fields.push(k, String(v).slice(0, 2000));
     const minId = `${Date.now() - this.retentionDays * 86_400_000}-0`;
-    await this.redis.multi().xadd(this.key, '*', ...fields).xtrim(this.key, 'MINID', '~', minId).exec();
+    // With no record for a whole retention, every record is past it: the stream itself may go.
+    await this.redis.multi().xadd(this.key, '*', ...fields).xtrim(this.key, 'MINID', '~', minId).expire(this.key, this.retentionDays * 86_400).exec();
   }
 
-  /** The newest `n` records, newest first. */
-  async latest(n: number): Promise<AuditRecord[]> {
-    const rows = (await this.redis.xrevrange(this.key, '+', '-', 'COUNT', n)) as [string, string[]][];
-    return rows.map(([id, kv]) => {
-      const o: Record<string, string> = { id };
-      for (let i = 0; i + 1 < kv.length; i += 2) o[kv[i]!] = kv[i + 1]!;
-      return o as unknown as AuditRecord;
-    });
+  /**
+   * The newest `n` records that `keep` accepts (every record without it), newest first. A filtered
+   * read looks back through at most `scanLimit` records, so one approver's view of a busy trail stays cheap.
+   */
+  async latest(n: number, keep: (r: AuditRecord) => boolean = () => true): Promise<AuditRecord[]> {
+    const found: AuditRecord[] = [];
+    let end = '+';
+    for (let scanned = 0; found.length < n && scanned < scanLimit; ) {
+      const batch = Math.min(scanLimit - scanned, Math.max(n, 200));
+      const rows = (await this.redis.xrevrange(this.key, end, '-', 'COUNT', batch)) as [string, string[]][];
+      for (const [id, kv] of rows) {
+        const o: Record<string, string> = { id };
+        for (let i = 0; i + 1 < kv.length; i += 2) o[kv[i]!] = kv[i + 1]!;
+        const record = o as unknown as AuditRecord;
+        if (found.length < n && keep(record)) found.push(record);
+      }
+      scanned += rows.length;
+      if (rows.length < batch) break;
+      end = `(${rows[rows.length - 1]![0]}`;
+    }
+    return found;
   }
 }

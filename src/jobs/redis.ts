@@ -9,15 +9,18 @@ export class RedisUnavailableError extends Error {
     readonly url: string,
     cause: string,
     readonly reachable = false,
+    /** The whole message, when the cause needs more words than "refused". */
+    message?: string,
   ) {
     const port = portOf(url);
     super(
-      reachable
-        ? `Redis at ${url} answered but refused: ${cause}. Check REDIS_URL (password, database index).`
-        : `Cannot reach Redis at ${url} (${cause}).\n` +
+      message ??
+        (reachable
+          ? `Redis at ${url} answered but refused: ${cause}. Check REDIS_URL (password, database index).`
+          : `Cannot reach Redis at ${url} (${cause}).\n` +
             'platform-medic keeps its queues in Redis. Start one there, for example:\n' +
             `  redis-server --daemonize yes --port ${port} --save "" --appendonly no   (Debian: apt-get install redis-server)\n` +
-            'or point REDIS_URL at a running server.',
+            'or point REDIS_URL at a running server.'),
     );
     this.name = 'RedisUnavailableError';
   }
@@ -54,15 +57,44 @@ export function connectRedis(url: string, purpose: 'worker' | 'client'): Redis {
   return new Redis(url, options);
 }
 
-/** Connects once and pings, within a short time; throws RedisUnavailableError otherwise. */
+/**
+ * A database index the server does not have. ioredis selects it after connecting and only emits the
+ * refusal as an event, so a PING still answers (from database 0); every queue would fail later.
+ */
+async function wrongDatabase(client: Redis, url: string, index: number, refusal: string): Promise<RedisUnavailableError> {
+  const at = safeRedisUrl(url);
+  const count = await client
+    .config('GET', 'databases')
+    .then((r) => Number((r as string[])[1]))
+    .catch(() => NaN);
+  return new RedisUnavailableError(
+    at,
+    refusal,
+    true,
+    Number.isInteger(count) && count > 0
+      ? `REDIS_URL selects database ${index}, but the Redis at ${at} has ${count} (its "databases" setting): use an index from 0 to ${count - 1}.`
+      : `REDIS_URL selects database ${index}, which the Redis at ${at} does not have (${refusal}): use a smaller index, such as 0.`,
+  );
+}
+
+/** Connects once, pings and selects the URL's database, within a short time; throws RedisUnavailableError otherwise. */
 export async function assertRedisReachable(url: string, timeoutMs = 2_000): Promise<void> {
   const client = new Redis(url, { lazyConnect: true, connectTimeout: timeoutMs, maxRetriesPerRequest: 0, retryStrategy: () => null });
   let socketError: { code?: string; message: string } | undefined;
   client.on('error', (e: { code?: string; message: string }) => (socketError ??= e));
+  const index = client.options.db ?? 0;
   try {
     await client.connect();
     await client.ping();
+    if (index !== 0) {
+      const refusal = await client.select(index).then(
+        () => undefined,
+        (err: Error) => (err.name === 'ReplyError' ? err.message.split('\n')[0]! : Promise.reject(err)),
+      );
+      if (refusal) throw await wrongDatabase(client, url, index, refusal);
+    }
   } catch (err) {
+    if (err instanceof RedisUnavailableError) throw err;
     // A reply from the server (WRONGPASS, NOAUTH, ERR DB index…) means it is there but refuses us.
     if ((err as Error).name === 'ReplyError') throw new RedisUnavailableError(safeRedisUrl(url), (err as Error).message.split('\n')[0]!, true);
     const cause = (err as { code?: string }).code ?? socketError?.code ?? socketError?.message ?? (err as Error).message;

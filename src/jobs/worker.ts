@@ -11,8 +11,9 @@ import { planStage } from '../remedies/planner.js';
 import { runPlan, type RunOutcome, type StepLedger } from '../remedies/runner.js';
 import type { StepContext } from '../remedies/steps/index.js';
 import type { Plan } from '../remedies/plan.js';
-import { clusterQueueName, planJobSchema, runJobId, runJobSchema } from './names.js';
-import { connectRedis } from './redis.js';
+import { clusterQueueName, jobRetention, planJobSchema, runJobId, runJobSchema } from './names.js';
+import { connectRedis, safeRedisUrl } from './redis.js';
+import { RedisOutageLog } from './redis-outage.js';
 import { seal } from './sealing.js';
 
 /** What a cluster's worker needs. */
@@ -25,6 +26,8 @@ export interface ClusterWorkerOptions {
   readonly pollMs?: number;
   /** Times each step by kind. */
   readonly metrics?: MedicMetrics;
+  /** The process's Redis outage log, when it has other connections too (the terminal); else one of its own. */
+  readonly outage?: RedisOutageLog;
 }
 
 /** A running worker of one cluster's queue. */
@@ -39,9 +42,13 @@ export function cancelKey(prefix: string, requestId: string): string {
   return `${prefix}:cancel:${requestId}`;
 }
 
-/** The step ledger of one approved plan, in a Redis hash that outlives any one worker. */
-function redisLedger(redis: Redis, prefix: string, plan: Plan): StepLedger {
-  const key = `${prefix}:ledger:${plan.requestId}:${plan.stageId}:${plan.hash.slice(0, 16)}`;
+/**
+ * The step ledger of one approval attempt, in a Redis hash that outlives any one worker. Keyed by the
+ * attempt, not the plan's hash: a plan made again after a failure may be identical, and must not find
+ * its steps marked done by the run that failed.
+ */
+function redisLedger(redis: Redis, prefix: string, plan: Plan, attempt: string): StepLedger {
+  const key = `${prefix}:ledger:${plan.requestId}:${plan.stageId}:${attempt}`;
   const ttl = 7 * 24 * 3600;
   return {
     async state(index) {
@@ -82,19 +89,12 @@ export function startClusterWorker(options: ClusterWorkerOptions): ClusterWorker
   // BullMQ does not close connections it was handed; close() quits them.
   const queueConnection = connectRedis(config.redisUrl, 'client');
   const workerConnection = connectRedis(config.redisUrl, 'worker');
-  // While Redis is away (a restart, a failover) ioredis reconnects by itself; say so once per outage.
-  let outage = false;
-  for (const c of [queueConnection, workerConnection]) {
-    c.on('error', (err: Error) => {
-      if (!outage) logger.warn({ err: err.message }, 'Redis connection lost; reconnecting');
-      outage = true;
-    });
-    c.on('ready', () => {
-      if (outage) logger.info('Redis connection back');
-      outage = false;
-    });
-  }
+  // While Redis is away (a restart, a failover) ioredis reconnects by itself; the log says so once.
+  const outage = options.outage ?? new RedisOutageLog({ logger, redis: safeRedisUrl(config.redisUrl) });
+  outage.watchConnection(queueConnection);
+  outage.watchConnection(workerConnection);
   const continuations = new Queue(queueName, { connection: queueConnection, prefix: config.queuePrefix });
+  outage.watchErrors(continuations, 'continuation queue');
 
   async function plan(job: Job): Promise<Plan> {
     const parsed = planJobSchema.safeParse(job.data);
@@ -114,7 +114,9 @@ export function startClusterWorker(options: ClusterWorkerOptions): ClusterWorker
     if (p.cluster !== cluster.name) throw new UnrecoverableError(`Plan for cluster ${p.cluster} reached the worker of ${cluster.name}.`);
     const sealTo = parsed.data.sealTo;
     const runCtx: StepContext = sealTo ? { ...ctx, seal: (plaintext) => seal(sealTo, plaintext) } : ctx;
-    const ledger = redisLedger(queueConnection, config.queuePrefix, p);
+    // Runs queued by an older bot carry no attempt; their plan's hash stood for it then.
+    const attempt = parsed.data.attempt ?? p.hash.slice(0, 16);
+    const ledger = redisLedger(queueConnection, config.queuePrefix, p, attempt);
     const startedAt = new Map<number, number>();
     const timeStep = (index: number, status: string) => {
       if (status === 'started') return void startedAt.set(index, performance.now());
@@ -135,7 +137,7 @@ export function startClusterWorker(options: ClusterWorkerOptions): ClusterWorker
       await continuations.add(
         'run',
         { ...parsed.data, fromStep: outcome.resumeFrom },
-        { jobId: runJobId(p.requestId, p.stageId, p.hash, outcome.resumeFrom), delay: outcome.seconds * 1000, attempts: 1, removeOnComplete: 1000, removeOnFail: 5000 },
+        { jobId: runJobId(p.requestId, p.stageId, attempt, outcome.resumeFrom), delay: outcome.seconds * 1000, attempts: 1, ...jobRetention },
       );
       await ledger.done(outcome.resumeFrom - 1);
     }
@@ -170,7 +172,7 @@ export function startClusterWorker(options: ClusterWorkerOptions): ClusterWorker
       maxStalledCount: 2,
     },
   );
-  worker.on('error', (err) => logger.error({ err: err.message }, 'worker connection error'));
+  outage.watchErrors(worker, 'worker');
 
   return {
     worker,

@@ -1,48 +1,76 @@
 import type { webApi } from '@slack/bolt';
 import type { Logger } from 'pino';
 import { approvalRules, type Config } from '../config.js';
+import { minutesText } from './durations.js';
 import type { Plan } from './plan.js';
 
-/** Who may approve: returns a refusal to show the person, or undefined when they may. */
+/** Whether a person approves on a cluster; `note` says why not when an approver group could not be read. */
+export interface ApproverCheck {
+  readonly approver: boolean;
+  readonly note?: string;
+}
+
+/** Who may approve: a refusal to show the person, or undefined when they may. */
 export interface ApprovalPolicy {
   refusal(user: string, plan: Plan, requestedBy: string): Promise<string | undefined>;
-  /** Whether the person may read the audit trail and cancel others' remedies: an approver somewhere. */
-  isApprover(user: string, cluster?: string): Promise<boolean>;
+  /** Whether the person approves on the cluster: may also deny, cancel, plan again, answer and read its audit trail. */
+  check(user: string, cluster: string): Promise<ApproverCheck>;
+}
+
+/** Options of the configured policy; `now` is the clock of the user group cache (tests move it). */
+export interface PolicyOptions {
+  readonly now?: () => number;
 }
 
 const mention = (u: string) => `<@${u}>`;
 const groupMention = (g: string) => `<!subteam^${g}>`;
 
-/** How long a user group's members are trusted before asking Slack again. */
-const groupCacheMs = 5 * 60 * 1000;
+/** How long a user group's members are used before Slack is asked again (at most the stale bound). */
+const groupFreshMs = 5 * 60 * 1000;
 
 /**
  * The approval policy of the configuration: per cluster, approvers by user id and by user group (the
  * groups resolved through the Web API and cached), and the two-person rule for destructive steps.
+ * When Slack cannot tell a group's members, the members read last are used only while they are younger
+ * than `approverGroupStaleMinutes`; after that the group's members cannot approve (fail closed), and
+ * the person is told why.
  */
-export function configuredApprovers(config: Config, client?: webApi.WebClient, logger?: Logger): ApprovalPolicy {
+export function configuredApprovers(config: Config, client?: webApi.WebClient, logger?: Logger, options: PolicyOptions = {}): ApprovalPolicy {
+  const now = options.now ?? Date.now;
+  const staleMs = config.approverGroupStaleMinutes * 60_000;
+  const freshMs = Math.min(groupFreshMs, staleMs);
   const cache = new Map<string, { at: number; users: Set<string> }>();
 
-  async function members(group: string): Promise<Set<string>> {
+  /** The group's members; undefined when Slack cannot tell and no list read within the bound is at hand. */
+  async function members(group: string): Promise<Set<string> | undefined> {
     const hit = cache.get(group);
-    if (hit && Date.now() - hit.at < groupCacheMs) return hit.users;
+    if (hit && now() - hit.at < freshMs) return hit.users;
     if (!client) return new Set();
     try {
       const res = await client.usergroups.users.list({ usergroup: group });
       const users = new Set(res.users ?? []);
-      cache.set(group, { at: Date.now(), users });
+      cache.set(group, { at: now(), users });
       return users;
     } catch (err) {
-      logger?.warn({ err: (err as Error).message, group }, 'could not read a user group; its members cannot approve until it can');
-      return hit?.users ?? new Set();
+      const usable = hit !== undefined && now() - hit.at < staleMs;
+      logger?.warn({ err: (err as Error).message, group, lastRead: hit ? new Date(hit.at).toISOString() : undefined }, usable ? 'could not read a user group; using the members read last' : 'could not read a user group; its members cannot approve until it can');
+      return usable ? hit.users : undefined;
     }
   }
 
-  async function approves(user: string, cluster: string): Promise<boolean> {
+  const unreadable = (groups: string[]) =>
+    `Slack could not tell the members of ${groups.map(groupMention).join(', ')}, and no list of them read within the last ${minutesText(config.approverGroupStaleMinutes)} is at hand, so its members cannot act as approvers until Slack answers again. Try again shortly, or ask an approver named by id.`;
+
+  async function check(user: string, cluster: string): Promise<ApproverCheck> {
     const rules = approvalRules(config, cluster);
-    if (rules.approvers.includes(user)) return true;
-    for (const g of rules.approverGroups) if ((await members(g)).has(user)) return true;
-    return false;
+    if (rules.approvers.includes(user)) return { approver: true };
+    const unread: string[] = [];
+    for (const g of rules.approverGroups) {
+      const users = await members(g);
+      if (users?.has(user)) return { approver: true };
+      if (!users) unread.push(g);
+    }
+    return unread.length > 0 ? { approver: false, note: unreadable(unread) } : { approver: false };
   }
 
   return {
@@ -52,19 +80,16 @@ export function configuredApprovers(config: Config, client?: webApi.WebClient, l
       if (rules.approvers.length === 0 && rules.approverGroups.length === 0) {
         return `No approvers are configured for cluster \`${plan.cluster}\` (PLATFORM_MEDIC_APPROVERS, or the cluster's approval.approvers), so nobody can approve this.`;
       }
-      if (!(await approves(user, plan.cluster))) {
+      const checked = await check(user, plan.cluster);
+      if (!checked.approver) {
         const who = [...rules.approvers.map(mention), ...rules.approverGroups.map(groupMention)].join(', ');
-        return `Only the approvers of cluster \`${plan.cluster}\` can approve this: ${who}.`;
+        return `Only the approvers of cluster \`${plan.cluster}\` can approve this: ${who}.${checked.note ? ` ${checked.note}` : ''}`;
       }
       if (plan.approval === 'second-person' && rules.twoPersonRule && user === requestedBy) {
         return 'This plan has destructive steps: it needs an approver other than the person who asked (two-person rule).';
       }
       return undefined;
     },
-    async isApprover(user, cluster) {
-      const clusters = cluster ? [cluster] : config.clusters.map((c) => c.name);
-      for (const c of clusters) if (await approves(user, c)) return true;
-      return false;
-    },
+    check,
   };
 }

@@ -9,28 +9,62 @@ export interface Holder {
 }
 
 const day = 24 * 3600;
+const hourMs = 3_600_000;
+
+/** Takes the key when it is free, or renews it when this holder has it; returns the other holder's value. */
+const holdScript = `
+local v = redis.call('GET', KEYS[1])
+if (not v) or v == ARGV[1] then
+  redis.call('SET', KEYS[1], ARGV[1], 'EX', ARGV[2])
+  return false
+end
+return v`;
+
+/** Counts a request in the sliding hour when the person is under the limit; 0 when at it. */
+const reserveScript = `
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', ARGV[1] - ARGV[2])
+if redis.call('ZCARD', KEYS[1]) >= tonumber(ARGV[3]) then return 0 end
+redis.call('ZADD', KEYS[1], ARGV[1], ARGV[4])
+redis.call('PEXPIRE', KEYS[1], ARGV[2])
+return 1`;
+
+/** Options of the guards; `now` is the clock of the per-person rate (tests move it). */
+export interface GuardOptions {
+  readonly now?: () => number;
+}
 
 /**
  * The limits around remedies, in Redis so that every bot replica sees them: at most one remedy of an
- * entry per cluster at a time, at most one remedy changing the same object, and a per-person rate.
+ * entry per cluster at a time (a lock whose lifetime the caller ties to the remedy's state), at most
+ * one remedy changing the same object, and a per-person rate over a sliding hour.
  */
 export class RemedyGuards {
+  private readonly now: () => number;
+
   constructor(
     private readonly redis: Redis,
     private readonly prefix: string,
-  ) {}
+    options: GuardOptions = {},
+  ) {
+    this.now = options.now ?? Date.now;
+  }
 
   private activeKey(cluster: string, entryId: string): string {
     return `${this.prefix}:active:${cluster}:${entryId}`;
   }
 
-  /** Claims "this entry is being fixed on this cluster"; returns the holder when someone else has it. */
-  async claimEntry(cluster: string, holder: Holder): Promise<Holder | undefined> {
-    const key = this.activeKey(cluster, holder.entryId);
-    const ok = await this.redis.set(key, JSON.stringify(holder), 'EX', day, 'NX');
-    if (ok === 'OK') return undefined;
-    const raw = await this.redis.get(key);
-    return raw ? (JSON.parse(raw) as Holder) : undefined;
+  /**
+   * Claims "this entry is being fixed on this cluster" for `seconds`, or renews the claim when the same
+   * request holds it; returns the holder when another request has it.
+   */
+  async claimEntry(cluster: string, holder: Holder, seconds: number): Promise<Holder | undefined> {
+    const other = (await this.redis.eval(holdScript, 1, this.activeKey(cluster, holder.entryId), this.value(holder), String(Math.max(1, Math.ceil(seconds))))) as string | null;
+    return other ? (JSON.parse(other) as Holder) : undefined;
+  }
+
+  /** One spelling of a holder, so that a renewal recognises its own claim. */
+  private value(h: Holder): string {
+    return JSON.stringify({ requestId: h.requestId, entryId: h.entryId, requestedBy: h.requestedBy });
   }
 
   async releaseEntry(cluster: string, entryId: string, requestId: string): Promise<void> {
@@ -73,10 +107,22 @@ export class RemedyGuards {
     }
   }
 
-  /** Counts a fix request of a person in the current hour; false when over the limit. */
-  async withinRate(user: string, perHour: number): Promise<boolean> {
-    const key = `${this.prefix}:rate:${user}:${Math.floor(Date.now() / 3_600_000)}`;
-    const n = await this.redis.multi().incr(key).expire(key, 3600).exec();
-    return Number(n?.[0]?.[1] ?? 0) <= perHour;
+  private rateKey(user: string): string {
+    return `${this.prefix}:rate:${user}`;
+  }
+
+  /**
+   * Counts one fix request of a person when fewer than `perHour` were counted in the hour before now
+   * (a sliding hour, not the clock's); returns the ticket that `unreserve` takes back, or undefined
+   * when the person is at the limit. Atomic, so concurrent requests cannot pass the limit together.
+   */
+  async reserve(user: string, perHour: number, ticket: string): Promise<string | undefined> {
+    const ok = await this.redis.eval(reserveScript, 1, this.rateKey(user), String(this.now()), String(hourMs), String(perHour), ticket);
+    return Number(ok) === 1 ? ticket : undefined;
+  }
+
+  /** Takes back a request that was refused after it was counted (a busy entry): refusals do not count. */
+  async unreserve(user: string, ticket: string): Promise<void> {
+    await this.redis.zrem(this.rateKey(user), ticket);
   }
 }

@@ -13,17 +13,19 @@ export interface PlanRequest {
 }
 
 /** Plans every step of a stage against the cluster as it is now. Read-only. */
-export async function planSteps(ctx: StepContext, stage: Stage): Promise<{ steps: PlannedStep[]; warnings: string[]; blocked?: string }> {
+export async function planSteps(ctx: StepContext, stage: Stage): Promise<{ steps: PlannedStep[]; warnings: string[]; blocked?: string; unreachable?: string }> {
   const steps: PlannedStep[] = [];
   const warnings: string[] = [];
   let blocked: string | undefined;
+  let unreachable: string | undefined;
   for (const [index, step] of stage.steps.entries()) {
     const r = await planStep({ ...ctx, earlier: stage.steps.slice(0, index) }, step, index);
     steps.push(r.planned);
     warnings.push(...(r.warnings ?? []));
     blocked ??= r.blocked;
+    if (r.unreachable) unreachable ??= r.blocked;
   }
-  return { steps, warnings, ...(blocked ? { blocked } : {}) };
+  return { steps, warnings, ...(blocked ? { blocked } : {}), ...(unreachable ? { unreachable } : {}) };
 }
 
 /** Resolves every step of a stage against the cluster, read-only, and pins the result with a hash. */

@@ -3,6 +3,9 @@ import type { RemedyRequest } from '../jobs/requests.js';
 import type { Plan } from './plan.js';
 import type { RunOutcome, StepProgress } from './runner.js';
 
+/** How a remedy ends after the guide's last question: an answer, or none in time. */
+export type RemedyEnd = 'resolved' | 'not-resolved' | 'unanswered';
+
 /** How a surface (Slack, the terminal) shows a remedy's life to the people who asked. */
 export interface RemedyReporter {
   planning(req: RemedyRequest, entry: CatalogueEntry, stage: Stage): Promise<void>;
@@ -17,7 +20,8 @@ export interface RemedyReporter {
   revealed(req: RemedyRequest, plan: Plan, secret: string): Promise<void>;
   /** A stage ended; `decision` is the guide's next question when it has one. */
   stageEnded(req: RemedyRequest, plan: Plan, outcome: Exclude<RunOutcome, { status: 'waiting' }>, decision?: Decision): Promise<void>;
-  remedyEnded(req: RemedyRequest, end: 'resolved' | 'not-resolved', message: string, by?: string): Promise<void>;
+  /** The remedy ended at a question of the guide: answered (`by` who), or unanswered within its time limit. */
+  remedyEnded(req: RemedyRequest, end: RemedyEnd, message: string, by?: string): Promise<void>;
   /** A plan or run job failed; the message is safe to show. */
   failed(req: RemedyRequest, message: string): Promise<void>;
 }

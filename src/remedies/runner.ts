@@ -41,13 +41,15 @@ export interface RunHooks {
 
 /**
  * Plans the stage again and compares what it pins with the approved plan; lists what differs
- * (objects gone, new, or changed in a pinned field). Empty when the plan still holds.
+ * (objects gone, new, or changed in a pinned field). Empty when the plan still holds. When what a
+ * step reads did not answer, nothing can be compared: `unreachable` says what could not be reached.
  */
-export async function checkPlanStillHolds(ctx: StepContext, plan: Plan): Promise<string[]> {
+export async function checkPlanStillHolds(ctx: StepContext, plan: Plan): Promise<string[] | { unreachable: string }> {
   const entry = findEntry(plan.entryId);
   const stage = entry && findStage(entry, plan.stageId);
   if (!stage) return [`this worker does not know ${plan.entryId}/${plan.stageId}`];
   const now = await planSteps({ ...ctx, params: plan.params }, stage);
+  if (now.unreachable) return { unreachable: now.unreachable };
   if (hashSteps(now.steps) === plan.hash) return [];
   const drift: string[] = [];
   for (const [i, was] of plan.steps.entries()) {
@@ -75,6 +77,7 @@ export async function runPlan(ctx: StepContext, plan: Plan, fromStep: number, ho
   const resumed = states.slice(fromStep).some((st) => st !== undefined);
   if (fromStep === 0 && !resumed) {
     const drift = await checkPlanStillHolds(withParams, plan);
+    if ('unreachable' in drift) return { status: 'failed', step: 0, message: `${drift.unreachable} Nothing was done.` };
     if (drift.length > 0) return { status: 'changed', message: 'The cluster changed since the plan was approved; nothing was done. Plan again.', details: drift };
   }
   for (const step of plan.steps.slice(fromStep)) {

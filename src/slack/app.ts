@@ -1,4 +1,4 @@
-import { App, LogLevel, webApi } from '@slack/bolt';
+import { App, HTTPReceiver, LogLevel, webApi, type Logger as BoltLogger } from '@slack/bolt';
 import type { Logger } from 'pino';
 import type { Config } from '../config.js';
 import { registerActions } from '../handlers/actions/index.js';
@@ -14,6 +14,8 @@ import { countRequests, observe, slackCheck, startHealthServer, type Health, typ
 import { configuredApprovers, RemedyCoordinator } from '../remedies/coordinator.js';
 import { slackLibraryLogger } from './library-logger.js';
 import { SlackOutbox } from './outbox.js';
+import { refuseReplays, requestDigest } from './replays.js';
+import { gateRequests } from './request-gate.js';
 
 /** Slack refused the token or could not be reached; the message says which. Never contains the token. */
 export class SlackStartError extends Error {
@@ -39,6 +41,18 @@ export async function verifySlackToken(token: string, apiUrl?: string): Promise<
     }
     throw new SlackStartError(`Cannot reach Slack's Web API${apiUrl ? ` at ${apiUrl}` : ''} to check the bot token (${e.message}).`);
   }
+}
+
+/**
+ * Bolt's HTTP receiver, with the digest of each verified request for the replay check and, in front
+ * of it, the checks Bolt does not make (future timestamps, signed bodies that are not objects).
+ * Probes and Prometheus use its port too.
+ */
+function httpReceiver(signingSecret: string | undefined, slackLog: BoltLogger, logger: Logger, health: Health): HTTPReceiver {
+  if (!signingSecret) throw new Error('the HTTP receiver needs SLACK_SIGNING_SECRET');
+  const receiver = new HTTPReceiver({ signingSecret, logger: slackLog, customRoutes: health.routes(), customPropertiesExtractor: requestDigest });
+  gateRequests(receiver, signingSecret, logger);
+  return receiver;
 }
 
 /** The Slack bot: Bolt, its listeners, and the coordinator that queues plans and runs. */
@@ -68,19 +82,16 @@ export function createSlackBot(config: Config, logger: Logger, options: { metric
   const slackLog = slackLibraryLogger(logger);
   // Reads only (approver groups); writes go through the outbox below.
   const webClient = new webApi.WebClient(botToken, { ...(apiUrl ? { slackApiUrl: apiUrl } : {}), logger: slackLog });
+  const receiver = socketMode ? undefined : httpReceiver(signingSecret, slackLog, logger, health);
   const app = new App({
     authorize: async () => {
       identity ??= await verifySlackToken(botToken, apiUrl);
       return { botToken, ...identity };
     },
-    ...(signingSecret ? { signingSecret } : {}),
-    ...(socketMode ? { socketMode: true, appToken } : {}),
+    ...(receiver ? { receiver } : { socketMode: true, appToken }),
     logger: slackLog,
     ...(apiUrl ? { clientOptions: { slackApiUrl: apiUrl } } : {}),
-    // Over HTTP, probes and Prometheus use Bolt's own port; Socket Mode has a small server instead.
-    ...(socketMode ? {} : { customRoutes: health.routes() }),
   });
-  app.use(countRequests(metrics));
   // Every write goes through the outbox. Its client hands 429s back (rejectRateLimitedCalls) for the
   // outbox to schedule, rather than sleeping on them and blocking all the bot's other writes.
   const writer = new webApi.WebClient(botToken, { ...(apiUrl ? { slackApiUrl: apiUrl } : {}), logger: slackLog, rejectRateLimitedCalls: true, retryConfig: { retries: 3, minTimeout: 500, maxTimeout: 5000 }, timeout: 10_000 });
@@ -94,6 +105,8 @@ export function createSlackBot(config: Config, logger: Logger, options: { metric
   const pasteBudget = new PasteBudget(new SharedTokenBuckets(budgetRedis, config.queuePrefix), { perUser: config.pasteAnswersPerUserPerMinute, perChannel: config.pasteAnswersPerChannelPerMinute });
   const reporter = new SlackReporter(outbox.remedy, logger);
   const coordinator = new RemedyCoordinator({ config, logger, reporter, metrics, policy: configuredApprovers(config, webClient, logger) });
+  app.use(countRequests(metrics));
+  app.use(refuseReplays(coordinator.store, logger));
   reporter.attach(coordinator.store);
   reporter.expiresAt = (plan) => coordinator.expiresAt(plan);
   const deps = { config, coordinator, logger, metrics, outbox, pasteBudget };

@@ -22,21 +22,80 @@ function isText(f: SharedFile): boolean {
 
 const mb = (n: number) => `${(n / 1024 / 1024).toFixed(1)} MB`;
 
+/** What downloading a shared file needs: the bot token, the size cap, and the configured Web API address. */
+export interface DownloadOptions {
+  readonly botToken: string;
+  readonly maxBytes: number;
+  /** SLACK_API_URL: a proxy of Slack (or the fake Slack of the tests), trusted like Slack's own hosts. */
+  readonly apiUrl?: string | undefined;
+}
+
+/** Slack's file service redirects at most once or twice; more is a loop. */
+const maxRedirects = 3;
+
+/** Slack's file hosts: https on the standard port, no credentials, files.slack.com or another host of slack.com. */
+function isSlackFileHost(url: URL): boolean {
+  if (url.protocol !== 'https:' || url.port !== '' || url.username || url.password) return false;
+  return url.hostname === 'files.slack.com' || url.hostname.endsWith('.slack.com');
+}
+
+function isConfiguredApi(url: URL, apiUrl: string | undefined): boolean {
+  if (!apiUrl || url.username || url.password) return false;
+  try {
+    return new URL(apiUrl).origin === url.origin;
+  } catch {
+    return false;
+  }
+}
+
 /**
- * Downloads a shared text file or snippet with the bot token, up to `maxBytes`. Slack answers an
- * unauthorised download with a sign-in page, not an error, so an HTML answer is refused too.
+ * Where a download may go: its first address (`from` undefined) or a redirect's Location, resolved
+ * against the address that answered it. Only Slack's file hosts and the configured API address are
+ * allowed; the token goes along only while the host stays the one that had it.
  */
-export async function readSharedFile(file: SharedFile, botToken: string, maxBytes: number): Promise<FileText> {
+export function downloadHop(from: URL | undefined, location: string, apiUrl: string | undefined): { url: URL; withToken: boolean } | { refused: string } {
+  let url: URL;
+  try {
+    url = new URL(location, from);
+  } catch {
+    return { refused: 'an address that is not a URL' };
+  }
+  if (!isSlackFileHost(url) && !isConfiguredApi(url, apiUrl)) return { refused: url.host || url.protocol };
+  return { url, withToken: from === undefined || from.host === url.host };
+}
+
+/**
+ * Downloads a shared text file or snippet with the bot token, up to `maxBytes`, from Slack's file
+ * hosts only: an address elsewhere, or a redirect elsewhere, is refused without a request, so the
+ * token never leaves Slack. Slack answers an unauthorised download with a sign-in page, not an
+ * error, so an HTML answer is refused too.
+ */
+export async function readSharedFile(file: SharedFile, options: DownloadOptions): Promise<FileText> {
+  const { botToken, maxBytes, apiUrl } = options;
   const name = file.name ?? file.id;
   if (!isText(file)) return { ok: false, name, reason: `${name} is not a text file (${file.mimetype ?? file.filetype ?? 'unknown type'}); paste the error as text or share a .log/.txt file.` };
   if ((file.size ?? 0) > maxBytes) return { ok: false, name, reason: `${name} is ${mb(file.size!)}; I read files up to ${mb(maxBytes)}. Share the part around the error.` };
-  const url = file.url_private_download ?? file.url_private;
-  if (!url) return { ok: false, name, reason: `Slack gave no download address for ${name}.` };
+  const address = file.url_private_download ?? file.url_private;
+  if (!address) return { ok: false, name, reason: `Slack gave no download address for ${name}.` };
+  let hop = downloadHop(undefined, address, apiUrl);
+  if ('refused' in hop) return { ok: false, name, reason: `I did not download ${name}: its address (${hop.refused}) is not one of Slack's file hosts.` };
+  const signal = AbortSignal.timeout(15_000);
+  let withToken = true;
   let res: Response;
-  try {
-    res = await fetch(url, { headers: { authorization: `Bearer ${botToken}` }, signal: AbortSignal.timeout(15_000) });
-  } catch (err) {
-    return { ok: false, name, reason: `Could not download ${name} (${(err as Error).name}).` };
+  for (let redirects = 0; ; redirects++) {
+    try {
+      res = await fetch(hop.url, { redirect: 'manual', headers: withToken ? { authorization: `Bearer ${botToken}` } : {}, signal });
+    } catch (err) {
+      return { ok: false, name, reason: `Could not download ${name} (${(err as Error).name}).` };
+    }
+    const location = res.status >= 300 && res.status < 400 ? res.headers.get('location') : null;
+    if (location === null) break;
+    await res.body?.cancel();
+    if (redirects >= maxRedirects) return { ok: false, name, reason: `Could not download ${name}: Slack redirected the download too many times.` };
+    const next = downloadHop(hop.url, location, apiUrl);
+    if ('refused' in next) return { ok: false, name, reason: `I did not download ${name}: the download was redirected to ${next.refused}, which is not one of Slack's file hosts.` };
+    withToken &&= next.withToken;
+    hop = next;
   }
   if (!res.ok || /text\/html/.test(res.headers.get('content-type') ?? '')) {
     return { ok: false, name, reason: `Slack did not let me download ${name} (does the app have the files:read scope?).` };

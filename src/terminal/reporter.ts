@@ -1,7 +1,7 @@
 import type { CatalogueEntry, Decision, Stage } from '../catalogue/model.js';
 import { approvalCard, endBlocks, failureBlocks, planningText, progressBlocks, stageEndBlocks } from '../handlers/blocks/remedy.js';
 import type { RemedyRequest } from '../jobs/requests.js';
-import type { RemedyReporter } from '../remedies/reporter.js';
+import type { RemedyEnd, RemedyReporter } from '../remedies/reporter.js';
 import type { Plan } from '../remedies/plan.js';
 import type { RunOutcome, StepProgress } from '../remedies/runner.js';
 import { blocksToText, mrkdwnToText } from './render.js';
@@ -122,7 +122,7 @@ export class TerminalReporter implements RemedyReporter {
     else this.io.settled(req.id, true);
   }
 
-  async remedyEnded(req: RemedyRequest, end: 'resolved' | 'not-resolved', message: string): Promise<void> {
+  async remedyEnded(req: RemedyRequest, end: RemedyEnd, message: string): Promise<void> {
     this.io.print(`${this.tag(req)} ${blocksToText(endBlocks(end, message).blocks)}`);
     this.io.settled(req.id, true);
   }

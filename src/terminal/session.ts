@@ -3,6 +3,7 @@ import type { Logger } from 'pino';
 import { closestIds, findEntry } from '../catalogue/index.js';
 import { parseCommand } from '../commands/parse.js';
 import type { Config } from '../config.js';
+import type { RedisOutageLog } from '../jobs/redis-outage.js';
 import { approvalRules, findCluster } from '../config.js';
 import { helpBlocks, listBlocks, unknownEntryBlocks } from '../handlers/blocks/catalogue.js';
 import { auditBlocks } from '../handlers/blocks/audit.js';
@@ -25,6 +26,8 @@ export interface TerminalOptions {
   readonly user: string;
   /** Lines describing the cluster for the `cluster` command (simulated or not, its symptoms). */
   readonly describeCluster: () => string;
+  /** The session's Redis outage log, shared with its worker. */
+  readonly outage?: RedisOutageLog;
 }
 
 /**
@@ -39,8 +42,8 @@ function terminalPolicy(user: string, twoPersonRule: (cluster: string) => boolea
       if (second) return who !== user && who.startsWith('terminal:') ? undefined : 'Destructive steps need a second person: the second approver types their name at the prompt.';
       return who === user ? undefined : 'Only the person at this terminal can approve here.';
     },
-    async isApprover(who) {
-      return who === user;
+    async check(who) {
+      return { approver: who === user };
     },
   };
 }
@@ -116,19 +119,25 @@ export async function runTerminal(options: TerminalOptions): Promise<void> {
     {
       print: (t) => print(t),
       ask: (q) => {
-        questions.push(q);
+        // A remedy asks one thing at a time: a new question (Plan again, after its state was lost) replaces an older one.
+        questions.splice(0, questions.length, ...questions.filter((o) => o.requestId !== q.requestId), q);
         busy.delete(q.requestId);
         prompt();
         void pump();
       },
       settled: (id, done) => {
         busy.delete(id);
-        if (done) open.delete(id);
+        if (done) {
+          open.delete(id);
+          // A remedy that ended by itself (a question nobody answered in time) asks nothing more.
+          questions.splice(0, questions.length, ...questions.filter((q) => q.requestId !== id));
+          prompt();
+        }
         void pump();
       },
     },
     {
-      approve: async (req, plan): Promise<void> => say(await coordinator.approve(req.id, plan.stageId, plan.hash, user)),
+      approve: async (req, plan): Promise<void> => say(await coordinator.approve(req.id, plan.stageId, req.attempt ?? '', user)),
       approveAs: async (req, plan, name): Promise<void> => {
         const who = secondApprover(user, name);
         if (!who) {
@@ -136,16 +145,16 @@ export async function runTerminal(options: TerminalOptions): Promise<void> {
           reporter.planned(req, findEntry(req.entryId)!, plan).catch(() => undefined);
           return;
         }
-        say(await coordinator.approve(req.id, plan.stageId, plan.hash, who));
+        say(await coordinator.approve(req.id, plan.stageId, req.attempt ?? '', who));
       },
-      deny: async (req, plan): Promise<void> => say(await coordinator.deny(req.id, plan.stageId, plan.hash, user)),
-      choose: async (req, stageId, choiceId): Promise<void> => say(await coordinator.choose(req.id, stageId, choiceId, user)),
+      deny: async (req, plan): Promise<void> => say(await coordinator.deny(req.id, plan.stageId, req.attempt ?? '', user)),
+      choose: async (req, stageId, choiceId): Promise<void> => say(await coordinator.choose(req.id, stageId, choiceId, user, req.attempt)),
       replan: async (req): Promise<void> => say(await coordinator.replan(req.id, req.stageId, user)),
     },
     (plan) => approvalRules(config, plan.cluster).twoPersonRule,
   );
   const twoPersonRule = (cluster: string) => approvalRules(config, cluster).twoPersonRule;
-  const coordinator: RemedyCoordinator = new RemedyCoordinator({ config, logger, reporter, policy: terminalPolicy(user, twoPersonRule) });
+  const coordinator: RemedyCoordinator = new RemedyCoordinator({ config, logger, reporter, policy: terminalPolicy(user, twoPersonRule), ...(options.outage ? { outage: options.outage } : {}) });
   const say = (a: { ok: boolean; message?: string }) => {
     if (!a.ok || a.message) print(a.message ?? '');
   };

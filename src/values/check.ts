@@ -4,7 +4,9 @@ import { redact } from '../redact.js';
 import type { Finding, Fix, IssueParams, RuleRef } from './findings.js';
 import { formatFindings, keyFindings } from './key-checks.js';
 import { keys, keyText, type KeyPath } from './keys.js';
-import { readPaste, type PasteForm, type PastedValues } from './paste.js';
+import { valuesLimits } from './limits.js';
+import { readPaste } from './paste.js';
+import type { PasteForm, PastedValues } from './pasted.js';
 import { renderFix } from './render.js';
 import { reliesOnIamRole, valueAt } from './rules.js';
 import { valuesCheckSchema } from './schema.js';
@@ -21,7 +23,14 @@ export interface ValuesProblem {
 
 /** The answer to a paste: its problems (empty when clean) and notes; or why it could not be read. */
 export type ValuesCheck =
-  | { readonly ok: true; readonly form: PasteForm; readonly problems: readonly ValuesProblem[]; readonly notes: readonly string[] }
+  | {
+      readonly ok: true;
+      readonly form: PasteForm;
+      readonly problems: readonly ValuesProblem[];
+      /** At most valuesLimits.notes; the rest are counted in notesLeftOut, never dropped unsaid. */
+      readonly notes: readonly string[];
+      readonly notesLeftOut: number;
+    }
   | { readonly ok: false; readonly message: string };
 
 /** What the values alone cannot say, and the platform's names. */
@@ -103,5 +112,7 @@ export function checkValues(text: string, options: CheckOptions = {}): ValuesChe
     seen.add(f.key);
     problems.push({ key: f.key, problem: scrub(f.problem, pasted.secrets), rule: f.rule, fix: scrub(renderFix(f.fix, pasted.form, pasted.origins), pasted.secrets, false) });
   }
-  return { ok: true, form: pasted.form, problems, notes: notesFor(pasted, options).map((n) => scrub(n, pasted.secrets)) };
+  const notes = notesFor(pasted, options);
+  const shown = notes.slice(0, valuesLimits.notes).map((n) => scrub(n, pasted.secrets));
+  return { ok: true, form: pasted.form, problems, notes: shown, notesLeftOut: notes.length - shown.length };
 }

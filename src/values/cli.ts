@@ -23,9 +23,10 @@ export const valuesCliUsage = `usage: platform-medic values check [--json] [--ia
 
 const readValues = (file: string | undefined, stdin: NodeJS.ReadableStream) => readInput(file, stdin, MAX_BYTES, 'a values file is at most 1 MB');
 
-/** The `--json` answer: one object, problems with their key, problem, rule and fix (secrets redacted). */
+/** The `--json` answer: one object, problems with their key, problem, rule and fix (secrets redacted); notes beyond the first 50 counted in notesLeftOut. */
 export function valuesJson(check: Extract<ValuesCheck, { ok: true }>): string {
-  return JSON.stringify({ form: check.form, problems: check.problems.map((p) => ({ key: p.key, problem: p.problem, rule: p.rule, fix: p.fix })), notes: check.notes });
+  const problems = check.problems.map((p) => ({ key: p.key, problem: p.problem, rule: p.rule, fix: p.fix }));
+  return JSON.stringify({ form: check.form, problems, notes: check.notes, ...(check.notesLeftOut > 0 ? { notesLeftOut: check.notesLeftOut } : {}) });
 }
 
 /** The answer to a check as terminal text (the same blocks Slack shows). */

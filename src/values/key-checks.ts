@@ -2,10 +2,23 @@ import type { Finding } from './findings.js';
 import { checkBackendConfigAnnotation, checkBodySize, checkJsonAnnotation, checkSize, checkTimeoutSec, type FormatVerdict } from './formats.js';
 import { distance, keys, keyText, knownKeys, samePath, type KeyPath } from './keys.js';
 
-/** Every leaf of a values tree with its path; lists and the GCP credential count as leaves. */
-export function leaves(tree: unknown, path: string[] = []): { path: string[]; value: unknown }[] {
-  if (typeof tree !== 'object' || tree === null || Array.isArray(tree) || samePath(path, keys.gcpCredentials)) return path.length > 0 ? [{ path, value: tree }] : [];
-  return Object.entries(tree).flatMap(([k, v]) => leaves(v, [...path, k]));
+/**
+ * Every leaf of a values tree with its path, in document order; lists and the GCP credential count as
+ * leaves. Iterative: the tree's depth is bounded by readPaste, but a walk should not rely on the stack.
+ */
+export function leaves(tree: unknown): { path: string[]; value: unknown }[] {
+  const out: { path: string[]; value: unknown }[] = [];
+  const stack: { path: string[]; value: unknown }[] = [{ path: [], value: tree }];
+  while (stack.length > 0) {
+    const { path, value } = stack.pop()!;
+    if (typeof value !== 'object' || value === null || Array.isArray(value) || samePath(path, keys.gcpCredentials)) {
+      if (path.length > 0) out.push({ path, value });
+      continue;
+    }
+    const entries = Object.entries(value);
+    for (let i = entries.length - 1; i >= 0; i--) stack.push({ path: [...path, entries[i]![0]], value: entries[i]![1] });
+  }
+  return out;
 }
 
 /** The guide's placeholders in key names, and the real chart's names for them. */

@@ -66,6 +66,11 @@ export function isSecretPath(path: KeyPath): boolean {
   return path[0] === 'secrets' || path.some((s) => secretName.test(s));
 }
 
+/** Whether one key name is named like a secret (isSecretPath of a path is true when any of its keys is). */
+export function isSecretName(key: string): boolean {
+  return secretName.test(key);
+}
+
 /** A value the user is meant to fill in (`<SECRET_KEY>`), which is not a secret itself. */
 export function isPlaceholder(value: unknown): boolean {
   return typeof value === 'string' && /^<[A-Za-z0-9_ -]{1,60}>$/.test(value);

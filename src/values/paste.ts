@@ -1,32 +1,11 @@
-import { isMap, isScalar, LineCounter, parseDocument, type Node } from 'yaml';
-import { decodeBase64Json } from './gcp.js';
-import { isPlaceholder, isSecretPath, keys, keyText, samePath, type KeyPath } from './keys.js';
+import { keyText } from './keys.js';
+import { keyTooDeep, shapeProblem, tooManyAssignments, valuesLimits } from './limits.js';
+import type { Origin, PasteForm, PastedValues } from './pasted.js';
 import type { HelmCommand } from './schema.js';
-import { parseSetArgument, setPath, type SetKind } from './set-flags.js';
+import { secretsOf } from './secrets.js';
+import { parseSetArgument, setPath, type Assignment, type SetKind } from './set-flags.js';
 import { knownSubstitution, parseShell, type Word } from './shell.js';
-
-/** How the values were pasted; answers are written back in the same form. */
-export type PasteForm = 'yaml' | 'set' | 'helm';
-
-/** Where a key came from: its YAML line and indentation, or the --set flag that set it. */
-export interface Origin {
-  readonly line?: number;
-  readonly indent?: number;
-  readonly flag?: SetKind;
-}
-
-/** Pasted values, read. */
-export interface PastedValues {
-  readonly form: PasteForm;
-  readonly values: Record<string, unknown>;
-  /** By keyText of the path. */
-  readonly origins: ReadonlyMap<string, Origin>;
-  /** What could not be checked, or is worth knowing (never a value). */
-  readonly notes: string[];
-  readonly helm?: HelmCommand;
-  /** Secret values seen in the paste, to scrub from every answer. Never stored beyond the answer. */
-  readonly secrets: ReadonlySet<string>;
-}
+import { readYaml } from './yaml.js';
 
 /** Text pasted in chat often arrives in a code fence and with typographic quotes. */
 export function normalisePaste(text: string): string {
@@ -72,38 +51,6 @@ export function readPaste(raw: string): PastedValues | { error: string } {
   if (setFlagStart.test(text)) return readFlags(parseShell(text).commands.flat(), new Map(), 'set');
   if (assignmentStart.test(text)) return readFlags(parseShell(text).commands.flat().flatMap((w) => [{ text: '--set', dynamic: false }, w]), new Map(), 'set');
   return readYaml(text);
-}
-
-function readYaml(text: string): PastedValues | { error: string } {
-  const lineCounter = new LineCounter();
-  const doc = parseDocument(text, { lineCounter, uniqueKeys: false, prettyErrors: false });
-  const error = doc.errors[0];
-  if (error) {
-    const line = lineCounter.linePos(error.pos[0]).line;
-    return { error: `This is not a YAML values file I can read (line ${line}: ${error.message.split('\n')[0]!.slice(0, 160)}). Paste a values file, --set flags or a helm upgrade command.` };
-  }
-  const values = doc.toJS({ maxAliasCount: 100 }) as unknown;
-  if (typeof values !== 'object' || values === null || Array.isArray(values)) {
-    return { error: 'This is not a values file (a YAML map of keys), nor --set flags, nor a helm upgrade command.' };
-  }
-  const origins = new Map<string, Origin>();
-  const walk = (node: Node | null | undefined, path: string[]): void => {
-    if (!isMap(node)) return;
-    for (const pair of node.items) {
-      if (!isScalar(pair.key)) continue;
-      const key = String(pair.key.value);
-      const start = pair.key.range?.[0] ?? 0;
-      const pos = lineCounter.linePos(start);
-      const child = [...path, key];
-      origins.set(keyText(child), { line: pos.line, indent: pos.col - 1 });
-      if (!samePath(child, keys.gcpCredentials)) walk(pair.value as Node, child);
-    }
-  };
-  walk(doc.contents as Node, []);
-  const notes: string[] = [];
-  const dup = doc.warnings[0];
-  if (dup) notes.push(dup.message.split('\n')[0]!.slice(0, 160));
-  return { form: 'yaml', values: values as Record<string, unknown>, origins, notes, secrets: secretsOf(values, new Map()) };
 }
 
 const setKinds: Record<string, SetKind> = { '--set': 'set', '--set-string': 'set-string', '--set-json': 'set-json', '--set-literal': 'set-literal', '--set-file': 'set-file' };
@@ -167,26 +114,41 @@ function readFlags(words: readonly Word[], files: ReadonlyMap<string, string>, f
     if ('error' in inner) notes.push(`${file}: ${inner.error}`);
     else mergeInto(values, inner.values);
   }
+  // Every flag is read before any is applied, so that too many assignments or too deep a key is refused
+  // before the values grow, and each repeated key is noted once.
+  const parsedSets: { kind: SetKind; assignments: Assignment[] }[] = [];
+  let assignments = 0;
   for (const kind of order) {
     for (const { word } of sets.filter((s) => s.kind === kind)) {
       const text = substitute(word.text, files);
       if (word.braceExpands) notes.push(`\`${word.text.slice(0, 80)}\` is not quoted: the shell expands {a,b} into separate words before helm sees them. Quote the whole flag value.`);
       const parsed = parseSetArgument(text, kind);
       if (!parsed.ok) return { error: `--${kind} ${word.text.slice(0, 80)}: ${parsed.message}` };
-      for (const a of parsed.assignments) {
-        const key = keyText(a.path);
-        if (kind === 'set-file') {
-          notes.push(`--set-file reads ${String(a.value)} on your machine for ${key}, so that value was not checked.`);
-          continue;
-        }
-        const v = a.value;
-        if (typeof v === 'string' && v.includes('$(')) notes.push(`${key} is computed by the shell (\`$(…)\`), so its value was not checked.`);
-        if (origins.has(key)) notes.push(`${key} is set more than once; helm keeps the last.`);
-        setPath(values, a.path, v);
-        origins.set(key, { flag: kind });
-      }
+      const deep = parsed.assignments.find((a) => a.path.length > valuesLimits.depth);
+      if (deep) return { error: keyTooDeep(deep.path) };
+      assignments += parsed.assignments.length;
+      if (assignments <= valuesLimits.assignments) parsedSets.push({ kind, assignments: parsed.assignments });
     }
   }
+  if (assignments > valuesLimits.assignments) return { error: tooManyAssignments(assignments) };
+  const times = new Map<string, number>();
+  for (const { kind, assignments: list } of parsedSets) {
+    for (const a of list) {
+      const key = keyText(a.path);
+      times.set(key, (times.get(key) ?? 0) + 1);
+      if (kind === 'set-file') {
+        notes.push(`--set-file reads ${String(a.value)} on your machine for ${key}, so that value was not checked.`);
+        continue;
+      }
+      const v = a.value;
+      if (typeof v === 'string' && v.includes('$(')) notes.push(`${key} is computed by the shell (\`$(…)\`), so its value was not checked.`);
+      setPath(values, a.path, v);
+      origins.set(key, { flag: kind });
+    }
+  }
+  for (const [key, n] of times) if (n > 1) notes.push(`${key} is set ${n.toLocaleString('en')} times; helm keeps the last.`);
+  const shape = shapeProblem(values);
+  if (shape) return { error: shape };
   for (const s of secretsOf(values, files)) secrets.add(s);
   return { form, values, origins, notes, secrets };
 }
@@ -238,52 +200,16 @@ function readHelm(text: string): PastedValues | { error: string } {
   return { ...result, notes, helm };
 }
 
+/** Merges values files as helm does: maps key by key, anything else replaced. Iterative; both trees are already bounded. */
 function mergeInto(into: Record<string, unknown>, from: Record<string, unknown>): void {
-  for (const [k, v] of Object.entries(from)) {
-    const cur = into[k];
-    if (typeof v === 'object' && v !== null && !Array.isArray(v) && typeof cur === 'object' && cur !== null && !Array.isArray(cur)) mergeInto(cur as Record<string, unknown>, v as Record<string, unknown>);
-    else into[k] = v;
-  }
-}
-
-/**
- * Every secret value in the values (and in files the paste wrote): values under secret keys, the
- * fields of a GCP credential and its encoded form. Collected only to scrub them from answers.
- */
-function secretsOf(values: unknown, files: ReadonlyMap<string, string>): Set<string> {
-  const out = new Set<string>();
-  const add = (v: unknown) => {
-    if (typeof v === 'string' && v.length >= 4 && !isPlaceholder(v)) out.add(v);
-  };
-  const walk = (node: unknown, path: string[], secret: boolean): void => {
-    // Inside a service-account credential only the key fields are secret, not its type or Google's URLs.
-    if (samePath(path, keys.gcpCredentials) && typeof node === 'object' && node !== null) return walk(node, [], false);
-    if (Array.isArray(node)) return node.forEach((n, i) => walk(n, [...path, String(i)], secret));
-    if (typeof node === 'object' && node !== null) {
-      for (const [k, v] of Object.entries(node)) walk(v, [...path, k], secret || isSecretPath([...path, k] as KeyPath));
-      return;
+  const isMap = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+  const stack: [Record<string, unknown>, Record<string, unknown>][] = [[into, from]];
+  while (stack.length > 0) {
+    const [to, add] = stack.pop()!;
+    for (const [k, v] of Object.entries(add)) {
+      const cur = to[k];
+      if (isMap(v) && isMap(cur)) stack.push([cur, v]);
+      else to[k] = v;
     }
-    if (!secret) return;
-    add(node);
-    if (typeof node === 'string') {
-      const decoded = decodeBase64Json(node) ?? tryJson(node);
-      if (decoded !== undefined) walk(decoded, [], false);
-    }
-  };
-  walk(values, [], false);
-  for (const body of files.values()) {
-    const json = tryJson(body);
-    if (json !== undefined) walk(json, [], false);
-  }
-  return out;
-}
-
-function tryJson(text: string): unknown {
-  if (!text.trim().startsWith('{')) return undefined;
-  try {
-    return JSON.parse(text) as unknown;
-  } catch {
-    return undefined;
   }
 }
-

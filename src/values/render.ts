@@ -3,7 +3,7 @@ import { redact } from '../redact.js';
 import type { Fix } from './findings.js';
 import { gcpCredentialFromFile } from './gcp.js';
 import { isPlaceholder, isSecretPath, keyText, type KeyPath } from './keys.js';
-import type { Origin, PasteForm } from './paste.js';
+import type { Origin, PasteForm } from './pasted.js';
 import { shellQuote } from './shell.js';
 
 /**

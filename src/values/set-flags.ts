@@ -27,22 +27,30 @@ function typed(text: string, kind: SetKind): unknown {
   return text;
 }
 
-/** Reads until one of `stops` (unescaped), undoing backslash escapes. */
+/**
+ * Reads until one of `stops` (unescaped), undoing backslash escapes. Text is taken in runs between
+ * escapes, never a character at a time, so a long key costs time in proportion to its length.
+ */
 function readUntil(s: string, at: number, stops: string): { text: string; end: number; stop: string | undefined } {
-  let text = '';
+  const parts: string[] = [];
+  let start = at;
   let i = at;
   while (i < s.length) {
     const c = s[i]!;
     if (c === '\\' && i + 1 < s.length) {
-      text += s[i + 1];
+      parts.push(s.slice(start, i), s[i + 1]!);
       i += 2;
+      start = i;
       continue;
     }
-    if (stops.includes(c)) return { text, end: i, stop: c };
-    text += c;
+    if (stops.includes(c)) {
+      parts.push(s.slice(start, i));
+      return { text: parts.join(''), end: i, stop: c };
+    }
     i++;
   }
-  return { text, end: i, stop: undefined };
+  parts.push(s.slice(start, i));
+  return { text: parts.join(''), end: i, stop: undefined };
 }
 
 /** The end of a JSON value starting at `at` (before the next top-level comma). */
@@ -62,24 +70,23 @@ function jsonEnd(s: string, at: number): number {
   return s.length;
 }
 
-/** A key as segments; `name[2]` becomes `name`, `2`. */
+/** A key as segments; `name[2]` becomes `name`, `2`. One pass over the key, by index. */
 function keyPath(key: string): string[] | undefined {
   const path: string[] = [];
-  let rest = key;
-  while (rest.length > 0) {
-    const { text, end, stop } = readUntil(rest, 0, '.[');
+  let i = 0;
+  while (i < key.length) {
+    const { text, end, stop } = readUntil(key, i, '.[');
     if (text === '' && stop !== '[') return undefined;
     if (text !== '') path.push(text);
     if (stop === '[') {
-      const close = rest.indexOf(']', end);
-      const index = rest.slice(end + 1, close);
+      const close = key.indexOf(']', end);
+      const index = key.slice(end + 1, close);
       if (close === -1 || !/^[0-9]{1,4}$/.test(index)) return undefined;
       path.push(index);
-      rest = rest.slice(close + 1);
-      if (rest.startsWith('.')) rest = rest.slice(1);
+      i = key[close + 1] === '.' ? close + 2 : close + 1;
       continue;
     }
-    rest = stop === '.' ? rest.slice(end + 1) : '';
+    i = stop === '.' ? end + 1 : key.length;
   }
   return path.length > 0 ? path : undefined;
 }
@@ -90,16 +97,9 @@ export function parseSetArgument(arg: string, kind: SetKind): { ok: true; assign
   let i = 0;
   while (i < arg.length) {
     // Keys keep their escapes here, so that keyPath can tell `\.` from `.`.
-    let rawKey = '';
-    while (i < arg.length && arg[i] !== '=' && arg[i] !== ',') {
-      if (arg[i] === '\\' && i + 1 < arg.length) {
-        rawKey += arg.slice(i, i + 2);
-        i += 2;
-        continue;
-      }
-      rawKey += arg[i];
-      i++;
-    }
+    const keyStart = i;
+    while (i < arg.length && arg[i] !== '=' && arg[i] !== ',') i += arg[i] === '\\' && i + 1 < arg.length ? 2 : 1;
+    const rawKey = arg.slice(keyStart, i);
     if (arg[i] !== '=') return { ok: false, message: `"${rawKey.slice(0, 80)}" has no "=value" (helm: key has no value)` };
     const path = keyPath(rawKey);
     if (!path) return { ok: false, message: `"${rawKey.slice(0, 80)}" is not a key helm can read` };

@@ -24,3 +24,63 @@ describe('parameters of a fix', () => {
     expect(resolveParams(findEntry('database-drop-blocked')!, { database: 'x";drop' })).toMatchObject({ ok: false });
   });
 });
+
+describe('the metrics store address of dashboards-missing', () => {
+  const entry = findEntry('dashboards-missing')!;
+  const refused = (metricsStore: string) => resolveParams(entry, { metricsStore });
+
+  it('takes an address inside the cluster', () => {
+    expect(refused('http://prometheus-server.monitoring.svc:80')).toEqual({ ok: true, params: { metricsStore: 'http://prometheus-server.monitoring.svc:80' } });
+    expect(refused('https://10.0.12.7:9090/prometheus')).toMatchObject({ ok: true });
+  });
+
+  it('refuses the cloud metadata addresses, however they are spelled', () => {
+    for (const address of [
+      'http://169.254.169.254/latest/meta-data/',
+      'http://2852039166/', // 169.254.169.254 as one decimal number
+      'http://0xa9fea9fe/',
+      'http://0251.0376.0251.0376/',
+      'http://169.254.169.254.:80/',
+      'http://user@169.254.169.254/',
+      'http://[::ffff:169.254.169.254]/',
+      'http://[::ffff:a9fe:a9fe]/',
+      'http://[fd00:ec2::254]/',
+      'http://metadata.google.internal/computeMetadata/v1/',
+      'http://METADATA.google.internal./',
+      'http://metadata/',
+      'http://100.100.100.200/',
+    ]) {
+      const r = refused(address);
+      expect(r.ok, address).toBe(false);
+      expect(!r.ok && r.message, address).toMatch(/^`metricsStore=.*` is refused: .*cloud metadata/);
+    }
+  });
+
+  it('refuses loopback, link-local and unspecified addresses', () => {
+    for (const [address, why] of [
+      ['http://127.0.0.1:9090', 'loopback'],
+      ['http://127.1/', 'loopback'],
+      ['http://localhost:9090', 'loopback'],
+      ['http://prometheus.localhost/', 'loopback'],
+      ['http://[::1]:9090/', 'loopback'],
+      ['http://[::ffff:127.0.0.1]/', 'loopback'],
+      ['http://169.254.10.20/', 'link-local'],
+      ['http://[fe80::1]/', 'link-local'],
+      ['http://[febf::1]/', 'link-local'],
+      ['http://0.0.0.0:9090/', 'unspecified'],
+      ['http://0/', 'unspecified'],
+      ['http://[::]/', 'unspecified'],
+    ] as const) {
+      const r = refused(address);
+      expect(r.ok, address).toBe(false);
+      expect(!r.ok && r.message, address).toContain(why);
+    }
+  });
+
+  it('says exactly what is wrong with the first metadata address', () => {
+    expect(refused('http://169.254.169.254/latest')).toEqual({
+      ok: false,
+      message: '`metricsStore=http://169.254.169.254/latest` is refused: 169.254.169.254 is a cloud metadata address, which a remedy never points at; give the metrics store endpoint registered for the cluster, e.g. `metricsStore=http://prometheus-server.monitoring.svc:80`.',
+    });
+  });
+});

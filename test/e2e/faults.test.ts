@@ -6,10 +6,9 @@ import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import { afterAll, describe, expect, it } from 'vitest';
 import { blocksText, type StoredMessage } from '../fakes/slack-api.js';
-import { approver, channel, secondApprover, startStack, type Stack } from '../support/stack.js';
+import { approver, channel, secondApprover, startFix, startStack, type Stack } from '../support/stack.js';
 
 const pods = { group: '', version: 'v1', plural: 'pods' };
-const hasButton = (m: StoredMessage, prefix: string) => JSON.stringify(m.blocks ?? []).includes(`"action_id":"${prefix}`);
 
 /** Figures the suite prints at the end: what the faults did to how often steps ran. */
 const figures = { trials: 0, destructiveExecutions: 0, expectedExecutions: 0, endedWithoutMessage: 0 };
@@ -17,14 +16,6 @@ const figures = { trials: 0, destructiveExecutions: 0, expectedExecutions: 0, en
 /** Successful pod deletions the simulated cluster served, by pod name. */
 function deletions(stack: Stack): string[] {
   return stack.sim.requests().filter((r) => r.method === 'DELETE' && /\/pods\//.test(r.path) && r.status < 300).map((r) => r.path.split('/').pop()!);
-}
-
-async function fix(stack: Stack, entry: string): Promise<{ rootTs: string; card: StoredMessage }> {
-  const before = new Set(stack.fake.messages(channel).map((m) => m.ts));
-  expect((await stack.slash(`fix ${entry}`)).status).toBe(200);
-  const root = await stack.fake.waitFor((f) => f.messages(channel).find((m) => !m.thread_ts && !before.has(m.ts) && m.text.includes(entry)));
-  const card = await stack.fake.waitFor((f) => f.thread(channel, root.ts).find((m) => hasButton(m, 'remedy-approve')), { timeoutMs: 15_000 });
-  return { rootTs: root.ts, card };
 }
 
 /** Waits for the remedy to end in its thread; counts it when it ends without a message. */
@@ -64,7 +55,7 @@ describe('exactly once, under faults', () => {
         stack.sim.break('git-sensor-stuck');
         const planned = stack.sim.get(pods, 'devtroncd', 'git-sensor-0')!.metadata!.uid!;
         const before = deletions(stack).length;
-        const { rootTs, card } = await fix(stack, 'git-sensor-stuck');
+        const { rootTs, card } = await startFix(stack, 'git-sensor-stuck');
         await stack.click(card, 'remedy-approve', approver);
         // The delete is served, the worker is now verifying the replacement: kill it there.
         await stack.fake.waitFor(() => (deletions(stack).length > before ? true : undefined), { timeoutMs: 15_000 });
@@ -112,7 +103,7 @@ describe('exactly once, under faults', () => {
       figures.trials += 1;
       stack.sim.break('build-logs');
       const before = deletions(stack).length;
-      const { rootTs, card } = await fix(stack, 'build-logs');
+      const { rootTs, card } = await startFix(stack, 'build-logs');
       await stack.click(card, 'remedy-approve', approver);
       await ending(stack, rootTs, /⏳ Step 3 of 4: Waiting 4 s/);
       // The delayed continuation lives in Redis only: stop Redis (it writes its append-only file) and start it again.
@@ -144,7 +135,7 @@ describe('exactly once, under faults', () => {
       const second = await stack.startSecondBot();
       stack.sim.break('git-sensor-stuck');
       const before = deletions(stack).length;
-      const { rootTs, card } = await fix(stack, 'git-sensor-stuck');
+      const { rootTs, card } = await startFix(stack, 'git-sensor-stuck');
       const [a, b] = await Promise.all([stack.click(card, 'remedy-approve', approver), stack.click(card, 'remedy-approve', secondApprover, { url: second })]);
       expect([a.response.status, b.response.status]).toEqual([200, 200]);
       await ending(stack, rootTs, /Stage done: every step finished/);

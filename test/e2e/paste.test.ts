@@ -1,3 +1,5 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { blocksText, type StoredMessage } from '../fakes/slack-api.js';
 import { eventCallbackBody, messageShortcutBody, postSigned } from '../support/slack-requests.js';
@@ -81,6 +83,23 @@ describe('pasted errors: messages, files, the "Find remedy" shortcut and /platfo
     const ts2 = await say('here is the whole log', { subtype: 'file_share', files: [big] });
     const refusal = await stack.fake.waitFor(() => replies(ts2)[0]);
     expect(blocksText(refusal.blocks)).toContain('huge.log is 11.0 MB; I read files up to 10.0 MB. Share the part around the error.');
+  });
+
+  it('refuses a shared file whose download address is not Slack, in the thread, and sends the token nowhere', async () => {
+    const seen: (string | undefined)[] = [];
+    const trap = createServer((req, res) => (seen.push(req.headers.authorization), res.end('error: no token provided')));
+    await new Promise<void>((r) => trap.listen(0, '127.0.0.1', r));
+    const host = `127.0.0.1:${(trap.address() as AddressInfo).port}`;
+    try {
+      const file = { id: 'F0TRAP', name: 'build.log', mimetype: 'text/plain', filetype: 'text', size: 24, url_private: `http://${host}/files-pri/F0TRAP/build.log`, url_private_download: `http://${host}/files-pri/F0TRAP/build.log` };
+      const ts = await say('', { subtype: 'file_share', files: [file] });
+      const answer = await stack.fake.waitFor(() => replies(ts)[0]);
+      expect(blocksText(answer.blocks)).toContain(`I did not download build.log: its address (${host}) is not one of Slack's file hosts.`);
+      expect(seen).toEqual([]);
+    } finally {
+      trap.closeAllConnections();
+      await new Promise((r) => trap.close(r));
+    }
   });
 
   it('says a binary paste is not text it can read', async () => {

@@ -16,7 +16,7 @@ const request: RemedyRequest = {
   createdAt: '2026-11-21T10:00:00.000Z',
   stageId: 'restart-watcher',
   status: 'awaiting-approval',
-  planSeq: 1,
+  attempt: '0123456789abcdef',
   context: '{}',
   params: '{}',
 };

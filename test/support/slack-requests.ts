@@ -24,14 +24,14 @@ export type UserRef = string | { id: string; username?: string; name?: string };
 /** Where it happened; a bare id gets a channel name derived from it. */
 export type ChannelRef = string | { id: string; name?: string };
 
-const userOf = (ref: UserRef) => {
+const userOf = (ref: UserRef, teamId: string = FAKE_WORKSPACE.teamId) => {
   const { id, username, name } = typeof ref === 'string' ? { id: ref, username: undefined, name: undefined } : ref;
   const handle = username ?? name ?? id.toLowerCase();
-  return { id, username: handle, name: name ?? handle, team_id: FAKE_WORKSPACE.teamId };
+  return { id, username: handle, name: name ?? handle, team_id: teamId };
 };
 const channelOf = (ref: ChannelRef) =>
   typeof ref === 'string' ? { id: ref, name: ref.toLowerCase() } : { id: ref.id, name: ref.name ?? ref.id.toLowerCase() };
-const team = () => ({ id: FAKE_WORKSPACE.teamId, domain: FAKE_WORKSPACE.teamDomain });
+const team = (id: string = FAKE_WORKSPACE.teamId) => ({ id, domain: id === FAKE_WORKSPACE.teamId ? FAKE_WORKSPACE.teamDomain : id.toLowerCase() });
 
 /** What a slash command invocation needs; the rest of Slack's fields get workspace defaults. */
 export interface SlashCommandInput {
@@ -84,6 +84,8 @@ export interface BlockActionInput {
   /** The message clicked on, as Slack echoes it back (text, blocks, …). */
   message?: Record<string, unknown>;
   container?: Record<string, unknown>;
+  /** The workspace the click came from; default the fake workspace. */
+  team_id?: string;
 }
 
 /** A `block_actions` interaction for a button click on a (non-ephemeral) message. */
@@ -92,7 +94,7 @@ export function blockActionsBody(input: BlockActionInput): string {
   const thread = input.thread_ts !== undefined ? { thread_ts: input.thread_ts } : {};
   return payloadBody({
     type: 'block_actions',
-    user: userOf(input.user),
+    user: userOf(input.user, input.team_id),
     api_app_id: FAKE_WORKSPACE.appId,
     token: FAKE_WORKSPACE.verificationToken,
     container: input.container ?? {
@@ -103,7 +105,7 @@ export function blockActionsBody(input: BlockActionInput): string {
       ...thread,
     },
     trigger_id: input.trigger_id ?? newTriggerId(),
-    team: team(),
+    team: team(input.team_id),
     enterprise: null,
     is_enterprise_install: false,
     channel,

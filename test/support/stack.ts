@@ -9,6 +9,7 @@ import { deletePrefix } from '../../src/jobs/cleanup.js';
 import { pino } from 'pino';
 import { catalogue } from '../../src/catalogue/index.js';
 import { startSimulatedCluster, type SimulatedCluster } from '../../src/cluster/sim/index.js';
+import type { PolicyRule, SimPolicy } from '../../src/cluster/sim/rbac.js';
 import { loadConfig, type Config } from '../../src/config.js';
 import { clusterQueueName } from '../../src/jobs/names.js';
 import { createLogger } from '../../src/logger.js';
@@ -31,6 +32,14 @@ export const bystander = 'U0BYSTANDER';
 
 /** The worker's identity in the simulated cluster, holding exactly the RBAC the catalogue declares. */
 export const workerSubject = 'system:serviceaccount:devtroncd:platform-medic-worker';
+
+/** The worker's RBAC in the simulated cluster; without `podDeletes` a step that deletes a pod is forbidden and changes nothing. */
+export function workerPolicy(options: { podDeletes?: boolean } = {}): SimPolicy {
+  const base: SimPolicy = { subject: workerSubject, ...workerRbac(catalogue, defaultPlatformNames) };
+  if (options.podDeletes !== false) return base;
+  const strip = (rules: PolicyRule[]) => rules.map((r) => (r.resources.includes('pods') ? { ...r, verbs: r.verbs.filter((v) => v !== 'delete') } : r));
+  return { ...base, clusterRules: strip(base.clusterRules), namespaceRules: Object.fromEntries(Object.entries(base.namespaceRules).map(([ns, rules]) => [ns, strip(rules)])) };
+}
 
 /** A unique key prefix, so tests sharing one Redis never see each other's queues. */
 export function uniquePrefix(name: string): string {
@@ -55,8 +64,10 @@ export interface Stack {
   startSecondBot(): Promise<string>;
   /** The queue of the simulated cluster, to look at jobs. */
   readonly queue: Queue;
-  slash(text: string, user?: string, options?: { timestamp?: number; signature?: string }): Promise<SignedResponse>;
-  click(message: StoredMessage, actionIdPrefix: string, user: string, options?: { responseId?: string; buttonIndex?: number; url?: string }): Promise<{ response: SignedResponse; responseId: string }>;
+  /** A signed `/platform` command; `responseId` names its response URL, so `fake.responses(id)` reads what only the person saw. */
+  slash(text: string, user?: string, options?: { timestamp?: number; signature?: string; responseId?: string }): Promise<SignedResponse>;
+  /** Clicks a button of `message`; `channel` and `teamId` say where the click claims to come from (default: the card's). */
+  click(message: StoredMessage, actionIdPrefix: string, user: string, options?: { responseId?: string; buttonIndex?: number; url?: string; channel?: string; teamId?: string }): Promise<{ response: SignedResponse; responseId: string }>;
   /** The thread of the root message the bot posted for a fix. */
   thread(rootTs: string): StoredMessage[];
   stop(): Promise<void>;
@@ -107,15 +118,18 @@ export interface StackOptions {
   rateLimit?: { burst: number; perSecond: number };
   /** Where the bot's log goes, written by the product's own logger at LOG_LEVEL; silent when unset. */
   botLog?: NodeJS.WritableStream;
+  /** More clusters besides `sim`, each with its own approvers; no worker serves them. */
+  extraClusters?: { name: string; approvers: string[] }[];
 }
 
 export async function startStack(name: string, options: StackOptions = {}): Promise<Stack> {
-  const sim = await startSimulatedCluster({ recreateDelayMs: options.recreateDelayMs ?? 50, readyDelayMs: options.readyDelayMs ?? 50, policy: { subject: workerSubject, ...workerRbac(catalogue, defaultPlatformNames) } });
+  const sim = await startSimulatedCluster({ recreateDelayMs: options.recreateDelayMs ?? 50, readyDelayMs: options.readyDelayMs ?? 50, policy: workerPolicy() });
   const dir = mkdtempSync(join(tmpdir(), `medic-${name}-`));
   const kubeconfig = join(dir, 'kubeconfig');
   await sim.writeKubeconfig(kubeconfig);
   const configFile = join(dir, 'platform-medic.yaml');
-  writeFileSync(configFile, `clusters:\n  - name: sim\n    kube: { source: kubeconfig, path: ${kubeconfig} }\n`);
+  const extra = (options.extraClusters ?? []).map((c) => `  - name: ${c.name}\n    kube: { source: kubeconfig, path: ${kubeconfig} }\n    approval: { approvers: [${c.approvers.join(', ')}] }\n`).join('');
+  writeFileSync(configFile, `clusters:\n  - name: sim\n    kube: { source: kubeconfig, path: ${kubeconfig} }\n${extra}`);
   const fake = await startFakeSlackApi({ rateLimit: options.rateLimit ?? false });
   const env: Record<string, string> = {
     SLACK_BOT_TOKEN: fake.botToken,
@@ -176,8 +190,8 @@ export async function startStack(name: string, options: StackOptions = {}): Prom
       bots.push(second);
       return `http://127.0.0.1:${p}/slack/events`;
     },
-    slash(text, user = requester, opts = {}) {
-      const body = slashCommandBody({ text, user_id: user, channel_id: channel, response_url: fake.responseUrl(`slash-${Math.random()}`, { channel, user }) });
+    slash(text, user = requester, { responseId, ...opts } = {}) {
+      const body = slashCommandBody({ text, user_id: user, channel_id: channel, response_url: fake.responseUrl(responseId ?? `slash-${Math.random()}`, { channel, user }) });
       return postSigned(eventsUrl, body, { secret: signingSecret, ...opts });
     },
     async click(message, prefix, user, opts = {}) {
@@ -186,16 +200,18 @@ export async function startStack(name: string, options: StackOptions = {}): Prom
       const hit = matches[opts.buttonIndex ?? 0];
       if (!hit) throw new Error(`no button ${prefix} on message ${message.ts}: ${JSON.stringify(message.blocks)}`);
       const responseId = opts.responseId ?? `click-${++clicks}-${user}`;
+      const from = opts.channel ?? channel;
       const body = blockActionsBody({
         user,
-        channel,
+        channel: from,
+        ...(opts.teamId ? { team_id: opts.teamId } : {}),
         message_ts: message.ts,
         ...(message.thread_ts ? { thread_ts: message.thread_ts } : {}),
         action_id: hit.e.action_id,
         value: hit.e.value,
         block_id: hit.block,
         button_text: hit.e.text.text,
-        response_url: fake.responseUrl(responseId, { channel, messageTs: message.ts, user, ...(message.thread_ts ? { threadTs: message.thread_ts } : {}) }),
+        response_url: fake.responseUrl(responseId, { channel: from, messageTs: message.ts, user, ...(message.thread_ts ? { threadTs: message.thread_ts } : {}) }),
         message: { text: message.text, blocks: message.blocks },
       });
       return { response: await postSigned(opts.url ?? eventsUrl, body, { secret: signingSecret }), responseId };
@@ -222,6 +238,16 @@ export async function startStack(name: string, options: StackOptions = {}): Prom
       await sim.close();
     },
   };
+}
+
+/** Asks for a fix with the slash command; resolves with the root message's ts and the approval card. */
+export async function startFix(stack: Stack, entry: string): Promise<{ rootTs: string; card: StoredMessage }> {
+  const before = new Set(stack.fake.messages(channel).map((m) => m.ts));
+  const answer = await stack.slash(`fix ${entry}`);
+  if (answer.status !== 200) throw new Error(`/platform fix ${entry} answered ${answer.status}`);
+  const root = await stack.fake.waitFor((f) => f.messages(channel).find((m) => !m.thread_ts && !before.has(m.ts) && m.text.includes(entry)));
+  const card = await stack.fake.waitFor((f) => f.thread(channel, root.ts).find((m) => JSON.stringify(m.blocks ?? []).includes('"action_id":"remedy-approve')), { timeoutMs: 15_000 });
+  return { rootTs: root.ts, card };
 }
 
 export { FAKE_WORKSPACE };

@@ -30,7 +30,7 @@ export const dashboardsMissing: CatalogueEntry = {
     ],
   },
   params: [
-    { name: 'metricsStore', description: 'the metrics store endpoint registered for the cluster', pattern: '^https?://[^\\s]+$', example: 'http://prometheus-server.monitoring.svc:80' },
+    { name: 'metricsStore', description: 'the metrics store endpoint registered for the cluster', pattern: '^https?://[^\\s]+$', example: 'http://prometheus-server.monitoring.svc:80', format: 'in-cluster-url' },
   ],
   stages: [
     {

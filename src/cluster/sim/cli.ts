@@ -1,4 +1,5 @@
 import { resolve } from 'node:path';
+import { fileReason, InputError } from '../../input-error.js';
 import { startSimulatedCluster } from './index.js';
 
 /** The parsed flags of `npm run sim`. */
@@ -19,13 +20,13 @@ function parseArgs(argv: string[]): SimArgs {
     const [name, inline] = flag.includes('=') ? [flag.slice(0, flag.indexOf('=')), flag.slice(flag.indexOf('=') + 1)] : [flag, undefined];
     const value = () => {
       const v = inline ?? argv[++i];
-      if (v === undefined || v === '') throw new Error(`${name} needs a value\n${usage}`);
+      if (v === undefined || v === '') throw new InputError(`${name} needs a value; ${usage}`);
       return v;
     };
     switch (name) {
       case '--port': {
         const port = Number(value());
-        if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`--port must be a port number\n${usage}`);
+        if (!Number.isInteger(port) || port < 0 || port > 65535) throw new InputError(`--port must be a port number; ${usage}`);
         args.port = port;
         break;
       }
@@ -44,7 +45,7 @@ function parseArgs(argv: string[]): SimArgs {
         args.verbose = true;
         break;
       default:
-        throw new Error(`unknown argument ${flag}\n${usage}`);
+        throw new InputError(`unknown argument ${flag.slice(0, 80)}; ${usage}`);
     }
   }
   return args;
@@ -64,7 +65,10 @@ export async function runSimCommand(argv: string[], out: NodeJS.WritableStream):
   try {
     for (const b of args.broken) sim.break(b.entryId, b.depth ? { depth: b.depth } : {});
     const kubeconfig = resolve(args.kubeconfig);
-    await sim.writeKubeconfig(kubeconfig);
+    await sim.writeKubeconfig(kubeconfig).catch((err: unknown) => {
+      const reason = fileReason(err);
+      throw reason ? new InputError(`cannot write the kubeconfig ${kubeconfig}: ${reason}`) : err;
+    });
     out.write(
       [
         `simulated cluster serving at ${sim.url}`,

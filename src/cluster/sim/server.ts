@@ -3,7 +3,9 @@ import type { IncomingMessage, RequestListener, Server, ServerResponse } from 'n
 import { createServer as createTlsServer } from 'node:https';
 import { createServer as createNetServer } from 'node:net';
 import type { AddressInfo, Socket } from 'node:net';
+import type { Duplex } from 'node:stream';
 import { timingSafeEqual } from 'node:crypto';
+import { decodeBody, readBody } from './body.js';
 import { apiGroup, apiGroupList, apiResourceList, apiVersions, serverVersion } from './discovery.js';
 import { SimApiError, statusErrors } from './errors.js';
 import { authorize, forbiddenReason } from './rbac.js';
@@ -36,7 +38,26 @@ export interface ApiServerOptions {
   log?: (line: string) => void;
 }
 
-const maxBody = 8 * 1024 * 1024;
+/**
+ * How much request line and headers the server reads: kube-apiserver's http.Server has
+ * `MaxHeaderBytes: 1 << 20` (k8s.io/apiserver/pkg/server/secure_serving.go), and Go's net/http reads up to
+ * 4 KiB beyond it before refusing. Node's default (16 KiB) refused URLs a real cluster serves.
+ */
+const maxHeaderBytes = (1 << 20) + 4096;
+
+/**
+ * A request that cannot be parsed, answered as Go's net/http answers it for kube-apiserver (server.go):
+ * plain text, the status line repeated as the body, and the connection closed. Headers over the limit
+ * are "431 Request Header Fields Too Large"; other malformed requests "400 Bad Request".
+ */
+function answerUnparsable(err: NodeJS.ErrnoException, socket: Duplex): void {
+  if (err.code === 'ECONNRESET' || !socket.writable) {
+    socket.destroy();
+    return;
+  }
+  const text = err.code === 'HPE_HEADER_OVERFLOW' ? '431 Request Header Fields Too Large' : '400 Bad Request';
+  socket.end(`HTTP/1.1 ${text}\r\nContent-Type: text/plain; charset=utf-8\r\nConnection: close\r\n\r\n${text}`);
+}
 
 /**
  * The HTTP face of the simulated cluster: bearer-token authentication, RBAC, discovery, and the REST verbs,
@@ -59,8 +80,10 @@ export class SimApiServer {
     const listener: RequestListener = (req, res) => void this.handle(req, res);
     const cert = selfSignedCertificate(options.host);
     this.certificatePem = cert.certPem;
-    this.plain = createServer(listener);
-    this.tls = createTlsServer({ key: cert.keyPem, cert: cert.certPem }, listener);
+    this.plain = createServer({ maxHeaderSize: maxHeaderBytes }, listener);
+    this.tls = createTlsServer({ key: cert.keyPem, cert: cert.certPem, maxHeaderSize: maxHeaderBytes }, listener);
+    this.plain.on('clientError', answerUnparsable);
+    this.tls.on('clientError', answerUnparsable);
     this.front = createNetServer((socket) => {
       this.sockets.add(socket);
       socket.on('close', () => this.sockets.delete(socket));
@@ -97,20 +120,16 @@ export class SimApiServer {
     this.records.push(record);
     try {
       this.authenticate(req);
-      const body = await readJsonBody(req);
       const resource = parseResourcePath(method, url.pathname, url.searchParams);
       if (!resource) {
         record.status = this.send(res, this.discovery(method, url.pathname, req));
         return;
       }
       this.authorise(resource);
-      const call: ApiCall = {
-        req: resource,
-        query: url.searchParams,
-        accept: req.headers.accept,
-        contentType: (req.headers['content-type'] ?? 'application/json').split(';')[0]?.trim() ?? '',
-        body,
-      };
+      // As in kube-apiserver, the body is read by the handler, after authentication and authorisation.
+      const contentType = (req.headers['content-type'] ?? 'application/json').split(';')[0]?.trim() ?? '';
+      const body = decodeBody(await readBody(req), resource, contentType);
+      const call: ApiCall = { req: resource, query: url.searchParams, accept: req.headers.accept, contentType, body };
       if (resource.verb === 'watch') {
         const watch = serveWatch(this.options.store, resource, url.searchParams, req.headers.accept, res);
         this.watches.add(watch);
@@ -192,23 +211,5 @@ export class SimApiServer {
     res.writeHead(result.status, { ...(result.headers ?? {}), 'Content-Type': contentType, 'Content-Length': Buffer.byteLength(payload) });
     res.end(payload);
     return result.status;
-  }
-}
-
-async function readJsonBody(req: IncomingMessage): Promise<unknown> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req) {
-    const buf = chunk as Buffer;
-    size += buf.length;
-    if (size > maxBody) throw new SimApiError(413, 'RequestEntityTooLarge', 'Request entity too large: limit is 3145728');
-    chunks.push(buf);
-  }
-  const text = Buffer.concat(chunks).toString('utf8').trim();
-  if (text === '') return undefined;
-  try {
-    return JSON.parse(text) as unknown;
-  } catch (error) {
-    throw statusErrors.badRequest(`error decoding request body: ${(error as Error).message}`);
   }
 }

@@ -3,6 +3,7 @@ import { findEntry } from '../../catalogue/index.js';
 import { explainBlocks } from '../blocks/explain.js';
 import type { HandlerDeps } from '../deps.js';
 import { checkFixAsk, startFix } from '../start-fix.js';
+import { clickTeam } from './card-origin.js';
 
 type Args = SlackActionMiddlewareArgs<BlockButtonAction> & AllMiddlewareArgs;
 
@@ -31,7 +32,8 @@ export function planFixButton(deps: HandlerDeps) {
     const container = body.container as { is_ephemeral?: boolean; thread_ts?: string; message_ts?: string };
     const message = body.message as { ts?: string; thread_ts?: string } | undefined;
     const threadTs = container.is_ephemeral ? undefined : (message?.thread_ts ?? message?.ts);
-    const refusal = await startFix(deps, { entryId, user: body.user.id, channel: body.channel?.id ?? '', ...(threadTs ? { threadTs } : {}) });
+    const team = clickTeam(body);
+    const refusal = await startFix(deps, { entryId, user: body.user.id, channel: body.channel?.id ?? '', ...(team ? { team } : {}), ...(threadTs ? { threadTs } : {}) });
     if (refusal) await respond({ response_type: 'ephemeral', replace_original: false, text: refusal });
   };
 }

@@ -2,6 +2,7 @@ import type { AllMiddlewareArgs, BlockButtonAction, SlackActionMiddlewareArgs } 
 import type { Answer } from '../../remedies/coordinator.js';
 import type { ChoiceRef, PlanRef } from '../blocks/remedy.js';
 import type { HandlerDeps } from '../deps.js';
+import { refuseIfNotFromCard } from './card-origin.js';
 
 type Args = SlackActionMiddlewareArgs<BlockButtonAction> & AllMiddlewareArgs;
 
@@ -14,16 +15,25 @@ function parseRef<T>(value: string | undefined, keys: readonly (keyof T)[]): T |
   }
 }
 
+/** What a button's value names: the remedy, and the decision to take on it for the person who clicked. */
+interface ButtonIntent {
+  readonly requestId: string;
+  decide(user: string): Promise<Answer>;
+}
+
 /**
- * A remedy button: acked at once; the decision is then taken by the coordinator, and a refusal goes
- * only to the person who clicked (the card does not change).
+ * A remedy button: acked at once; a click from outside the card's channel and workspace is refused;
+ * otherwise the decision is taken by the coordinator. A refusal goes only to the person who clicked
+ * (the card does not change).
  */
-function remedyButton(deps: HandlerDeps, name: string, decide: (user: string, value: string | undefined) => Promise<Answer>) {
+function remedyButton(deps: HandlerDeps, name: string, intent: (value: string | undefined) => ButtonIntent | undefined) {
   const listener = async ({ ack, body, action, respond }: Args): Promise<void> => {
     await ack();
     let answer: Answer;
     try {
-      answer = await decide(body.user.id, action.value);
+      const wanted = intent(action.value);
+      const refusal = wanted && (await refuseIfNotFromCard(deps, wanted.requestId, body));
+      answer = !wanted ? bad : refusal ? { ok: false, message: refusal } : await wanted.decide(body.user.id);
     } catch (err) {
       deps.logger.error({ err: (err as Error).message, action: name }, 'button failed');
       answer = { ok: false, message: 'That did not work: the queue (Redis) or the bot had a problem. Nothing was done; try again.' };
@@ -36,36 +46,38 @@ function remedyButton(deps: HandlerDeps, name: string, decide: (user: string, va
 
 const bad: Answer = { ok: false, message: 'This button is malformed; nothing was done.' };
 
+/** A card posted before approval attempts existed carries a plan hash instead: it is an older plan. */
+function stale(value: string | undefined): ButtonIntent | undefined {
+  const old = parseRef<{ r: string; s: string; h: string }>(value, ['r', 's', 'h']);
+  return old && { requestId: old.r, decide: () => Promise.resolve({ ok: false, message: 'This card shows an older plan; use the newest card in the thread.' }) };
+}
+
 export const approveButton = (deps: HandlerDeps) =>
-  remedyButton(deps, 'approveButton', async (user, value) => {
-    const ref = parseRef<PlanRef>(value, ['r', 's', 'h']);
-    return ref ? deps.coordinator.approve(ref.r, ref.s, ref.h, user) : bad;
+  remedyButton(deps, 'approveButton', (value) => {
+    const ref = parseRef<PlanRef>(value, ['r', 's', 'a']);
+    return ref ? { requestId: ref.r, decide: (user) => deps.coordinator.approve(ref.r, ref.s, ref.a, user) } : stale(value);
   });
 
 export const denyButton = (deps: HandlerDeps) =>
-  remedyButton(deps, 'denyButton', async (user, value) => {
-    const ref = parseRef<PlanRef>(value, ['r', 's', 'h']);
-    return ref ? deps.coordinator.deny(ref.r, ref.s, ref.h, user) : bad;
+  remedyButton(deps, 'denyButton', (value) => {
+    const ref = parseRef<PlanRef>(value, ['r', 's', 'a']);
+    return ref ? { requestId: ref.r, decide: (user) => deps.coordinator.deny(ref.r, ref.s, ref.a, user) } : stale(value);
   });
 
 export const chooseButton = (deps: HandlerDeps) =>
-  remedyButton(deps, 'chooseButton', async (user, value) => {
-    const ref = parseRef<ChoiceRef>(value, ['r', 's', 'c']);
-    return ref ? deps.coordinator.choose(ref.r, ref.s, ref.c, user) : bad;
+  remedyButton(deps, 'chooseButton', (value) => {
+    const ref = parseRef<Omit<ChoiceRef, 'a'> & { a?: string }>(value, ['r', 's', 'c']);
+    return ref && { requestId: ref.r, decide: (user) => deps.coordinator.choose(ref.r, ref.s, ref.c, user, typeof ref.a === 'string' ? ref.a : undefined) };
   });
 
 export const replanButton = (deps: HandlerDeps) =>
-  remedyButton(deps, 'replanButton', async (user, value) => {
+  remedyButton(deps, 'replanButton', (value) => {
     const ref = parseRef<PlanRef>(value, ['r', 's']);
-    return ref ? deps.coordinator.replan(ref.r, ref.s, user) : bad;
+    return ref && { requestId: ref.r, decide: (user) => deps.coordinator.replan(ref.r, ref.s, user) };
   });
 
 export const cancelButton = (deps: HandlerDeps) =>
-  remedyButton(deps, 'cancelButton', async (user, value) => {
-    try {
-      const v = JSON.parse(value ?? '') as { r?: unknown };
-      return typeof v.r === 'string' ? deps.coordinator.cancel(v.r, user) : bad;
-    } catch {
-      return bad;
-    }
+  remedyButton(deps, 'cancelButton', (value) => {
+    const ref = parseRef<{ r: string }>(value, ['r']);
+    return ref && { requestId: ref.r, decide: (user) => deps.coordinator.cancel(ref.r, user) };
   });

@@ -1,9 +1,13 @@
 import type { AuditRecord } from '../../jobs/audit.js';
 import { context, esc, limits, section, when, who, type Block } from './kit.js';
 
-/** The newest records of the audit trail, newest first, within Slack's limits. */
-export function auditBlocks(records: readonly AuditRecord[]): Block[] {
-  if (records.length === 0) return [section('The audit trail is empty.')];
+/**
+ * The newest records of the audit trail, newest first, within Slack's limits; `clusters` names the
+ * clusters the reader approves on when that is not every cluster.
+ */
+export function auditBlocks(records: readonly AuditRecord[], clusters?: readonly string[]): Block[] {
+  const of = clusters ? ` of ${clusters.map((c) => `\`${c}\``).join(', ')}` : '';
+  if (records.length === 0) return [section(`The audit trail${of} is empty.`)];
   const lines = records.map((r) => {
     const what = [r.entryId && `\`${r.entryId}\``, r.cluster && `on \`${r.cluster}\``, r.requestId && `(${r.requestId})`].filter(Boolean).join(' ');
     return `${when(r.at)} · ${who(r.who)} · *${r.action}* ${what}${r.detail ? ` — ${esc(r.detail.slice(0, 200))}` : ''}`;
@@ -22,5 +26,6 @@ export function auditBlocks(records: readonly AuditRecord[]): Block[] {
     size += line.length + 1;
   }
   if (chunk.length > 0) sections.push(section(chunk.join('\n')));
-  return [section(`*Audit trail* (newest ${records.length})`), ...sections.slice(0, 45), context('Kept for the configured retention; only approvers can read it.')];
+  const scope = clusters ? ' You see the clusters you approve on.' : '';
+  return [section(`*Audit trail*${of} (newest ${records.length})`), ...sections.slice(0, 45), context(`Kept for the configured retention; only approvers can read it.${scope}`)];
 }

@@ -1,6 +1,7 @@
 import type { CatalogueEntry, Decision } from '../../catalogue/model.js';
 import type { RemedyRequest } from '../../jobs/requests.js';
 import type { Plan, PlannedStep } from '../../remedies/plan.js';
+import type { RemedyEnd } from '../../remedies/reporter.js';
 import type { RunOutcome, StepProgress } from '../../remedies/runner.js';
 import { button, clip, context, esc, fitLines, header, limits, section, when, who, type Block } from './kit.js';
 
@@ -13,17 +14,18 @@ export const actionIds = { approve: 'remedy-approve', deny: 'remedy-deny', choos
 /** Matches every decision button's action id. */
 export const chooseActionPattern = /^remedy-choose-[a-z0-9-]+$/;
 
-/** What a plan button carries: the request, the stage and the plan's hash. */
+/** What a plan button carries: the request, the stage and the approval attempt the card shows. */
 export interface PlanRef {
   r: string;
   s: string;
-  h: string;
+  a: string;
 }
-/** What a decision button carries. */
+/** What a decision button carries: the request, the stage, the choice and the attempt whose run asks. */
 export interface ChoiceRef {
   r: string;
   s: string;
   c: string;
+  a: string;
 }
 
 const riskLabel = { 'read-only': 'read-only', restart: 'restart', destructive: '*destructive*' } as const;
@@ -78,7 +80,7 @@ export function approvalCard(entry: CatalogueEntry, plan: Plan, state: CardState
   if (plan.blocked) {
     blocks.push(context(`⛔ ${esc(plan.blocked)}`));
   } else if (r.status === 'awaiting-approval' && !decided) {
-    const ref: PlanRef = { r: r.id, s: plan.stageId, h: plan.hash };
+    const ref: PlanRef = { r: r.id, s: plan.stageId, a: r.attempt ?? '' };
     blocks.push({
       type: 'actions',
       block_id: `plan-${r.id}-${plan.stageId}`,
@@ -119,13 +121,13 @@ export function stageEndBlocks(request: RemedyRequest, plan: Plan, outcome: Excl
     blocks.push({
       type: 'actions',
       block_id: `choose-${request.id}-${plan.stageId}`,
-      elements: decision.choices.map((c) => button(`${actionIds.choose}-${c.id}`, c.label, { r: request.id, s: plan.stageId, c: c.id } satisfies ChoiceRef, c.then && 'stage' in c.then ? 'danger' : 'primary')),
+      elements: decision.choices.map((c) => button(`${actionIds.choose}-${c.id}`, c.label, { r: request.id, s: plan.stageId, c: c.id, a: request.attempt ?? '' } satisfies ChoiceRef, c.then && 'stage' in c.then ? 'danger' : 'primary')),
     });
   } else if (outcome.status !== 'completed') {
     blocks.push({
       type: 'actions',
       block_id: `replan-${request.id}-${plan.stageId}`,
-      elements: [button(actionIds.replan, 'Plan again', { r: request.id, s: plan.stageId, h: plan.hash } satisfies PlanRef)],
+      elements: [button(actionIds.replan, 'Plan again', { r: request.id, s: plan.stageId, a: request.attempt ?? '' } satisfies PlanRef)],
     });
   }
   return { text: `${icon} ${head}`, blocks };
@@ -138,14 +140,15 @@ export function failureBlocks(request: RemedyRequest, message: string): { text: 
     text,
     blocks: [
       section(esc(text)),
-      { type: 'actions', block_id: `replan-${request.id}-${request.stageId}`, elements: [button(actionIds.replan, 'Plan again', { r: request.id, s: request.stageId, h: '' } satisfies PlanRef)] },
+      { type: 'actions', block_id: `replan-${request.id}-${request.stageId}`, elements: [button(actionIds.replan, 'Plan again', { r: request.id, s: request.stageId, a: request.attempt ?? '' } satisfies PlanRef)] },
     ],
   };
 }
 
-/** The remedy's end, after the last decision. */
-export function endBlocks(end: 'resolved' | 'not-resolved', message: string, by?: string): { text: string; blocks: Block[] } {
-  const text = `${end === 'resolved' ? '🎉 Resolved' : '🛑 Not resolved'}: ${message}${by ? ` (answered by ${who(by)})` : ''}`;
+/** The remedy's end, after the last decision (or the question nobody answered in time). */
+export function endBlocks(end: RemedyEnd, message: string, by?: string): { text: string; blocks: Block[] } {
+  const head = { resolved: '🎉 Resolved: ', 'not-resolved': '🛑 Not resolved: ', unanswered: '⌛ ' }[end];
+  const text = `${head}${message}${by ? ` (answered by ${who(by)})` : ''}`;
   return { text, blocks: [section(text)] };
 }
 
@@ -156,7 +159,7 @@ export function expiredBlocks(request: RemedyRequest, plan: Plan): { text: strin
     text,
     blocks: [
       section(text),
-      { type: 'actions', block_id: `replan-${request.id}-${plan.stageId}`, elements: [button(actionIds.replan, 'Plan again', { r: request.id, s: plan.stageId, h: plan.hash } satisfies PlanRef)] },
+      { type: 'actions', block_id: `replan-${request.id}-${plan.stageId}`, elements: [button(actionIds.replan, 'Plan again', { r: request.id, s: plan.stageId, a: request.attempt ?? '' } satisfies PlanRef)] },
     ],
   };
 }

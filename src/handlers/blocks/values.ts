@@ -17,11 +17,19 @@ function code(text: string): string {
 /** Problems shown one section each; the rest are counted, so the message stays within Slack's 50 blocks. */
 const maxProblems = 40;
 
+/** The notes in one context block (Slack takes 10 elements): the first nine, then how many more there are. */
+function notesBlock(notes: readonly string[], leftOut: number): Block {
+  const fits = notes.length + leftOut <= limits.contextElements;
+  const shown = fits ? notes : notes.slice(0, limits.contextElements - 1);
+  const more = notes.length + leftOut - shown.length;
+  return context(...shown.map((n) => `ℹ️ ${esc(n)}`), ...(more > 0 ? [`… and ${more} more notes`] : []));
+}
+
 /** The answer to `/platform values check`: each problem with its rule and corrected line, or "clean". */
 export function valuesAnswer(check: ValuesCheck): { text: string; blocks: Block[] } {
   if (!check.ok) return { text: check.message, blocks: [section(`⚠️ ${esc(check.message)}`)] };
   const form = formNames[check.form];
-  const notes = check.notes.length > 0 ? [context(...check.notes.map((n) => `ℹ️ ${esc(n)}`))] : [];
+  const notes = check.notes.length > 0 ? [notesBlock(check.notes, check.notesLeftOut)] : [];
   if (check.problems.length === 0) {
     const text = `No problems found in this ${form}: it follows sections 2.2 and 2.3 of the guide.`;
     return { text, blocks: [section(`✅ ${text}`), ...notes] };

@@ -47,9 +47,13 @@ export function platformCommand(deps: HandlerDeps) {
         return ack({ response_type: 'ephemeral', text: answer.text, blocks: answer.blocks });
       }
       case 'audit': {
-        if (!(await deps.coordinator.isApprover(command.user_id))) return ack({ response_type: 'ephemeral', text: 'Only approvers can read the audit trail.' });
-        const records = await deps.coordinator.audit.latest(parsed.count);
-        return ack({ response_type: 'ephemeral', text: `Audit trail (newest ${records.length})`, blocks: auditBlocks(records) });
+        // Each approver reads the records of the clusters they approve on, and no other cluster's.
+        const scope = await deps.coordinator.approvableClusters(command.user_id);
+        if (scope.clusters.length === 0) return ack({ response_type: 'ephemeral', text: `Only approvers can read the audit trail.${scope.note ? ` ${scope.note}` : ''}` });
+        const every = scope.clusters.length === config.clusters.length;
+        // Records of no configured cluster (an unknown entry or cluster asked for) are for those who approve everywhere.
+        const records = await deps.coordinator.audit.latest(parsed.count, (r) => (r.cluster && clusters.includes(r.cluster) ? scope.clusters.includes(r.cluster) : every));
+        return ack({ response_type: 'ephemeral', text: `Audit trail (newest ${records.length})`, blocks: auditBlocks(records, every ? undefined : scope.clusters) });
       }
       case 'values':
         return valuesCommand(deps, parsed, { command, ack });
@@ -68,6 +72,7 @@ export function platformCommand(deps: HandlerDeps) {
       params: parsed.params,
       user: command.user_id,
       channel: command.channel_id,
+      team: command.team_id,
     });
     if (refusal) await respond({ response_type: 'ephemeral', text: refusal });
   };

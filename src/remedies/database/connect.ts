@@ -19,10 +19,10 @@ export interface OpenDatabase {
  * Connects as the cluster's database user with the password read from the platform secret just now.
  * The password goes into the client's options only; a failure becomes a message without it.
  */
-export async function openDatabase(ctx: StepContext): Promise<{ ok: true; db: OpenDatabase } | { ok: false; message: string }> {
+export async function openDatabase(ctx: StepContext): Promise<{ ok: true; db: OpenDatabase } | { ok: false; message: string; unreachable: boolean }> {
   const { databaseHost: host, databasePort: port, databaseUser: user } = ctx.names;
   const secret = await readPlatformSecretKey(ctx, ctx.names.databasePasswordKey);
-  if (!secret.ok) return { ok: false, message: secret.message };
+  if (!secret.ok) return { ok: false, message: secret.message, unreachable: false };
   const place: DatabasePlace = { server: `${host}:${port}`, user, passwordFrom: secret.where };
   const client = new pg.Client({
     host,
@@ -40,7 +40,8 @@ export async function openDatabase(ctx: StepContext): Promise<{ ok: true; db: Op
     await client.connect();
   } catch (err) {
     await client.end().catch(() => undefined);
-    return { ok: false, message: databaseFailure(err, place, `connect to database "${maintenanceDatabase}"`).message };
+    const failure = databaseFailure(err, place, `connect to database "${maintenanceDatabase}"`);
+    return { ok: false, message: failure.message, unreachable: failure.unreachable };
   }
   return { ok: true, db: { client, place } };
 }

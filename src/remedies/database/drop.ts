@@ -37,7 +37,7 @@ const sessionLine = (s: Session) =>
   `end session pid ${s.pid}: user ${s.usename ?? '?'}, application "${s.application_name ?? ''}", from ${s.client_addr ?? 'local socket'}, ${s.state ?? 'unknown state'}`;
 
 /** Read-only: does the database exist, may it be dropped, and which sessions would be ended. */
-export async function inspectDrop(db: OpenDatabase, database: string): Promise<{ data: DropData; lines: string[]; targets: Target[]; blocked?: string }> {
+export async function inspectDrop(db: OpenDatabase, database: string): Promise<{ data: DropData; lines: string[]; targets: Target[]; blocked?: string; unreachable?: boolean }> {
   const none = { data: { database, oid: '' }, lines: [], targets: [] };
   try {
     const refusal = refusalFor(database, maintenanceDatabase);
@@ -52,7 +52,8 @@ export async function inspectDrop(db: OpenDatabase, database: string): Promise<{
     const targets: Target[] = [{ kind: 'Database', namespace: db.place.server, name: database, uid: oid, state: `${sessions.length} open session(s)` }];
     return { data: { database, oid }, lines, targets };
   } catch (err) {
-    return { ...none, blocked: databaseFailure(err, db.place, `inspect database "${database}"`).message };
+    const failure = databaseFailure(err, db.place, `inspect database "${database}"`);
+    return { ...none, blocked: failure.message, ...(failure.unreachable ? { unreachable: true } : {}) };
   }
 }
 

@@ -21,6 +21,11 @@ export class DatabaseFailure extends Error {
     super(message);
     this.name = 'DatabaseFailure';
   }
+
+  /** Nothing answered at the server's address (or not in time): the failure says nothing about the database itself. */
+  get unreachable(): boolean {
+    return network.has(this.code) || this.code === 'timeout';
+  }
 }
 
 const network = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EHOSTUNREACH', 'ECONNRESET', 'EAI_AGAIN', 'ETIMEDOUT', 'EPIPE']);

@@ -50,6 +50,11 @@ export interface StepPlan<D> {
   readonly warnings?: string[];
   /** Set when the stage cannot go ahead (e.g. a version gate); the card shows it instead of Approve. */
   readonly blocked?: string;
+  /**
+   * The block is that what the step reads did not answer (a database at a closed port), not anything
+   * it found: a run that re-plans says it could not reach it, never that the cluster changed.
+   */
+  readonly unreachable?: boolean;
 }
 
 /**

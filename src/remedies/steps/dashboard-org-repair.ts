@@ -1,3 +1,4 @@
+import { endpointProblem } from '../../catalogue/endpoint.js';
 import type { DashboardOrgRepairStep } from '../../catalogue/model.js';
 import { dashboardFailure, openDashboard } from '../dashboard/connect.js';
 import { inspectOrg, orgRepairSchema, type OrgRepairData } from '../dashboard/org-inspect.js';
@@ -19,6 +20,9 @@ export const dashboardOrgRepair: StepKind<DashboardOrgRepairStep, OrgRepairData>
     const metricsStore = ctx.params?.[step.metricsStoreParam];
     const empty: OrgRepairData = { orgName: ctx.names.dashboardOrgName, orgId: null, metricsStore: metricsStore ?? '', dataSource: { action: 'create' }, imports: [] };
     if (!metricsStore) return { lines: [step.does], targets: [], data: empty, blocked: `Give the metrics store address: /platform fix … ${step.metricsStoreParam}=http://prometheus-server.monitoring.svc:80` };
+    // The bot refuses these addresses already; the worker does too, whatever reaches its queue.
+    const refused = endpointProblem(metricsStore);
+    if (refused) return { lines: [step.does], targets: [], data: empty, blocked: `The metrics store address is refused: ${refused}.` };
     const open = await openDashboard(ctx);
     if (!open.ok) return { lines: [step.does], targets: [], data: empty, blocked: open.message };
     try {

@@ -24,10 +24,10 @@ export const dropDatabaseStep: StepKind<DropDatabaseStep, DropData> = {
     const refusal = refusalFor(database, maintenanceDatabase);
     if (refusal) return { ...none, blocked: refusal };
     const open = await openDatabase(ctx);
-    if (!open.ok) return { ...none, blocked: open.message };
+    if (!open.ok) return { ...none, blocked: open.message, ...(open.unreachable ? { unreachable: true } : {}) };
     try {
       const r = await inspectDrop(open.db, database);
-      return { lines: r.lines.length > 0 ? r.lines : [step.does], targets: r.targets, data: r.data, ...(r.blocked ? { blocked: r.blocked } : {}) };
+      return { lines: r.lines.length > 0 ? r.lines : [step.does], targets: r.targets, data: r.data, ...(r.blocked ? { blocked: r.blocked } : {}), ...(r.unreachable ? { unreachable: true } : {}) };
     } finally {
       await open.db.client.end().catch(() => undefined);
     }

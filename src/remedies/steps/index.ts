@@ -57,12 +57,13 @@ export function permissionsOf(step: Step): Permission[] {
 }
 
 /** Resolves a step for the plan. Read-only. */
-export async function planStep(ctx: StepContext, step: Step, index: number): Promise<{ planned: PlannedStep } & Pick<StepPlan<unknown>, 'warnings' | 'blocked'>> {
+export async function planStep(ctx: StepContext, step: Step, index: number): Promise<{ planned: PlannedStep } & Pick<StepPlan<unknown>, 'warnings' | 'blocked' | 'unreachable'>> {
   const p = await kindOf(step).plan(ctx, step);
   return {
     planned: { index, kind: step.kind, does: step.does, risk: step.risk, approval: approvalOf(step), lines: p.lines, targets: p.targets, data: p.data },
     ...(p.warnings ? { warnings: p.warnings } : {}),
     ...(p.blocked ? { blocked: p.blocked } : {}),
+    ...(p.blocked && p.unreachable ? { unreachable: true } : {}),
   };
 }
 

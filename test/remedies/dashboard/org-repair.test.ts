@@ -191,6 +191,13 @@ describe('dashboards-missing: creating the dashboard organisation (guide 7.5, se
     expect(w.fake.calls()).toEqual([]);
   });
 
+  it('blocks the plan and calls nothing when a cloud metadata address reaches the worker as the metrics store', async () => {
+    const w = await world();
+    const plan = await w.plan('dashboards-missing', 'create-organisation', { metricsStore: 'http://[::ffff:169.254.169.254]/latest/meta-data/' });
+    expect(plan.blocked).toBe('The metrics store address is refused: [::ffff:a9fe:a9fe] (169.254.169.254) is a cloud metadata address.');
+    expect(w.fake.calls()).toEqual([]);
+  });
+
   it('blocks the plan with the address and the call when the dashboard cannot be reached', async () => {
     const w = await world();
     const port = await freePort();

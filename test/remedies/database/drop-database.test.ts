@@ -116,6 +116,23 @@ describe('database-drop-blocked: ending the sessions, then dropping the database
     expect(await exists(name)).toBe(true);
   });
 
+  it('says PostgreSQL cannot be reached, not that the database changed, when it goes away between approval and run', async () => {
+    const name = await createDatabase();
+    const { ctx, plan } = await cluster();
+    const planned = await plan(name);
+    expect(planned.blocked).toBeUndefined();
+    // After the approval the worker finds nothing at the database's address (a moved Service, a closed port).
+    const port = await freePort();
+    const outcome = await runPlan({ ...ctx, names: { ...ctx.names, databasePort: port } }, planned, 0, async () => undefined);
+    expect(outcome).toEqual({
+      status: 'failed',
+      step: 0,
+      message: `Cannot reach PostgreSQL at 127.0.0.1:${port} (ECONNREFUSED) to connect to database "postgres". Is the database pod running? Nothing was done.`,
+    });
+    expect(JSON.stringify(outcome)).not.toMatch(/gone or changed|cluster changed/);
+    expect(await exists(name)).toBe(true);
+  });
+
   it('blocks the plan, naming the secret and key, when the password key is absent', async () => {
     const name = await createDatabase();
     const { plan } = await cluster({}, null);

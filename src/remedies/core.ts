@@ -1,0 +1,167 @@
+import { Queue } from 'bullmq';
+import type { Redis } from 'ioredis';
+import type { Logger } from 'pino';
+import { approvalRules, type Config } from '../config.js';
+import { AuditTrail, type AuditAction } from '../jobs/audit.js';
+import { clusterQueueName, jobRetention, newAttemptId, planJobId, runJobId, type PlanJobData, type RunJobData } from '../jobs/names.js';
+import { connectRedis, safeRedisUrl } from '../jobs/redis.js';
+import { RedisOutageLog } from '../jobs/redis-outage.js';
+import { finishedStatuses, RequestStore, type RemedyRequest } from '../jobs/requests.js';
+import { newSealingKey, type SealingKey } from '../jobs/sealing.js';
+import type { MedicMetrics } from '../observability/metrics.js';
+import type { ApprovalPolicy } from './approval-policy.js';
+import { Deadlines } from './deadlines.js';
+import { RemedyGuards, type Holder } from './guards.js';
+import type { Plan } from './plan.js';
+import type { RemedyReporter } from './reporter.js';
+
+/** Options of the coordinator. */
+export interface CoordinatorOptions {
+  readonly config: Config;
+  readonly logger: Logger;
+  readonly reporter: RemedyReporter;
+  readonly policy: ApprovalPolicy;
+  /** Counts remedies by outcome; events are handled once across replicas, so each is counted once. */
+  readonly metrics?: MedicMetrics;
+  /** The process's Redis outage log, when it has other connections too (the terminal); else one of its own. */
+  readonly outage?: RedisOutageLog;
+}
+
+/** A person as named in a message: a Slack mention for a Slack user, the plain name otherwise. */
+export function mention(user: string): string {
+  return /^[UW][A-Z0-9]+$/.test(user) ? `<@${user}>` : user;
+}
+
+export const hhmm = (d: Date) => `${d.toISOString().slice(11, 16)} UTC`;
+
+/** Statuses a remedy does not leave by itself; its entry is free in each of them. */
+export const finished = finishedStatuses;
+
+/**
+ * How long an entry's lock outlives the state that renewed it, should the bot never come back to
+ * release it: the lock of a remedy waiting for a card, a wait or an answer lasts that long plus this.
+ */
+export const lockMarginSeconds = 5 * 60;
+/** The lock of a remedy that plans or runs: renewed at every step, so only a remedy nobody reports on loses it. */
+export const busySeconds = 60 * 60;
+
+/** What an approval, a denial or an expiry of one attempt is recorded under. */
+export const attemptKey = (stageId: string, attempt: string) => `${stageId}:${attempt}`;
+/** What the answer to the question asked after an attempt's run is recorded under. */
+export const questionKey = (stageId: string, attempt: string) => `${stageId}:${attempt}:question`;
+
+const jobDefaults = { attempts: 1, ...jobRetention } as const;
+
+/**
+ * What the coordinator's two halves share: the request store, the limits, the audit trail, the
+ * cluster queues and the bot's deadlines, and the helpers that keep them consistent.
+ */
+export class RemedyCore {
+  readonly store: RequestStore;
+  readonly audit: AuditTrail;
+  readonly guards: RemedyGuards;
+  readonly redis: Redis;
+  readonly deadlines: Deadlines;
+  readonly outage: RedisOutageLog;
+  /** One-time keys of runs that reveal a secret; only this process can open what they seal. */
+  readonly sealingKeys = new Map<string, SealingKey>();
+  private readonly queues = new Map<string, Queue>();
+  /** Reports of one request are handled in order, one at a time. */
+  private readonly chains = new Map<string, Promise<void>>();
+
+  constructor(readonly options: CoordinatorOptions) {
+    const { config } = options;
+    this.outage = options.outage ?? new RedisOutageLog({ logger: options.logger, redis: safeRedisUrl(config.redisUrl) });
+    this.redis = connectRedis(config.redisUrl, 'client');
+    this.outage.watchConnection(this.redis);
+    this.store = new RequestStore(this.redis, config.queuePrefix);
+    this.audit = new AuditTrail(this.redis, config.queuePrefix, config.auditRetentionDays);
+    this.guards = new RemedyGuards(this.redis, config.queuePrefix);
+    this.deadlines = new Deadlines(this.redis, config.queuePrefix, this.outage);
+    for (const c of config.clusters) {
+      const queue = new Queue(clusterQueueName(c.name), { connection: this.redis, prefix: config.queuePrefix });
+      this.outage.watchErrors(queue, `queue ${queue.name}`);
+      this.queues.set(c.name, queue);
+    }
+  }
+
+  record(action: AuditAction, who: string, req: Partial<RemedyRequest> | undefined, detail?: string): Promise<void> {
+    return this.audit
+      .append({ action, who, ...(req?.id ? { requestId: req.id } : {}), ...(req?.entryId ? { entryId: req.entryId } : {}), ...(req?.cluster ? { cluster: req.cluster } : {}), ...(req?.stageId ? { stageId: req.stageId } : {}), ...(detail ? { detail } : {}) })
+      .catch((err: unknown) => this.options.logger.error({ err: (err as Error).message }, 'could not append to the audit trail'));
+  }
+
+  queue(cluster: string): Queue {
+    const q = this.queues.get(cluster);
+    if (!q) throw new Error(`no queue for cluster ${cluster}`);
+    return q;
+  }
+
+  /** Queues a stage's plan as a fresh approval attempt; returns the attempt's id. */
+  async enqueuePlan(request: RemedyRequest, stageId: string): Promise<string> {
+    const attempt = newAttemptId();
+    // The attempt is recorded before its job exists, so its completion always finds it current.
+    await this.store.update(request.id, { attempt });
+    const params = JSON.parse(request.params) as Record<string, string>;
+    const data: PlanJobData = { requestId: request.id, entryId: request.entryId, stageId, cluster: request.cluster, requestedBy: request.requestedBy, params };
+    await this.queue(request.cluster).add('plan', data, { ...jobDefaults, jobId: planJobId(request.id, stageId, attempt) });
+    return attempt;
+  }
+
+  /** Queues the run of an approved attempt; its id derives from the attempt, so a second click adds nothing. */
+  async enqueueRun(plan: Plan, approvedBy: string, attempt: string): Promise<void> {
+    // A step that reveals a secret gets a one-time key: Redis only ever holds the sealed value.
+    let sealTo: string | undefined;
+    if (plan.steps.some((s) => s.kind === 'revealSecret')) {
+      const key = newSealingKey();
+      this.sealingKeys.set(plan.requestId, key);
+      sealTo = key.publicKey;
+    }
+    const data: RunJobData = { plan, attempt, fromStep: 0, approvedBy, ...(sealTo ? { sealTo } : {}) };
+    await this.queue(plan.cluster).add('run', data, { ...jobDefaults, jobId: runJobId(plan.requestId, plan.stageId, attempt, 0) });
+  }
+
+  /** Takes or renews the entry's lock for the remedy's present state; returns another remedy that holds it. */
+  holdEntry(request: Pick<RemedyRequest, 'id' | 'cluster' | 'entryId' | 'requestedBy'>, seconds: number): Promise<Holder | undefined> {
+    return this.guards.claimEntry(request.cluster, { requestId: request.id, entryId: request.entryId, requestedBy: request.requestedBy }, seconds);
+  }
+
+  /** Frees what a remedy held: the objects its plan changes and its entry. */
+  async release(request: RemedyRequest, plan: Plan | undefined): Promise<void> {
+    if (plan) await this.guards.unlockObjects(plan, request.id);
+    await this.guards.releaseEntry(request.cluster, request.entryId, request.id);
+  }
+
+  /** When a plan's approval runs out. */
+  expiresAt(plan: Plan): Date {
+    return new Date(Date.parse(plan.plannedAt) + approvalRules(this.options.config, plan.cluster).expiresMinutes * 60_000);
+  }
+
+  /**
+   * Whether a person may steer a remedy (plan it again, answer its questions, deny or cancel it): the
+   * person who asked and the cluster's approvers may; anyone else gets a refusal, which is audited.
+   */
+  async steeringRefusal(request: RemedyRequest, user: string, what: string): Promise<string | undefined> {
+    if (user === request.requestedBy) return undefined;
+    const checked = await this.options.policy.check(user, request.cluster);
+    if (checked.approver) return undefined;
+    await this.record('action-refused', user, request, what);
+    return `Only the person who asked (${mention(request.requestedBy)}) or an approver of \`${request.cluster}\` can ${what}.${checked.note ? ` ${checked.note}` : ''}`;
+  }
+
+  serial(requestId: string, fn: () => Promise<void>): Promise<void> {
+    const prev = this.chains.get(requestId) ?? Promise.resolve();
+    const next = prev.then(fn).catch((err: unknown) => this.options.logger.error({ err: (err as Error)?.message, requestId }, 'reporting failed'));
+    this.chains.set(requestId, next);
+    void next.then(() => {
+      if (this.chains.get(requestId) === next) this.chains.delete(requestId);
+    });
+    return next;
+  }
+
+  /** Lets queued reports finish, then closes the cluster queues (deadlines and events are closed before). */
+  async close(): Promise<void> {
+    await Promise.allSettled([...this.chains.values()]);
+    await Promise.allSettled([...this.queues.values()].map((q) => q.close()));
+  }
+}

@@ -1,0 +1,89 @@
+import type { Logger } from 'pino';
+import type { RedisEpoch } from '../jobs/epoch.js';
+import type { RemedyRequest, RequestStore } from '../jobs/requests.js';
+import type { Plan } from './plan.js';
+
+/** Why a remedy can no longer go on: Redis lost everything, or the job that continues a wait is gone. */
+export type LostCause = 'redis-emptied' | 'continuation-missing';
+
+/** What the people following a remedy read when its state was lost. */
+export function lostMessage(cause: LostCause): string {
+  const what =
+    cause === 'redis-emptied'
+      ? 'Redis, which keeps the queues, lost its data (it restarted without persistence, or was flushed)'
+      : 'the job that continues it after the wait is no longer in the queue (Redis lost it, or someone removed it)';
+  return `This remedy's state was lost: ${what}. Nothing more of this remedy will run; steps already done stay done. Plan again to start this stage afresh.`;
+}
+
+/** What the watch needs from the coordinator. */
+export interface LostStateOptions {
+  readonly store: RequestStore;
+  readonly epoch: RedisEpoch;
+  readonly logger: Logger;
+  /** Between checks when no event comes; default 5 s. */
+  readonly checkMs?: number;
+  /**
+   * How long past its due time a wait's continuation is looked for: the bot's due time is a little
+   * later than the worker's, and a job stays in its queue (delayed, waiting, active, then completed)
+   * throughout, so a few seconds are enough; default 10 s.
+   */
+  readonly graceMs?: number;
+  /** Whether the continuation job of a waiting request is still in its queue (in any state). */
+  continuationExists(req: RemedyRequest): Promise<boolean>;
+  /** Ends one remedy whose state was lost, and tells its people. */
+  lost(req: RemedyRequest, plan: Plan | undefined, cause: LostCause): Promise<void>;
+}
+
+/**
+ * Notices that Redis lost what open remedies rely on, on every queue event, on every reconnect and
+ * every few seconds: the epoch is gone (Redis emptied: the open remedies this process remembers are
+ * ended), or a wait's continuation job is missing well after it was due (found through Redis's own
+ * index of waits, so a restarted bot finds them too).
+ */
+export class LostStateWatch {
+  private timer: NodeJS.Timeout | undefined;
+  private running: Promise<void> | undefined;
+  private started = false;
+
+  constructor(private readonly options: LostStateOptions) {}
+
+  async start(): Promise<void> {
+    await this.options.epoch.establish();
+    this.started = true;
+    this.timer = setInterval(() => void this.check(), this.options.checkMs ?? 5_000);
+    this.timer.unref();
+  }
+
+  stop(): void {
+    this.started = false;
+    clearInterval(this.timer);
+  }
+
+  /** One check at a time; a call during a check shares it. Never throws: Redis being away is the outage log's to say. */
+  check(): Promise<void> {
+    if (!this.started) return Promise.resolve();
+    this.running ??= this.checkOnce()
+      .catch((err: unknown) => this.options.logger.debug({ err: (err as Error).message }, 'lost-state check did not complete'))
+      .finally(() => (this.running = undefined));
+    return this.running;
+  }
+
+  private async checkOnce(): Promise<void> {
+    const { store, epoch, logger } = this.options;
+    if (!(await epoch.holds())) {
+      const open = store.rememberedOpen();
+      logger.warn({ remedies: open.map((o) => o.record.id) }, 'Redis lost its data; ending the open remedies this process knows');
+      for (const { record, plan } of open) await this.options.lost(record, plan, 'redis-emptied');
+      return;
+    }
+    for (const id of await store.overdueWaits(Date.now() - (this.options.graceMs ?? 10_000))) {
+      const req = await store.get(id);
+      if (!req || req.status !== 'waiting' || !req.resumeJob) {
+        await store.clearWait(id);
+        continue;
+      }
+      if (await this.options.continuationExists(req)) continue;
+      await this.options.lost(req, await store.plan(req.id, req.stageId), 'continuation-missing');
+    }
+  }
+}

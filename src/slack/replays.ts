@@ -1,0 +1,72 @@
+import { createHash } from 'node:crypto';
+import type { AnyMiddlewareArgs, BufferedIncomingMessage, Middleware } from '@slack/bolt';
+import type { Logger } from 'pino';
+import { requestKind } from '../observability/bolt.js';
+import { maxClockSkewSeconds } from './request-gate.js';
+
+/**
+ * How long a signed request is remembered. A request is accepted while its timestamp is within the
+ * skew of the clock either way, so a copy can arrive up to twice the skew after the original; one
+ * more minute covers bot replicas whose clocks differ a little.
+ */
+export const replayWindowSeconds = 2 * maxClockSkewSeconds + 60;
+
+/** Bound on asking Redis, well inside the 3 s Slack gives for an acknowledgement. */
+const checkTimeoutMs = 1_000;
+
+/** Where requests already answered are remembered, shared by every bot replica (Redis). */
+export interface ReplayMemory {
+  /** True when none of `keys` was seen within `ttlSeconds`; remembers them all either way. */
+  firstTime(keys: readonly string[], ttlSeconds: number): Promise<boolean>;
+}
+
+/**
+ * Bolt's customPropertiesExtractor: a digest of the request's timestamp and signature (which covers
+ * the body), computed after Bolt verified them. It reaches the middleware as `context.requestDigest`.
+ */
+export function requestDigest(req: BufferedIncomingMessage): { requestDigest?: string } {
+  const timestamp = req.headers['x-slack-request-timestamp'];
+  const signature = req.headers['x-slack-signature'];
+  if (typeof timestamp !== 'string' || typeof signature !== 'string') return {};
+  return { requestDigest: createHash('sha256').update(`${timestamp}:${signature}`).digest('hex') };
+}
+
+function within<T>(work: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms);
+  });
+  return Promise.race([work, late]).finally(() => clearTimeout(timer));
+}
+
+/**
+ * Bolt global middleware: answers each distinct signed request once. A request whose signed digest,
+ * or whose trigger_id, was already seen is acknowledged and nothing runs. Slack's own retries of
+ * events are signed anew, so they pass here and are told apart by their event id, as before. When
+ * Redis cannot say, nothing runs either: whatever the request asks needs Redis anyway.
+ */
+export function refuseReplays(memory: ReplayMemory, logger: Logger): Middleware<AnyMiddlewareArgs> {
+  const log = logger.child({ component: 'replays' });
+  return async function refuseReplay(args) {
+    const { context, body, next } = args;
+    const digest = context.requestDigest;
+    // Socket Mode: no signed HTTP requests, Slack's connection is authenticated.
+    if (typeof digest !== 'string') return next();
+    const triggerId = (body as { trigger_id?: unknown }).trigger_id;
+    const keys = [`request:${digest}`, ...(typeof triggerId === 'string' ? [`trigger:${triggerId}`] : [])];
+    const kind = requestKind(body);
+    const ack = 'ack' in args ? (args.ack as (response?: unknown) => Promise<void>) : undefined;
+    let first: boolean;
+    try {
+      first = await within(memory.firstTime(keys, replayWindowSeconds), checkTimeoutMs);
+    } catch (err) {
+      log.warn({ err: (err as Error).message, kind }, 'could not check whether a request was already answered; nothing was run');
+      const text = 'I cannot check this request right now (the queue, Redis, does not answer); nothing was done. Try again in a minute.';
+      await ack?.(kind === 'command' ? { response_type: 'ephemeral', text } : undefined);
+      return;
+    }
+    if (first) return next();
+    log.info({ kind, retryNum: context.retryNum }, 'replayed request acknowledged; nothing was run');
+    await ack?.();
+  };
+}

@@ -1,0 +1,83 @@
+import { describe, expect, it } from 'vitest';
+import { blocksText, type StoredMessage } from '../fakes/slack-api.js';
+import { startOwnRedis } from '../support/own-redis.js';
+import { approver, channel, requester, startFix, startStack } from '../support/stack.js';
+
+const hasButton = (m: StoredMessage, prefix: string) => JSON.stringify(m.blocks ?? []).includes(`"action_id":"${prefix}`);
+const shown = (m: StoredMessage) => `${m.text}\n${blocksText(m.blocks)}`;
+
+describe('Redis that lost its data', () => {
+  it('restarted empty in the middle of a wait: the thread says the state was lost and nothing more will run; cancel, audit and Plan again agree', async () => {
+    const redis = await startOwnRedis();
+    // The wait outlasts the restart, so without a check the thread would show "Waiting" forever.
+    const stack = await startStack('lost-state', { redisUrl: redis.url, env: { PLATFORM_MEDIC_WAIT_OVERRIDE_SECONDS: '600' } });
+    try {
+      stack.sim.break('build-logs');
+      const { rootTs, card } = await startFix(stack, 'build-logs');
+      await stack.click(card, 'remedy-approve', approver);
+      await stack.fake.waitFor((f) => f.thread(channel, rootTs).find((m) => m.text.startsWith('⏳ Step 3 of 4: Waiting 10 minutes')), { timeoutMs: 20_000 });
+      // The card as a person's Slack shows it during the wait, with its Cancel button.
+      const waitingCard = structuredClone(await stack.fake.waitFor((f) => f.thread(channel, rootTs).find((m) => m.ts === card.ts && hasButton(m, 'remedy-cancel'))));
+
+      // Given Redis restarted without persistence (its queues, requests and audit trail gone)…
+      await redis.kill();
+      await redis.start();
+
+      // …then the thread says so, says nothing more will run, and offers a fresh plan.
+      const lost = await stack.fake.waitFor((f) => f.thread(channel, rootTs).find((m) => /state was lost/.test(m.text)), { timeoutMs: 30_000 });
+      expect(lost.text).toBe(
+        "❌ This remedy's state was lost: Redis, which keeps the queues, lost its data (it restarted without persistence, or was flushed). Nothing more of this remedy will run; steps already done stay done. Plan again to start this stage afresh.",
+      );
+      expect(hasButton(lost, 'remedy-replan')).toBe(true);
+      const cardNow = stack.thread(rootTs).find((m) => m.ts === card.ts)!;
+      expect(blocksText(cardNow.blocks)).toContain('state lost');
+      // The channel sees it on the root message without opening the thread.
+      await stack.fake.waitFor((f) => f.messages(channel).find((m) => m.ts === rootTs && m.text.endsWith(' — ❌ state lost')));
+
+      // Cancel agrees: there is nothing left to cancel, and it says why.
+      const cancel = await stack.click(waitingCard, 'remedy-cancel', requester);
+      const answer = await stack.fake.waitFor((f) => f.responses(cancel.responseId)[0]);
+      expect(String(answer.body.text)).toBe("Nothing to cancel: this remedy's state was lost, and nothing more of it will run.");
+
+      // The audit trail, kept in the Redis that was emptied, starts again with what happened.
+      const audit = (await stack.slash('audit', approver)).json as { blocks: unknown };
+      expect(JSON.stringify(audit.blocks)).toMatch(/\*lost\* `build-logs` on `sim`/);
+
+      // Plan again plans the stage afresh, with a new approval card.
+      const cards = stack.thread(rootTs).filter((m) => hasButton(m, 'remedy-approve')).length;
+      await stack.click(lost, 'remedy-replan', requester);
+      await stack.fake.waitFor((f) => (f.thread(channel, rootTs).filter((m) => hasButton(m, 'remedy-approve')).length > cards ? true : undefined), { timeoutMs: 20_000 });
+      // The lost message was posted once, however many checks noticed the loss.
+      expect(stack.thread(rootTs).filter((m) => /state was lost/.test(shown(m)) && m.ts !== card.ts)).toHaveLength(1);
+    } finally {
+      await stack.stop();
+      await redis.stop();
+    }
+  }, 120_000);
+
+  it('a wait whose continuation job vanished from the queue: after its due time the thread says the state was lost', async () => {
+    const stack = await startStack('lost-continuation', { env: { PLATFORM_MEDIC_WAIT_OVERRIDE_SECONDS: '1' } });
+    try {
+      stack.sim.break('build-logs');
+      const { rootTs, card } = await startFix(stack, 'build-logs');
+      await stack.click(card, 'remedy-approve', approver);
+      await stack.fake.waitFor((f) => f.thread(channel, rootTs).find((m) => m.text.startsWith('⏳ Step 3 of 4')), { timeoutMs: 20_000 });
+      // Given the delayed continuation is gone (an older snapshot restored, an operator's cleanup)…
+      let continuation: string | undefined;
+      for (let i = 0; i < 200 && !continuation; i++) {
+        continuation = (await stack.queue.getDelayed()).find((j) => j.id?.endsWith('-s3'))?.id;
+        if (!continuation) await new Promise((r) => setTimeout(r, 25));
+      }
+      expect(await stack.queue.remove(continuation!)).toBe(1);
+      // …then, once it is overdue, the thread is told, and nothing more runs.
+      const lost = await stack.fake.waitFor((f) => f.thread(channel, rootTs).find((m) => /state was lost/.test(m.text)), { timeoutMs: 40_000 });
+      expect(lost.text).toBe(
+        "❌ This remedy's state was lost: the job that continues it after the wait is no longer in the queue (Redis lost it, or someone removed it). Nothing more of this remedy will run; steps already done stay done. Plan again to start this stage afresh.",
+      );
+      expect(hasButton(lost, 'remedy-replan')).toBe(true);
+      expect(stack.thread(rootTs).some((m) => /Step 4 of 4|Are the build logs visible/.test(shown(m)))).toBe(false);
+    } finally {
+      await stack.stop();
+    }
+  }, 90_000);
+});

@@ -1,0 +1,153 @@
+import { Writable } from 'node:stream';
+import { Redis } from 'ioredis';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { blocksText, type StoredMessage } from '../fakes/slack-api.js';
+import { eventCallbackBody, newTriggerId, postSigned, slashCommandBody } from '../support/slack-requests.js';
+import { approver, channel, requester, signingSecret, startStack, testRedisUrl, type Stack } from '../support/stack.js';
+
+const hasButton = (m: StoredMessage, prefix: string) => JSON.stringify(m.blocks ?? []).includes(`"action_id":"${prefix}`);
+const now = () => Math.floor(Date.now() / 1000);
+const settle = () => new Promise((r) => setTimeout(r, 1_000));
+
+/** The request id a card's buttons carry. */
+function requestIdOf(card: StoredMessage): string {
+  const m = /\\"r\\":\\"(r[a-z0-9]+)\\"/.exec(JSON.stringify(card.blocks));
+  if (!m) throw new Error('no request id on the card');
+  return m[1]!;
+}
+
+describe('requests Slack did not send as they are: future timestamps, bodies that are not objects, replays, clicks from elsewhere', () => {
+  let stack: Stack;
+  let redis: Redis;
+  /** What fix requests leave in Redis: their records and jobs. */
+  const traces = async () => ({
+    requests: await redis.keys(`${stack.config.queuePrefix}:request:*`),
+    jobs: Object.values(await stack.queue.getJobCounts()).reduce((a, b) => a + b, 0),
+  });
+  /** Root messages of admin-password remedies that have ended. */
+  const revealsDone = () => stack.fake.messages(channel).filter((m) => (m.thread_ts ?? m.ts) === m.ts && m.text.includes('admin-password') && m.text.endsWith('✅ done'));
+  /** What the bot logged, as JSON lines, through the product's logger. */
+  const logLines: string[] = [];
+  const logged = (pattern: RegExp) => logLines.filter((l) => pattern.test(l)).map((l) => JSON.parse(l) as Record<string, unknown>);
+
+  beforeAll(async () => {
+    stack = await startStack('hardening', { botLog: new Writable({ write: (chunk: Buffer | string, _e, cb) => (logLines.push(...chunk.toString().split('\n').filter(Boolean)), cb()) }) });
+    redis = new Redis(testRedisUrl);
+  });
+  afterAll(async () => {
+    await stack?.stop();
+    redis?.disconnect();
+  });
+
+  it('refuses timestamps 10 minutes and a year ahead with 401, says why in the log, and runs nothing', async () => {
+    const before = stack.fake.calls().length;
+    for (const ahead of [10 * 60, 365 * 24 * 3600]) {
+      const res = await stack.slash('fix git-sensor-stuck', requester, { timestamp: now() + ahead });
+      expect(res.status).toBe(401);
+    }
+    await settle();
+    expect(stack.fake.calls().slice(before)).toEqual([]);
+    expect(await traces()).toEqual({ requests: [], jobs: 0 });
+    const reasons = logged(/request refused/).map((l) => l.reason);
+    expect(reasons).toContainEqual(expect.stringMatching(/^timestamp (59\d|60\d) s ahead of this server's clock \(at most 300 s either way\)$/));
+    expect(reasons).toContainEqual(expect.stringMatching(/^timestamp 3153[56]\d{3} s ahead of this server's clock \(at most 300 s either way\)$/));
+  });
+
+  it('accepts a timestamp a little ahead, as a clock a minute fast gives', async () => {
+    const res = await stack.slash('help', requester, { timestamp: now() + 60 });
+    expect(res.status).toBe(200);
+    expect(blocksText((res.json as { blocks: unknown }).blocks)).toContain('/platform fix <id> [cluster]');
+  });
+
+  it('answers a signed body of null (JSON, or payload=null) and other non-objects with 400, and keeps serving', async () => {
+    const bodies = [
+      { body: 'null', contentType: 'application/json' },
+      { body: 'payload=null', contentType: 'application/x-www-form-urlencoded' },
+      { body: '[]', contentType: 'application/json' },
+      { body: '42', contentType: 'application/json' },
+      { body: 'payload=%22text%22', contentType: 'application/x-www-form-urlencoded' },
+    ];
+    for (const { body, contentType } of bodies) {
+      const res = await postSigned(stack.eventsUrl, body, { secret: signingSecret, contentType });
+      expect({ body, status: res.status }).toEqual({ body, status: 400 });
+    }
+    // The process is alive and answers the next request as usual.
+    const help = await stack.slash('help');
+    expect(help.status).toBe(200);
+    expect(blocksText((help.json as { blocks: unknown }).blocks)).toContain('/platform fix <id> [cluster]');
+    expect(logged(/request refused/).map((l) => l.reason)).toContain('a signed body that is not an object (null)');
+    // An unsigned null is still a forgery first: 401.
+    expect((await postSigned(stack.eventsUrl, 'null', { secret: signingSecret, contentType: 'application/json', signature: 'v0=' + '0'.repeat(64) })).status).toBe(401);
+  });
+
+  it('runs a replayed slash command once: the same signed request again is acknowledged and reveals nothing', async () => {
+    const body = slashCommandBody({ text: 'fix admin-password', user_id: approver, channel_id: channel, response_url: stack.fake.responseUrl('reveal-1', { channel, user: approver }) });
+    const timestamp = now();
+    expect((await postSigned(stack.eventsUrl, body, { secret: signingSecret, timestamp })).status).toBe(200);
+    const reveals = () => stack.fake.ephemerals(approver).filter((e) => e.text.startsWith('🔑 Admin password'));
+    await stack.fake.waitFor(() => reveals()[0], { timeoutMs: 15_000, what: 'the password, privately' });
+    // The remedy has ended (its entry is free again): a replay now would start a second one.
+    await stack.fake.waitFor(() => revealsDone().length === 1 || undefined, { timeoutMs: 15_000, what: 'the remedy to end' });
+
+    const replay = await postSigned(stack.eventsUrl, body, { secret: signingSecret, timestamp });
+    expect(replay.status).toBe(200);
+    await settle();
+    expect(reveals()).toHaveLength(1);
+    expect(await redis.keys(`${stack.config.queuePrefix}:request:*`)).toHaveLength(1);
+    const line = logged(/replayed request/)[0];
+    expect(line).toMatchObject({ level: 30, kind: 'command' });
+  });
+
+  it('answers a second request with an already used trigger_id once', async () => {
+    const triggerId = newTriggerId();
+    const body = (n: number) => slashCommandBody({ text: 'fix admin-password', user_id: approver, channel_id: channel, trigger_id: triggerId, response_url: stack.fake.responseUrl(`trigger-${n}`, { channel, user: approver }) });
+    const before = (await redis.keys(`${stack.config.queuePrefix}:request:*`)).length;
+    const ended = revealsDone().length;
+    expect((await postSigned(stack.eventsUrl, body(1), { secret: signingSecret })).status).toBe(200);
+    await stack.fake.waitFor(() => revealsDone().length === ended + 1 || undefined, { timeoutMs: 15_000, what: 'the remedy to end' });
+    // Another body and signature, the same interaction.
+    expect((await postSigned(stack.eventsUrl, body(2), { secret: signingSecret, timestamp: now() - 1 })).status).toBe(200);
+    await settle();
+    expect(await redis.keys(`${stack.config.queuePrefix}:request:*`)).toHaveLength(before + 1);
+    expect(revealsDone()).toHaveLength(ended + 1);
+  });
+
+  it("still answers Slack's own retry of an event (signed anew, X-Slack-Retry-Num) once, by its event id", async () => {
+    const ts = '1795100000.000100';
+    const event = { type: 'message', channel, channel_type: 'channel', user: requester, text: 'git-sensor: fatal: could not read Username: exit status 128', ts, event_ts: ts };
+    const body = eventCallbackBody(event, 'Ev0HARDENRETRY');
+    expect((await postSigned(stack.eventsUrl, body, { secret: signingSecret, contentType: 'application/json', timestamp: now() - 2 })).status).toBe(200);
+    expect((await postSigned(stack.eventsUrl, body, { secret: signingSecret, contentType: 'application/json', headers: { 'x-slack-retry-num': '1', 'x-slack-retry-reason': 'http_timeout' } })).status).toBe(200);
+    await stack.fake.waitFor((f) => f.messages(channel).find((m) => m.thread_ts === ts));
+    await settle();
+    expect(stack.fake.messages(channel).filter((m) => m.thread_ts === ts)).toHaveLength(1);
+  });
+
+  it("refuses a click from another channel or another workspace than the card's, privately, audited, and runs nothing", async () => {
+    stack.sim.break('git-sensor-stuck');
+    expect((await stack.slash('fix git-sensor-stuck')).status).toBe(200);
+    const root = await stack.fake.waitFor((f) => f.messages(channel).find((m) => !m.thread_ts && m.text.includes('git-sensor-stuck')));
+    const card = await stack.fake.waitFor((f) => f.thread(channel, root.ts).find((m) => hasButton(m, 'remedy-approve')), { timeoutMs: 15_000 });
+    const requestId = requestIdOf(card);
+
+    const elsewhere = await stack.click(card, 'remedy-approve', approver, { channel: 'C0ELSEWHERE' });
+    const otherTeam = await stack.click(card, 'remedy-approve', approver, { teamId: 'T0OTHERTEAM' });
+    for (const click of [elsewhere, otherTeam]) {
+      expect(click.response.status).toBe(200);
+      const answer = await stack.fake.waitFor((f) => f.responses(click.responseId)[0]);
+      expect(answer.body).toMatchObject({ response_type: 'ephemeral', text: "This button belongs to an approval card in another channel or workspace; nothing was done." });
+    }
+    await settle();
+    expect((await stack.bot.coordinator.store.get(requestId))?.status).toBe('awaiting-approval');
+    expect((await stack.queue.getJobs(['waiting', 'active', 'completed', 'delayed'])).filter((j) => j.name === 'run' && (j.data as { plan: { requestId: string } }).plan.requestId === requestId)).toEqual([]);
+    const refusals = (await stack.bot.coordinator.audit.latest(20)).filter((r) => r.action === 'refused' && r.requestId === requestId);
+    expect(refusals.map((r) => r.detail)).toEqual([
+      `a click from channel ${channel} of workspace T0OTHERTEAM, not the card's (${channel} of T0MEDIC01)`,
+      `a click from channel C0ELSEWHERE of workspace T0MEDIC01, not the card's (${channel} of T0MEDIC01)`,
+    ]);
+
+    // The card still works from where it is.
+    await stack.click(card, 'remedy-approve', approver);
+    await stack.fake.waitFor((f) => f.messages(channel).find((m) => m.ts === root.ts && m.text.endsWith('✅ done')), { timeoutMs: 20_000 });
+  });
+});

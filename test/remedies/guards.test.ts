@@ -1,0 +1,49 @@
+import { Redis } from 'ioredis';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { deletePrefix } from '../../src/jobs/cleanup.js';
+import { RemedyGuards } from '../../src/remedies/guards.js';
+import { testRedisUrl, uniquePrefix } from '../support/stack.js';
+
+const minute = 60_000;
+
+describe('the per-person fix limit, on real Redis', () => {
+  let redis: Redis;
+  const prefix = uniquePrefix('guards');
+  let now = Date.UTC(2025, 0, 6, 10, 59, 0);
+  const guards = () => new RemedyGuards(redis, prefix, { now: () => now });
+
+  beforeAll(() => {
+    redis = new Redis(testRedisUrl);
+  });
+  afterAll(async () => {
+    await deletePrefix(redis, prefix);
+    redis.disconnect();
+  });
+
+  it('counts over the hour before each request, not the clock hour: a burst at 10:59 still counts at 11:00', async () => {
+    const g = guards();
+    now = Date.UTC(2025, 0, 6, 10, 59, 0);
+    for (let i = 0; i < 3; i++) expect(await g.reserve('U0SLIDE', 3, `t${i}`)).toBe(`t${i}`);
+    expect(await g.reserve('U0SLIDE', 3, 't3')).toBeUndefined();
+    now += 2 * minute; // 11:01, a new clock hour
+    expect(await g.reserve('U0SLIDE', 3, 't4')).toBeUndefined();
+    now += 57 * minute; // 11:58, still within the hour of the burst
+    expect(await g.reserve('U0SLIDE', 3, 't5')).toBeUndefined();
+    now += 1 * minute + 1; // just over an hour after the burst
+    expect(await g.reserve('U0SLIDE', 3, 't6')).toBe('t6');
+  });
+
+  it('does not count a request taken back (refused after it was counted)', async () => {
+    const g = guards();
+    expect(await g.reserve('U0BACK', 1, 'a')).toBe('a');
+    await g.unreserve('U0BACK', 'a');
+    expect(await g.reserve('U0BACK', 1, 'b')).toBe('b');
+    expect(await g.reserve('U0BACK', 1, 'c')).toBeUndefined();
+  });
+
+  it('lets exactly the limit through when fifty requests arrive at once', async () => {
+    const g = guards();
+    const got = await Promise.all(Array.from({ length: 50 }, (_, i) => g.reserve('U0BURST', 10, `b${i}`)));
+    expect(got.filter(Boolean)).toHaveLength(10);
+  });
+});
