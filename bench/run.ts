@@ -1,18 +1,33 @@
 import { availableParallelism, loadavg } from 'node:os';
 import { join } from 'node:path';
+import { recordFloodBench } from './flood.js';
 import { benchMatching } from './matching.js';
 import { writeSection } from './results.js';
 import { recordSlackBench } from './slack.js';
 import { recordValuesBench } from './values.js';
 
-/** `npm run bench`: runs the benchmarks and records them in bench/RESULTS.md, one section each. */
+/**
+ * `npm run bench`: runs the benchmarks and records them in bench/RESULTS.md, one section each.
+ * `npm run bench -- flood` (or `matching`, `values`, `slack`) runs only the sections named.
+ */
 
-const loadBefore = loadavg()[0]!;
-const r = benchMatching();
-const mb = (n: number): string => `${(n / 1024 / 1024).toFixed(0)} MB`;
-const speedOk = r.ratio >= 1 / 3;
-const latencyOk = r.p99at40k < 2;
-const body = `Run ${new Date().toISOString().slice(0, 10)} on ${availableParallelism()} cores (nproc), Node ${process.version}, 1-minute load average ${loadBefore.toFixed(2)} at the start
+const sections = ['matching', 'values', 'slack', 'flood'];
+const asked = process.argv.slice(2);
+const unknown = asked.filter((a) => !sections.includes(a));
+if (unknown.length > 0) {
+  console.error(`Unknown section(s) ${unknown.join(', ')}; the sections are ${sections.join(', ')}.`);
+  process.exit(2);
+}
+const wants = (section: string) => asked.length === 0 || asked.includes(section);
+const results = join(import.meta.dirname, 'RESULTS.md');
+
+function recordMatchingBench(): void {
+  const loadBefore = loadavg()[0]!;
+  const r = benchMatching();
+  const mb = (n: number): string => `${(n / 1024 / 1024).toFixed(0)} MB`;
+  const speedOk = r.ratio >= 1 / 3;
+  const latencyOk = r.p99at40k < 2;
+  const body = `Run ${new Date().toISOString().slice(0, 10)} on ${availableParallelism()} cores (nproc), Node ${process.version}, 1-minute load average ${loadBefore.toFixed(2)} at the start
 (other work on the machine shows up as outliers in the p99 figures). Produced by \`npm run bench\` (bench/matching.ts).
 
 | measure | value | bar | verdict |
@@ -26,10 +41,12 @@ const body = `Run ${new Date().toISOString().slice(0, 10)} on ${availableParalle
 grep counted ${r.grepCount} matching lines. grep's time includes its process start-up and reading the
 file from the page cache; the matcher's, everything from the string in memory to the ranked answer
 (scan, table reading, scoring). Both ran in the same process run, on the same bytes.`;
-writeSection(join(import.meta.dirname, 'RESULTS.md'), 'Matching', body);
-console.log(body);
-if (!speedOk || !latencyOk) process.exitCode = 1;
+  writeSection(results, 'Matching', body);
+  console.log(body);
+  if (!speedOk || !latencyOk) process.exitCode = 1;
+}
 
-if (!recordValuesBench(join(import.meta.dirname, 'RESULTS.md'))) process.exitCode = 1;
-
-await recordSlackBench(join(import.meta.dirname, 'RESULTS.md'));
+if (wants('matching')) recordMatchingBench();
+if (wants('values') && !recordValuesBench(results)) process.exitCode = 1;
+if (wants('slack')) await recordSlackBench(results);
+if (wants('flood')) await recordFloodBench(results);

@@ -62,6 +62,9 @@ const fileSchema = z
     waitOverrideSeconds: z.number().optional(),
     listenChannels: z.array(z.string()).optional(),
     maxFileBytes: z.number().optional(),
+    pasteAnswersPerUserPerMinute: z.number().optional(),
+    pasteAnswersPerChannelPerMinute: z.number().optional(),
+    pasteAnswerMaxAgeSeconds: z.number().optional(),
     approverGroups: z.array(z.string()).optional(),
     twoPersonRule: z.boolean().optional(),
     approvalExpiresMinutes: z.number().optional(),
@@ -148,6 +151,18 @@ const configSchema = z
     listenChannels: z.array(z.string().regex(/^[CG][A-Z0-9]{2,}$/, 'a Slack channel id such as C012ABCDEF')).default([]),
     /** Largest file or snippet the bot downloads to match; larger ones get a clear answer. */
     maxFileBytes: z.number().int().min(1024).max(50 * 1024 * 1024).default(10 * 1024 * 1024),
+    /**
+     * How many pasted errors the bot answers for one person, and in one channel, per minute (token
+     * buckets with a sliding refill, shared by every bot replica through Redis). Past either, the
+     * person gets one short notice, then silence until the budget has refilled.
+     */
+    pasteAnswersPerUserPerMinute: z.number().int().min(1).max(1000).default(5),
+    pasteAnswersPerChannelPerMinute: z.number().int().min(1).max(1000).default(20),
+    /**
+     * A paste answer still waiting to be sent after this long is dropped (and counted), not sent
+     * minutes late: remedy messages go first, and Slack may ask the bot to slow down.
+     */
+    pasteAnswerMaxAgeSeconds: z.number().min(1).max(600).default(30),
     configFile: z.string().optional(),
   })
   .superRefine((c, ctx) => {
@@ -199,6 +214,9 @@ const envNames: Record<string, string> = {
   waitOverrideSeconds: 'PLATFORM_MEDIC_WAIT_OVERRIDE_SECONDS',
   listenChannels: 'PLATFORM_MEDIC_CHANNELS',
   maxFileBytes: 'PLATFORM_MEDIC_MAX_FILE_BYTES',
+  pasteAnswersPerUserPerMinute: 'PLATFORM_MEDIC_PASTE_ANSWERS_PER_USER_PER_MINUTE',
+  pasteAnswersPerChannelPerMinute: 'PLATFORM_MEDIC_PASTE_ANSWERS_PER_CHANNEL_PER_MINUTE',
+  pasteAnswerMaxAgeSeconds: 'PLATFORM_MEDIC_PASTE_ANSWER_MAX_AGE_SECONDS',
   approverGroups: 'PLATFORM_MEDIC_APPROVER_GROUPS',
   twoPersonRule: 'PLATFORM_MEDIC_TWO_PERSON_RULE',
   approvalExpiresMinutes: 'PLATFORM_MEDIC_APPROVAL_EXPIRES_MINUTES',
@@ -338,6 +356,9 @@ export function loadConfig(sources: ConfigSources = {}): Config {
       f.waitOverrideSeconds,
     listenChannels: list(env.PLATFORM_MEDIC_CHANNELS) ?? f.listenChannels,
     maxFileBytes: numberFrom('PLATFORM_MEDIC_MAX_FILE_BYTES', env.PLATFORM_MEDIC_MAX_FILE_BYTES) ?? f.maxFileBytes,
+    pasteAnswersPerUserPerMinute: numberFrom('PLATFORM_MEDIC_PASTE_ANSWERS_PER_USER_PER_MINUTE', env.PLATFORM_MEDIC_PASTE_ANSWERS_PER_USER_PER_MINUTE) ?? f.pasteAnswersPerUserPerMinute,
+    pasteAnswersPerChannelPerMinute: numberFrom('PLATFORM_MEDIC_PASTE_ANSWERS_PER_CHANNEL_PER_MINUTE', env.PLATFORM_MEDIC_PASTE_ANSWERS_PER_CHANNEL_PER_MINUTE) ?? f.pasteAnswersPerChannelPerMinute,
+    pasteAnswerMaxAgeSeconds: numberFrom('PLATFORM_MEDIC_PASTE_ANSWER_MAX_AGE_SECONDS', env.PLATFORM_MEDIC_PASTE_ANSWER_MAX_AGE_SECONDS) ?? f.pasteAnswerMaxAgeSeconds,
     approverGroups: list(env.PLATFORM_MEDIC_APPROVER_GROUPS) ?? f.approverGroups,
     twoPersonRule: booleanFrom('PLATFORM_MEDIC_TWO_PERSON_RULE', env.PLATFORM_MEDIC_TWO_PERSON_RULE) ?? f.twoPersonRule,
     approvalExpiresMinutes: numberFrom('PLATFORM_MEDIC_APPROVAL_EXPIRES_MINUTES', env.PLATFORM_MEDIC_APPROVAL_EXPIRES_MINUTES) ?? f.approvalExpiresMinutes,

@@ -103,6 +103,17 @@ describe('configuration', () => {
     );
   });
 
+  it('gives paste answers a budget per person and per channel, and an age past which they are dropped', () => {
+    expect(load({})).toMatchObject({ pasteAnswersPerUserPerMinute: 5, pasteAnswersPerChannelPerMinute: 20, pasteAnswerMaxAgeSeconds: 30 });
+    expect(load({ PLATFORM_MEDIC_PASTE_ANSWERS_PER_USER_PER_MINUTE: '3' }, 'pasteAnswersPerChannelPerMinute: 12\npasteAnswerMaxAgeSeconds: 10\n')).toMatchObject({
+      pasteAnswersPerUserPerMinute: 3,
+      pasteAnswersPerChannelPerMinute: 12,
+      pasteAnswerMaxAgeSeconds: 10,
+    });
+    expect(problems(() => load({ PLATFORM_MEDIC_PASTE_ANSWERS_PER_CHANNEL_PER_MINUTE: '0' }))).toContain('PLATFORM_MEDIC_PASTE_ANSWERS_PER_CHANNEL_PER_MINUTE (pasteAnswersPerChannelPerMinute): ');
+    expect(problems(() => load({ PLATFORM_MEDIC_PASTE_ANSWER_MAX_AGE_SECONDS: 'soon' }))).toContain('PLATFORM_MEDIC_PASTE_ANSWER_MAX_AGE_SECONDS: expected a number, got "soon"');
+  });
+
   it('says when an explicitly named config file is missing or not YAML', () => {
     expect(problems(() => loadConfig({ env: {}, file: noFile }))).toContain('does not exist');
     expect(problems(() => load({}, 'clusters: [\n'))).toContain('is not valid YAML');

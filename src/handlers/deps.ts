@@ -2,12 +2,18 @@ import type { Logger } from 'pino';
 import type { Config } from '../config.js';
 import type { MedicMetrics } from '../observability/metrics.js';
 import type { RemedyCoordinator } from '../remedies/coordinator.js';
+import type { SlackOutbox } from '../slack/outbox.js';
+import type { PasteBudget } from './paste-budget.js';
 
 /** What the Slack listeners need; injected so tests can drive them with real parts. */
 export interface HandlerDeps {
   readonly config: Config;
   readonly coordinator: RemedyCoordinator;
   readonly logger: Logger;
+  /** Every write to Slack's Web API goes through it: remedy messages first, paste answers after. */
+  readonly outbox: SlackOutbox;
+  /** How many pasted errors are answered per person and per channel. */
+  readonly pasteBudget: PasteBudget;
   /** Counts match answers by entry; absent in handler unit tests. */
   readonly metrics?: MedicMetrics;
 }

@@ -1,40 +1,79 @@
-import type { webApi } from '@slack/bolt';
 import { match } from '../matching/index.js';
+import type { MatchResult } from '../matching/types.js';
 import { readSharedFile, type SharedFile } from '../slack/files.js';
 import { matchAnswer } from './blocks/match.js';
 import type { HandlerDeps } from './deps.js';
 import { looksLikeError } from './messages/looks-like-error.js';
 
-/** A pasted message to answer: its text, its files, and where its thread is. */
+/** A pasted message to answer: who pasted it, its text, its files, and where its thread is. */
 export interface Paste {
   readonly channel: string;
+  /** The person who pasted it (or asked "Find remedy"): their budget pays for the answer. */
+  readonly user: string;
   /** The thread to answer in: the message's own thread, or the message itself. */
   readonly threadTs: string;
   readonly text: string;
   readonly files?: readonly SharedFile[];
 }
 
+/** Plain chatter that matches nothing gets no answer, unless asked for (`always`). */
+function silent(result: MatchResult, text: string, always: boolean): boolean {
+  return result.verdict === 'no-match' && !always && result.note === undefined && !looksLikeError(text);
+}
+
 /**
- * Matches a paste (text and shared text files) and answers in its thread. When nothing matches,
- * answers only if asked (`always`) or if the text looks like an error; otherwise stays silent.
- * Returns what it posted, or undefined when it stayed silent.
+ * The person alone reads the notice; where Slack refuses an ephemeral message (the person left the
+ * channel), it is one line in the paste's thread instead.
  */
-export async function answerPaste(deps: HandlerDeps, client: webApi.WebClient, paste: Paste, always: boolean): Promise<string | undefined> {
-  const parts = [paste.text];
-  const notes: string[] = [];
-  for (const f of paste.files ?? []) {
-    const read = await readSharedFile(f, { botToken: deps.config.slack.botToken ?? '', maxBytes: deps.config.maxFileBytes, apiUrl: deps.config.slack.apiUrl });
-    if (read.ok) parts.push(read.text);
-    else notes.push(read.reason);
+async function notify(deps: HandlerDeps, paste: Paste, text: string): Promise<void> {
+  try {
+    await deps.outbox.paste.postEphemeral({ channel: paste.channel, user: paste.user, text });
+  } catch (err) {
+    deps.logger.debug({ err: (err as Error).message, channel: paste.channel }, 'could not send the budget notice privately; posting it in the thread');
+    await deps.outbox.paste.postMessage({ channel: paste.channel, thread_ts: paste.threadTs, text });
   }
-  const text = parts.filter(Boolean).join('\n');
-  const result = match(text);
-  // Shared files and binary pastes always get an answer; plain chatter that matches nothing does not.
+}
+
+/**
+ * Takes the paste's answer from the person's and the channel's budgets. When either is spent the paste
+ * is counted and logged (without its content), the person gets one notice per exhaustion, and otherwise
+ * nothing: a flood of pastes must not become a flood of answers.
+ */
+async function admitted(deps: HandlerDeps, paste: Paste): Promise<boolean> {
+  const admission = await deps.pasteBudget.admit(paste.user, paste.channel);
+  if (admission.answer) return true;
+  deps.metrics?.pasteDropped(admission.budget === 'user' ? 'user-budget' : 'channel-budget');
+  deps.logger.debug({ user: paste.user, channel: paste.channel, budget: admission.budget, notice: admission.notice !== undefined }, 'paste not answered: its budget is spent');
+  if (admission.notice) await notify(deps, paste, admission.notice);
+  return false;
+}
+
+/**
+ * Matches a paste (text and shared text files) and answers in its thread, within the paste budgets and
+ * behind every remedy message (the outbox's paste lane). When nothing matches, answers only if asked
+ * (`always`) or if the text looks like an error; otherwise stays silent. Returns what it posted, or
+ * undefined when it stayed silent, was over budget, or its answer waited too long and was dropped.
+ */
+export async function answerPaste(deps: HandlerDeps, paste: Paste, always: boolean): Promise<string | undefined> {
+  // Shared files and binary pastes always get an answer, so the budget is asked before downloading;
+  // plain text is matched first, so chatter that gets no answer costs no budget.
   const shared = (paste.files?.length ?? 0) > 0;
-  if (result.verdict === 'no-match' && !always && !shared && result.note === undefined && !looksLikeError(text)) return undefined;
+  let result = shared ? undefined : match(paste.text);
+  if (result && silent(result, paste.text, always)) return undefined;
+  if (!(await admitted(deps, paste))) return undefined;
+  const notes: string[] = [];
+  if (!result) {
+    const parts = [paste.text];
+    for (const f of paste.files ?? []) {
+      const read = await readSharedFile(f, { botToken: deps.config.slack.botToken ?? '', maxBytes: deps.config.maxFileBytes, apiUrl: deps.config.slack.apiUrl });
+      if (read.ok) parts.push(read.text);
+      else notes.push(read.reason);
+    }
+    result = match(parts.filter(Boolean).join('\n'));
+  }
   deps.metrics?.matched(result);
   const answer = matchAnswer(result);
   const blocks = notes.length > 0 ? [...answer.blocks, { type: 'context' as const, elements: notes.slice(0, 5).map((n) => ({ type: 'mrkdwn' as const, text: `📎 ${n}` })) }] : answer.blocks;
-  await client.chat.postMessage({ channel: paste.channel, thread_ts: paste.threadTs, text: answer.text, blocks });
-  return answer.text;
+  const posted = await deps.outbox.paste.postMessage({ channel: paste.channel, thread_ts: paste.threadTs, text: answer.text, blocks });
+  return posted ? answer.text : undefined;
 }

@@ -1,4 +1,3 @@
-import type { webApi } from '@slack/bolt';
 import type { Logger } from 'pino';
 import { findEntry } from '../catalogue/index.js';
 import type { CatalogueEntry, Decision, Stage } from '../catalogue/model.js';
@@ -6,6 +5,7 @@ import type { RemedyRequest, RequestStore } from '../jobs/requests.js';
 import type { RemedyEnd, RemedyReporter } from '../remedies/reporter.js';
 import type { Plan } from '../remedies/plan.js';
 import type { RunOutcome, StepProgress } from '../remedies/runner.js';
+import type { RemedyWrites } from '../slack/outbox.js';
 import type { Block } from './blocks/kit.js';
 import { who } from './blocks/kit.js';
 import { approvalCard, approvalCardText, endBlocks, expiredBlocks, failureBlocks, planningText, progressBlocks, rootText, stageEndBlocks } from './blocks/remedy.js';
@@ -21,12 +21,15 @@ export interface SlackThread {
   team?: string;
 }
 
-/** Reports a remedy's life in its Slack thread: the approval card, step results, the outcome. */
+/**
+ * Reports a remedy's life in its Slack thread: the approval card, step results, the outcome. Every
+ * write is a remedy write of the outbox, so it goes ahead of any paste answer waiting.
+ */
 export class SlackReporter implements RemedyReporter {
   private store: RequestStore | undefined;
 
   constructor(
-    private readonly client: webApi.WebClient,
+    private readonly slack: RemedyWrites,
     private readonly logger: Logger,
   ) {}
 
@@ -42,7 +45,7 @@ export class SlackReporter implements RemedyReporter {
   private async reply(req: RemedyRequest, text: string, blocks?: Block[]): Promise<string | undefined> {
     const t = this.thread(req);
     try {
-      const res = await this.client.chat.postMessage({ channel: t.channel, thread_ts: t.threadTs, text, ...(blocks ? { blocks } : {}) });
+      const res = await this.slack.postMessage({ channel: t.channel, thread_ts: t.threadTs, text, ...(blocks ? { blocks } : {}) });
       return res.ts;
     } catch (err) {
       this.logger.error({ err: (err as Error).message, requestId: req.id }, 'could not post in the thread');
@@ -53,7 +56,7 @@ export class SlackReporter implements RemedyReporter {
   /**
    * Updates the approval card. Updates are coalesced per card: while one is in flight, only the
    * newest of those that arrive is sent after it, so a fast run costs a few chat.update calls, not
-   * one per step. A 429 waits for its Retry-After (the Web API client does that).
+   * one per step. A 429 waits for its Retry-After (the outbox does that).
    */
   private async updateCard(req: RemedyRequest, plan: Plan, status?: string): Promise<void> {
     const key = `${req.id}:${plan.stageId}`;
@@ -84,7 +87,7 @@ export class SlackReporter implements RemedyReporter {
     const t = this.thread(await this.fresh(req));
     if (!entry || !t.cardTs) return;
     try {
-      await this.client.chat.update({ channel: t.channel, ts: t.cardTs, text: approvalCardText(entry, plan, req), blocks: approvalCard(entry, plan, { request: req, ...(status ? { status } : {}), expiresAt: this.expiresAt?.(plan) }) });
+      await this.slack.update({ channel: t.channel, ts: t.cardTs, text: approvalCardText(entry, plan, req), blocks: approvalCard(entry, plan, { request: req, ...(status ? { status } : {}), expiresAt: this.expiresAt?.(plan) }) });
     } catch (err) {
       this.logger.error({ err: (err as Error).message, requestId: req.id }, 'could not update the approval card');
     }
@@ -109,7 +112,7 @@ export class SlackReporter implements RemedyReporter {
   async revealed(req: RemedyRequest, _plan: Plan, secret: string): Promise<void> {
     const t = this.thread(req);
     try {
-      await this.client.chat.postEphemeral({ channel: t.channel, user: req.requestedBy, thread_ts: t.threadTs, text: `🔑 Admin password (only you can see this; it is not stored): \`${secret}\`` });
+      await this.slack.postEphemeral({ channel: t.channel, user: req.requestedBy, thread_ts: t.threadTs, text: `🔑 Admin password (only you can see this; it is not stored): \`${secret}\`` });
       await this.reply(req, `🔑 Sent privately to ${who(req.requestedBy)}.`);
     } catch (err) {
       this.logger.error({ err: (err as Error).message, requestId: req.id }, 'could not send the secret privately');
@@ -177,7 +180,7 @@ export class SlackReporter implements RemedyReporter {
     const t = this.thread(req);
     if (!entry) return;
     try {
-      await this.client.chat.update({ channel: t.channel, ts: t.rootTs ?? t.threadTs, text: `${rootText(entry, req.cluster, req.requestedBy)} — ${outcome}` });
+      await this.slack.update({ channel: t.channel, ts: t.rootTs ?? t.threadTs, text: `${rootText(entry, req.cluster, req.requestedBy)} — ${outcome}` });
     } catch (err) {
       this.logger.warn({ err: (err as Error).message, requestId: req.id }, 'could not update the root message');
     }

@@ -1,4 +1,3 @@
-import type { webApi } from '@slack/bolt';
 import { closestIds, findEntry } from '../catalogue/index.js';
 import { resolveParams } from '../catalogue/params.js';
 import { findCluster } from '../config.js';
@@ -41,13 +40,13 @@ export function checkFixAsk(deps: HandlerDeps, ask: Pick<FixAsk, 'entryId' | 'cl
  * being fixed already); only then is the fix announced (a root message, or a reply in the paste's
  * thread) and its first plan queued. Returns a message for the person alone when it did not start.
  */
-export async function startFix(deps: HandlerDeps, client: webApi.WebClient, ask: FixAsk): Promise<string | undefined> {
+export async function startFix(deps: HandlerDeps, ask: FixAsk): Promise<string | undefined> {
   const entry = findEntry(ask.entryId)!;
   const cluster = ask.cluster ?? deps.config.defaultCluster;
   let threadTs: string | undefined;
   const announce = async (): Promise<Announcement> => {
     try {
-      const posted = await client.chat.postMessage({ channel: ask.channel, text: rootText(entry, cluster, ask.user), ...(ask.threadTs ? { thread_ts: ask.threadTs } : {}) });
+      const posted = await deps.outbox.remedy.postMessage({ channel: ask.channel, text: rootText(entry, cluster, ask.user), ...(ask.threadTs ? { thread_ts: ask.threadTs } : {}) });
       threadTs = ask.threadTs ?? posted.ts!;
       return { ok: true, context: { channel: ask.channel, threadTs, rootTs: posted.ts!, ...(ask.team ? { team: ask.team } : {}) } };
     } catch (err) {
@@ -66,7 +65,7 @@ export async function startFix(deps: HandlerDeps, client: webApi.WebClient, ask:
       : "❌ Could not start the fix because of an internal error; nothing was done. The bot's log has the details.";
     // Once the fix was announced, its thread says what became of it; before, only the person is told.
     if (!threadTs) return text;
-    await client.chat.postMessage({ channel: ask.channel, thread_ts: threadTs, text }).catch(() => undefined);
+    await deps.outbox.remedy.postMessage({ channel: ask.channel, thread_ts: threadTs, text }).catch(() => undefined);
     return undefined;
   }
 }

@@ -9,7 +9,12 @@ export const metricNames = {
   remedies: 'platform_medic_remedies_total',
   queueJobs: 'platform_medic_queue_jobs',
   stepDuration: 'platform_medic_step_duration_seconds',
+  pasteDropped: 'platform_medic_paste_answers_dropped_total',
+  slackRateLimited: 'platform_medic_slack_rate_limited_total',
 } as const;
+
+/** Why a pasted error got no answer: a budget was spent, or the answer waited too long to be sent. */
+export type PasteDropReason = 'user-budget' | 'channel-budget' | 'stale';
 
 /** What a Slack request was: a slash command, a button, a shortcut, a modal submission, an event. */
 export type RequestKind = 'command' | 'action' | 'shortcut' | 'view' | 'event' | 'other';
@@ -32,6 +37,10 @@ export interface MedicMetrics {
   /** A remedy reached a final outcome (resolved, failed, denied, cancelled, …). */
   remedyEnded(outcome: string): void;
   stepFinished(kind: string, seconds: number): void;
+  /** A pasted error that was not answered, and why. */
+  pasteDropped(reason: PasteDropReason): void;
+  /** Slack answered 429 to a write of this lane. */
+  slackRateLimited(lane: 'remedy' | 'paste'): void;
   /** Reports these queues' waiting, active and delayed jobs at every scrape. */
   watchQueues(queues: readonly WatchedQueue[]): void;
 }
@@ -50,6 +59,8 @@ export function createMetrics(registry = new Registry()): MedicMetrics {
     buckets: [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300],
     registers: [registry],
   });
+  const pasteDropped = new Counter({ name: metricNames.pasteDropped, help: 'Pasted errors not answered: over the per-person or per-channel budget, or the answer waited too long behind remedy messages.', labelNames: ['reason'], registers: [registry] });
+  const rateLimited = new Counter({ name: metricNames.slackRateLimited, help: 'Writes Slack refused with 429 (and the bot sent again after Retry-After), by lane.', labelNames: ['lane'], registers: [registry] });
   let watched: readonly WatchedQueue[] = [];
   new Gauge({
     name: metricNames.queueJobs,
@@ -71,6 +82,8 @@ export function createMetrics(registry = new Registry()): MedicMetrics {
     matched: (result) => matches.inc({ entry: result.verdict === 'match' ? (result.matches[0]?.id ?? 'none') : 'none' }),
     remedyEnded: (outcome) => remedies.inc({ outcome }),
     stepFinished: (kind, seconds) => steps.observe({ kind }, seconds),
+    pasteDropped: (reason) => pasteDropped.inc({ reason }),
+    slackRateLimited: (lane) => rateLimited.inc({ lane }),
     watchQueues: (queues) => {
       watched = queues;
     },

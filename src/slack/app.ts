@@ -6,10 +6,14 @@ import { registerCommands } from '../handlers/commands/index.js';
 import { registerMessages } from '../handlers/messages/index.js';
 import { registerShortcuts } from '../handlers/shortcuts/index.js';
 import { registerValues } from '../handlers/values/index.js';
+import { PasteBudget } from '../handlers/paste-budget.js';
 import { SlackReporter } from '../handlers/slack-reporter.js';
+import { connectRedis } from '../jobs/redis.js';
+import { SharedTokenBuckets } from '../jobs/token-buckets.js';
 import { countRequests, observe, slackCheck, startHealthServer, type Health, type HealthServer, type MedicMetrics } from '../observability/index.js';
 import { configuredApprovers, RemedyCoordinator } from '../remedies/coordinator.js';
 import { slackLibraryLogger } from './library-logger.js';
+import { SlackOutbox } from './outbox.js';
 import { refuseReplays, requestDigest } from './replays.js';
 import { gateRequests } from './request-gate.js';
 
@@ -76,6 +80,7 @@ export function createSlackBot(config: Config, logger: Logger, options: { metric
   let identity: { botId: string; botUserId: string } | undefined;
   // Every Slack library writes through one adapter that keeps payloads (messages, envelopes) out of the log.
   const slackLog = slackLibraryLogger(logger);
+  // Reads only (approver groups); writes go through the outbox below.
   const webClient = new webApi.WebClient(botToken, { ...(apiUrl ? { slackApiUrl: apiUrl } : {}), logger: slackLog });
   const receiver = socketMode ? undefined : httpReceiver(signingSecret, slackLog, logger, health);
   const app = new App({
@@ -87,13 +92,24 @@ export function createSlackBot(config: Config, logger: Logger, options: { metric
     logger: slackLog,
     ...(apiUrl ? { clientOptions: { slackApiUrl: apiUrl } } : {}),
   });
-  const reporter = new SlackReporter(webClient, logger);
+  // Every write goes through the outbox. Its client hands 429s back (rejectRateLimitedCalls) for the
+  // outbox to schedule, rather than sleeping on them and blocking all the bot's other writes.
+  const writer = new webApi.WebClient(botToken, { ...(apiUrl ? { slackApiUrl: apiUrl } : {}), logger: slackLog, rejectRateLimitedCalls: true, retryConfig: { retries: 3, minTimeout: 500, maxTimeout: 5000 }, timeout: 10_000 });
+  const outbox = new SlackOutbox(writer, {
+    pasteMaxAgeMs: config.pasteAnswerMaxAgeSeconds * 1000,
+    onRateLimited: (lane) => metrics.slackRateLimited(lane),
+    onStale: () => metrics.pasteDropped('stale'),
+  });
+  const budgetRedis = connectRedis(config.redisUrl, 'client');
+  budgetRedis.on('error', () => undefined);
+  const pasteBudget = new PasteBudget(new SharedTokenBuckets(budgetRedis, config.queuePrefix), { perUser: config.pasteAnswersPerUserPerMinute, perChannel: config.pasteAnswersPerChannelPerMinute });
+  const reporter = new SlackReporter(outbox.remedy, logger);
   const coordinator = new RemedyCoordinator({ config, logger, reporter, metrics, policy: configuredApprovers(config, webClient, logger) });
   app.use(countRequests(metrics));
   app.use(refuseReplays(coordinator.store, logger));
   reporter.attach(coordinator.store);
   reporter.expiresAt = (plan) => coordinator.expiresAt(plan);
-  const deps = { config, coordinator, logger, metrics };
+  const deps = { config, coordinator, logger, metrics, outbox, pasteBudget };
   registerCommands(app, deps);
   registerActions(app, deps);
   registerShortcuts(app, deps);
@@ -121,12 +137,17 @@ export function createSlackBot(config: Config, logger: Logger, options: { metric
       const address = server.address();
       return typeof address === 'object' && address ? address.port : config.port;
     },
-    /** Stops taking requests (in-flight ones finish), then lets queued reports finish and closes the queues. */
+    /**
+     * Stops taking requests (in-flight ones finish), lets queued reports finish and closes the queues;
+     * paste answers still waiting are dropped, remedy messages are sent.
+     */
     async stop() {
       health.beginShutdown();
       await app.stop();
       await healthServer?.close();
       await coordinator.close();
+      await outbox.close();
+      await budgetRedis.quit().catch(() => undefined);
       await observed.close();
     },
   };

@@ -1,6 +1,6 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { blocksText, type StoredMessage } from '../fakes/slack-api.js';
 import { eventCallbackBody, messageShortcutBody, postSigned } from '../support/slack-requests.js';
 import { channel, requester, signingSecret, startStack, type Stack } from '../support/stack.js';
@@ -17,11 +17,17 @@ describe('pasted errors: messages, files, the "Find remedy" shortcut and /platfo
   afterAll(async () => {
     await stack?.stop();
   });
+  // Each test pastes as a person of its own: a person gets 5 paste answers a minute (paste-flood.test.ts).
+  let person = requester;
+  let people = 0;
+  beforeEach(() => {
+    person = `U0PASTER${++people}`;
+  });
 
   /** Sends a signed message event as Slack would, and returns the message's ts. */
   async function say(text: string, extra: Record<string, unknown> = {}, eventId?: string, headers?: Record<string, string>): Promise<string> {
     const ts = (extra.ts as string | undefined) ?? nextTs();
-    const event = { type: 'message', channel, channel_type: 'channel', user: requester, text, ts, event_ts: ts, ...extra };
+    const event = { type: 'message', channel, channel_type: 'channel', user: person, text, ts, event_ts: ts, ...extra };
     const res = await postSigned(stack.eventsUrl, eventCallbackBody(event, eventId), { secret: signingSecret, contentType: 'application/json', ...(headers ? { headers } : {}) });
     expect(res.status).toBe(200);
     return ts;

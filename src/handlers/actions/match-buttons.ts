@@ -21,7 +21,7 @@ function entryOf(value: string | undefined): string | undefined {
  * the person could see, in a new message of the channel).
  */
 export function planFixButton(deps: HandlerDeps) {
-  return async function planFix({ ack, body, action, client, respond }: Args): Promise<void> {
+  return async function planFix({ ack, body, action, respond }: Args): Promise<void> {
     await ack();
     const entryId = entryOf(action.value);
     const problem = entryId ? checkFixAsk(deps, { entryId }) : 'This button is malformed; nothing was done.';
@@ -33,7 +33,7 @@ export function planFixButton(deps: HandlerDeps) {
     const message = body.message as { ts?: string; thread_ts?: string } | undefined;
     const threadTs = container.is_ephemeral ? undefined : (message?.thread_ts ?? message?.ts);
     const team = clickTeam(body);
-    const refusal = await startFix(deps, client, { entryId, user: body.user.id, channel: body.channel?.id ?? '', ...(team ? { team } : {}), ...(threadTs ? { threadTs } : {}) });
+    const refusal = await startFix(deps, { entryId, user: body.user.id, channel: body.channel?.id ?? '', ...(team ? { team } : {}), ...(threadTs ? { threadTs } : {}) });
     if (refusal) await respond({ response_type: 'ephemeral', replace_original: false, text: refusal });
   };
 }

@@ -19,7 +19,7 @@ type Args = SlackCommandMiddlewareArgs & AllMiddlewareArgs;
  */
 export function platformCommand(deps: HandlerDeps) {
   const { config } = deps;
-  return async function platform({ command, ack, respond, client }: Args): Promise<void> {
+  return async function platform({ command, ack, respond }: Args): Promise<void> {
     const parsed = parseCommand(command.text);
     const clusters = config.clusters.map((c) => c.name);
     switch (parsed.kind) {
@@ -56,7 +56,7 @@ export function platformCommand(deps: HandlerDeps) {
         return ack({ response_type: 'ephemeral', text: `Audit trail (newest ${records.length})`, blocks: auditBlocks(records, every ? undefined : scope.clusters) });
       }
       case 'values':
-        return valuesCommand(deps, parsed, { command, ack, client });
+        return valuesCommand(deps, parsed, { command, ack });
       case 'fix':
         break;
     }
@@ -66,7 +66,7 @@ export function platformCommand(deps: HandlerDeps) {
       return ack(entry ? { response_type: 'ephemeral', text: problem } : { response_type: 'ephemeral', text: problem, blocks: unknownEntryBlocks(parsed.entryId, closestIds(parsed.entryId)) });
     }
     await ack();
-    const refusal = await startFix(deps, client, {
+    const refusal = await startFix(deps, {
       entryId: parsed.entryId,
       ...(parsed.cluster ? { cluster: parsed.cluster } : {}),
       params: parsed.params,

@@ -10,7 +10,7 @@ type Args = SlackEventMiddlewareArgs<'message'> & AllMiddlewareArgs;
  * remedy in its thread. Bots, edits and joins are ignored; a redelivered event is answered once.
  */
 export function pastedMessage(deps: HandlerDeps) {
-  return async function pasted({ message, body, client }: Args): Promise<void> {
+  return async function pasted({ message, body }: Args): Promise<void> {
     const m = message as { subtype?: string; bot_id?: string; user?: string; text?: string; ts: string; thread_ts?: string; channel: string; channel_type?: string; files?: SharedFile[] };
     if (m.bot_id || (m.subtype !== undefined && m.subtype !== 'file_share') || !m.user) return;
     const direct = m.channel_type === 'im';
@@ -19,7 +19,7 @@ export function pastedMessage(deps: HandlerDeps) {
     const eventId = (body as { event_id?: string }).event_id;
     if (eventId && !(await deps.coordinator.store.once(`event:${eventId}`))) return;
     try {
-      await answerPaste(deps, client, { channel: m.channel, threadTs: m.thread_ts ?? m.ts, text: m.text ?? '', ...(m.files ? { files: m.files } : {}) }, direct);
+      await answerPaste(deps, { channel: m.channel, user: m.user, threadTs: m.thread_ts ?? m.ts, text: m.text ?? '', ...(m.files ? { files: m.files } : {}) }, direct);
     } catch (err) {
       deps.logger.error({ err: (err as Error).message, channel: m.channel }, 'could not answer a pasted message');
     }

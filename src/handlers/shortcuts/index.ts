@@ -13,11 +13,11 @@ export const findRemedyCallbackId = 'find_remedy';
  * there, the answer goes to the person alone.
  */
 export function findRemedyShortcut(deps: HandlerDeps) {
-  return async function findRemedy({ shortcut, ack, client, respond }: Args): Promise<void> {
+  return async function findRemedy({ shortcut, ack, respond }: Args): Promise<void> {
     await ack();
     const m = shortcut.message as { text?: string; ts: string; thread_ts?: string; files?: SharedFile[] };
     try {
-      await answerPaste(deps, client, { channel: shortcut.channel.id, threadTs: m.thread_ts ?? m.ts, text: m.text ?? '', ...(m.files ? { files: m.files } : {}) }, true);
+      await answerPaste(deps, { channel: shortcut.channel.id, user: shortcut.user.id, threadTs: m.thread_ts ?? m.ts, text: m.text ?? '', ...(m.files ? { files: m.files } : {}) }, true);
     } catch (err) {
       deps.logger.warn({ err: (err as Error).message }, 'could not answer the shortcut in the thread');
       await respond({ response_type: 'ephemeral', text: 'I cannot post in this channel. Invite me first (`/invite @platform-medic`), then try "Find remedy" again.' });

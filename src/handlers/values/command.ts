@@ -13,7 +13,7 @@ type ValuesCommand = Extract<PlatformCommand, { kind: 'values' }>;
  * (privately: the paste may hold secrets, and the answer is redacted anyway); the upgrade acks first,
  * then opens the modal with the command's trigger_id. The pasted text is neither logged nor kept.
  */
-export async function valuesCommand(deps: HandlerDeps, parsed: ValuesCommand, { command, ack, client }: Pick<Args, 'command' | 'ack' | 'client'>): Promise<void> {
+export async function valuesCommand(deps: HandlerDeps, parsed: ValuesCommand, { command, ack }: Pick<Args, 'command' | 'ack'>): Promise<void> {
   if (parsed.action === 'check') {
     const answer = valuesAnswer(
       checkValues(fromSlackText(parsed.text), {
@@ -26,7 +26,7 @@ export async function valuesCommand(deps: HandlerDeps, parsed: ValuesCommand, { 
   }
   await ack();
   try {
-    await client.views.open({ trigger_id: command.trigger_id, view: upgradeModal({ c: command.channel_id }, deps.config.clusters.map((c) => c.name)) });
+    await deps.outbox.remedy.openView({ trigger_id: command.trigger_id, view: upgradeModal({ c: command.channel_id }, deps.config.clusters.map((c) => c.name)) });
   } catch (err) {
     deps.logger.warn({ err: (err as Error).message }, 'could not open the values upgrade modal');
   }

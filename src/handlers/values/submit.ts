@@ -49,7 +49,7 @@ function metadataOf(text: string): UpgradeModalMetadata | undefined {
  * closes it, and the command is posted to the person alone in the channel they asked from.
  */
 export function valuesUpgradeSubmission(deps: HandlerDeps) {
-  return async function submitValuesUpgrade({ ack, body, view, client }: Args): Promise<void> {
+  return async function submitValuesUpgrade({ ack, body, view }: Args): Promise<void> {
     const read = requestFromState(view.state.values);
     if (!read.ok) return ack({ response_action: 'errors', errors: read.errors as Record<string, string> });
     await ack();
@@ -58,8 +58,8 @@ export function valuesUpgradeSubmission(deps: HandlerDeps) {
     const channel = metadataOf(view.private_metadata)?.c;
     try {
       // Without a channel (metadata lost), a direct message to the person is the private place left.
-      if (channel) await client.chat.postEphemeral({ channel, user: body.user.id, text: answer.text, blocks: answer.blocks });
-      else await client.chat.postMessage({ channel: body.user.id, text: answer.text, blocks: answer.blocks });
+      if (channel) await deps.outbox.remedy.postEphemeral({ channel, user: body.user.id, text: answer.text, blocks: answer.blocks });
+      else await deps.outbox.remedy.postMessage({ channel: body.user.id, text: answer.text, blocks: answer.blocks });
     } catch (err) {
       deps.logger.warn({ err: (err as Error).message }, 'could not post the upgrade command');
     }
