@@ -1,6 +1,7 @@
 import { match } from '../matching/index.js';
 import type { MatchResult } from '../matching/types.js';
 import { readSharedFile, type SharedFile } from '../slack/files.js';
+import { esc } from './blocks/kit.js';
 import { matchAnswer } from './blocks/match.js';
 import type { HandlerDeps } from './deps.js';
 import { looksLikeError } from './messages/looks-like-error.js';
@@ -73,7 +74,11 @@ export async function answerPaste(deps: HandlerDeps, paste: Paste, always: boole
   }
   deps.metrics?.matched(result);
   const answer = matchAnswer(result);
-  const blocks = notes.length > 0 ? [...answer.blocks, { type: 'context' as const, elements: notes.slice(0, 5).map((n) => ({ type: 'mrkdwn' as const, text: `📎 ${n}` })) }] : answer.blocks;
-  const posted = await deps.outbox.paste.postMessage({ channel: paste.channel, thread_ts: paste.threadTs, text: answer.text, blocks });
+  // A file's name is the sharer's text: escaped, so it cannot mention anyone or form a link.
+  const shownNotes = notes.slice(0, 5).map((n) => `📎 ${esc(n)}`);
+  const blocks = notes.length > 0 ? [...answer.blocks, { type: 'context' as const, elements: shownNotes.map((text) => ({ type: 'mrkdwn' as const, text })) }] : answer.blocks;
+  // The notification text says first why a file was not read, rather than only "no match".
+  const text = notes.length > 0 ? `${shownNotes.join(' ')} ${answer.text}` : answer.text;
+  const posted = await deps.outbox.paste.postMessage({ channel: paste.channel, thread_ts: paste.threadTs, text, blocks });
   return posted ? answer.text : undefined;
 }

@@ -28,7 +28,8 @@ export function requestDigest(req: BufferedIncomingMessage): { requestDigest?: s
   const timestamp = req.headers['x-slack-request-timestamp'];
   const signature = req.headers['x-slack-signature'];
   if (typeof timestamp !== 'string' || typeof signature !== 'string') return {};
-  return { requestDigest: createHash('sha256').update(`${timestamp}:${signature}`).digest('hex') };
+  // The number Bolt verified, not the header's spelling of it.
+  return { requestDigest: createHash('sha256').update(`${Number(timestamp)}:${signature}`).digest('hex') };
 }
 
 function within<T>(work: Promise<T>, ms: number): Promise<T> {

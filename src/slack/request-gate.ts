@@ -22,9 +22,11 @@ function header(req: IncomingMessage, name: string): string | undefined {
 /** A timestamp further than the allowed skew from now, in words; undefined when it is acceptable or absent. */
 export function skewOf(timestamp: string | undefined, nowMs: number): string | undefined {
   if (timestamp === undefined) return undefined;
+  // Slack sends whole seconds as plain digits. Anything else is refused here: Bolt reads the header
+  // with Number(), so `Infinity` would never go stale and `0<ts>` or `<ts>.0` would be the same
+  // signed request under another spelling.
+  if (!/^[1-9][0-9]{0,14}$/.test(timestamp)) return 'timestamp header is not a time in seconds';
   const seconds = Number(timestamp);
-  // A header that is not a number is Bolt's to refuse (with 401), as it always did.
-  if (!Number.isFinite(seconds)) return undefined;
   const delta = Math.round(seconds - nowMs / 1000);
   if (Math.abs(delta) <= maxClockSkewSeconds) return undefined;
   return `timestamp ${Math.abs(delta)} s ${delta > 0 ? 'ahead of' : 'behind'} this server's clock (at most ${maxClockSkewSeconds} s either way)`;

@@ -95,11 +95,23 @@ describe('pasted errors: messages, files, the "Find remedy" shortcut and /platfo
       const ts = await say('', { subtype: 'file_share', files: [file] });
       const answer = await stack.fake.waitFor(() => replies(ts)[0]);
       expect(blocksText(answer.blocks)).toContain(`I did not download build.log: its address (${host}) is not one of Slack's file hosts.`);
+      // The notification text says so too, not "no match".
+      expect(answer.text).toContain("I did not download build.log");
       expect(seen).toEqual([]);
     } finally {
       trap.closeAllConnections();
       await new Promise((r) => trap.close(r));
     }
+  });
+
+  it("escapes a shared file's name: mentions and links in it stay text", async () => {
+    const file = { id: 'F0NAME', name: '<!channel> <@U0APPROVER> <https://evil.test|click>.png', mimetype: 'image/png', filetype: 'png', size: 10, url_private: 'https://files.slack.com/x', url_private_download: 'https://files.slack.com/x' };
+    const ts = await say('', { subtype: 'file_share', files: [file] });
+    const answer = await stack.fake.waitFor(() => replies(ts)[0]);
+    const shown = `${answer.text}\n${blocksText(answer.blocks)}`;
+    expect(shown).toContain('&lt;!channel&gt; &lt;@U0APPROVER&gt; &lt;https://evil.test|click&gt;.png is not a text file');
+    expect(shown).not.toContain('<!channel>');
+    expect(shown).not.toContain('<@U0APPROVER>');
   });
 
   it('says a binary paste is not text it can read', async () => {

@@ -2,7 +2,7 @@ import { Writable } from 'node:stream';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { blocksText, type StoredMessage } from '../fakes/slack-api.js';
-import { eventCallbackBody, newTriggerId, postSigned, slashCommandBody } from '../support/slack-requests.js';
+import { eventCallbackBody, newTriggerId, postSigned, sign, slashCommandBody } from '../support/slack-requests.js';
 import { approver, channel, requester, signingSecret, startStack, testRedisUrl, type Stack } from '../support/stack.js';
 
 const hasButton = (m: StoredMessage, prefix: string) => JSON.stringify(m.blocks ?? []).includes(`"action_id":"${prefix}`);
@@ -51,6 +51,23 @@ describe('requests Slack did not send as they are: future timestamps, bodies tha
     const reasons = logged(/request refused/).map((l) => l.reason);
     expect(reasons).toContainEqual(expect.stringMatching(/^timestamp (59\d|60\d) s ahead of this server's clock \(at most 300 s either way\)$/));
     expect(reasons).toContainEqual(expect.stringMatching(/^timestamp 3153[56]\d{3} s ahead of this server's clock \(at most 300 s either way\)$/));
+  });
+
+  it('answers a signed slash command that carries no text field with the help, at once', async () => {
+    const params = new URLSearchParams(slashCommandBody({ text: '', user_id: requester, channel_id: channel, response_url: stack.fake.responseUrl('no-text', { channel, user: requester }) }));
+    params.delete('text');
+    const res = await postSigned(stack.eventsUrl, params.toString(), { secret: signingSecret });
+    expect(res.status).toBe(200);
+    expect(blocksText((res.json as { blocks: unknown }).blocks)).toContain('/platform fix <id> [cluster]');
+  });
+
+  it('refuses a timestamp header that is not plain seconds (Infinity, a respelling) with 401', async () => {
+    const body = slashCommandBody({ text: 'help', user_id: requester, channel_id: channel, response_url: stack.fake.responseUrl('odd-ts', { channel, user: requester }) });
+    for (const spelled of ['Infinity', `0${now()}`, `${now()}.0`]) {
+      // Signed over the header as spelled, as Bolt verifies it: only the gate can tell it apart.
+      const res = await postSigned(stack.eventsUrl, body, { secret: signingSecret, signature: sign(signingSecret, spelled as unknown as number, body), headers: { 'x-slack-request-timestamp': spelled } });
+      expect(res.status, spelled).toBe(401);
+    }
   });
 
   it('accepts a timestamp a little ahead, as a clock a minute fast gives', async () => {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { maxClockSkewSeconds, skewOf } from '../../src/slack/request-gate.js';
+import { requestDigest } from '../../src/slack/replays.js';
 
 describe('the clock skew a signed request may have', () => {
   const now = 1_800_000_000_000;
@@ -13,8 +14,31 @@ describe('the clock skew a signed request may have', () => {
     expect(skewOf(at(-301), now)).toBe("timestamp 301 s behind this server's clock (at most 300 s either way)");
   });
 
-  it("leaves a missing or non-numeric header to Bolt's own verification", () => {
+  it("leaves a missing header to Bolt's own verification, and refuses a non-numeric one", () => {
     expect(skewOf(undefined, now)).toBeUndefined();
-    expect(skewOf('yesterday', now)).toBeUndefined();
+    expect(skewOf('yesterday', now)).toMatch(/not a time in seconds/);
+  });
+});
+
+describe('timestamps that are not plain seconds', () => {
+  const now = 1_800_000_000_000;
+
+  it('refuses a timestamp that never goes stale (Infinity, 1e400) instead of passing it to Bolt', () => {
+    // Bolt compares Number(header) with the clock: Infinity is never "older than five minutes".
+    expect(skewOf('Infinity', now)).toMatch(/not a time in seconds/);
+    expect(skewOf('1e400', now)).toMatch(/not a time in seconds/);
+  });
+
+  it('refuses respellings of a valid time (0-padded, decimals, a sign, an exponent), which Bolt would read as the same number', () => {
+    const ts = String(now / 1000);
+    for (const spelled of [`0${ts}`, `${ts}.0`, ` ${ts}`, `+${ts}`, `${ts}e0`]) expect(skewOf(spelled, now), spelled).toMatch(/not a time in seconds/);
+    expect(skewOf(ts, now)).toBeUndefined();
+  });
+
+  it('gives one replay digest to one signed request, however its timestamp is spelled', () => {
+    const ts = String(now / 1000);
+    const digest = (t: string) => requestDigest({ headers: { 'x-slack-request-timestamp': t, 'x-slack-signature': 'v0=abc' } } as never).requestDigest;
+    expect(digest(`0${ts}`)).toBe(digest(ts));
+    expect(digest(`${ts}.0`)).toBe(digest(ts));
   });
 });

@@ -20,7 +20,8 @@ type Args = SlackCommandMiddlewareArgs & AllMiddlewareArgs;
 export function platformCommand(deps: HandlerDeps) {
   const { config } = deps;
   return async function platform({ command, ack, respond }: Args): Promise<void> {
-    const parsed = parseCommand(command.text);
+    // A signed command may come without its text field; it is then the bare command.
+    const parsed = parseCommand(command.text ?? '');
     const clusters = config.clusters.map((c) => c.name);
     switch (parsed.kind) {
       case 'help':
