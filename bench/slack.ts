@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
@@ -8,12 +9,13 @@ import { Redis } from 'ioredis';
 import { clusterQueueName } from '../src/jobs/names.js';
 import { assertRedisReachable } from '../src/jobs/redis.js';
 import { runClickTrials, type ClickResult } from './slack/clicks.js';
-import { keepAliveAgent } from './slack/http.js';
+import { freePort, keepAliveAgent } from './slack/http.js';
 import { forkChild, tail, type BenchChild } from './slack/ipc.js';
 import { runLoad, type LoadResult } from './slack/load.js';
 import type { ChannelSummary, DenierOptions, DenierResult, ServicesInfo } from './slack/protocol.js';
 import { slackSection } from './slack/report.js';
-import type { ProcessStats } from './slack/sampler.js';
+import type { ProcessStats } from './slack/child.mjs';
+import { botProductionForm, kernelRss } from './slack/production.js';
 import { writeSection } from './results.js';
 
 /**
@@ -27,6 +29,7 @@ import { writeSection } from './results.js';
  */
 
 const REDIS_URL = 'redis://127.0.0.1:6379';
+const root = join(import.meta.dirname, '..');
 const CLUSTER = 'sim';
 const APPROVER = 'U0APPROVER';
 const LOAD_CHANNEL = 'C0LOAD';
@@ -40,6 +43,12 @@ export interface SlackBenchOptions {
   readonly clickBudgetMs?: number;
   /** Writes a V8 CPU profile of the bot's process (kept in the printed directory). */
   readonly cpuProf?: boolean;
+  /**
+   * Writes heap snapshots of the bot (kept in the printed directory): idle after start, after the
+   * warm-up, halfway through the load, after it. A snapshot stops the bot for a while: latency
+   * figures of such a run are not the bar's.
+   */
+  readonly heapSnapshots?: boolean;
   readonly log?: (line: string) => void;
 }
 
@@ -103,6 +112,10 @@ export async function benchSlack(options: SlackBenchOptions = {}): Promise<Slack
   const seconds = options.seconds ?? 30;
   const loadAtStart = loadavg()[0]!;
   await assertRedisReachable(REDIS_URL);
+  // The bot is measured as it ships: built as the Dockerfile builds it.
+  log('Slack bench: npm run build (the bot runs from dist/)');
+  const build = spawnSync('npm', ['run', 'build'], { cwd: root, encoding: 'utf8' });
+  if (build.status !== 0) throw new Error(`npm run build failed:\n${build.stdout}${build.stderr}`);
   const dir = mkdtempSync(join(tmpdir(), 'medic-bench-slack-'));
   const here = join(import.meta.dirname, 'slack');
   const secret = randomBytes(16).toString('hex');
@@ -116,8 +129,7 @@ export async function benchSlack(options: SlackBenchOptions = {}): Promise<Slack
     children.push(services);
     const configFile = join(dir, 'platform-medic.yaml');
     writeFileSync(configFile, `clusters:\n  - name: ${CLUSTER}\n    kube: { source: kubeconfig, path: ${kubeconfig} }\n`);
-    const env = {
-      ...process.env,
+    const bench = {
       SLACK_BOT_TOKEN: services.info.botToken,
       SLACK_SIGNING_SECRET: secret,
       SLACK_APP_TOKEN: '',
@@ -127,15 +139,21 @@ export async function benchSlack(options: SlackBenchOptions = {}): Promise<Slack
       PLATFORM_MEDIC_QUEUE_PREFIX: prefix,
       PLATFORM_MEDIC_APPROVERS: APPROVER,
       PLATFORM_MEDIC_DEFAULT_CLUSTER: CLUSTER,
-      PORT: '0',
-      LOG_LEVEL: 'info',
     };
-    log('Slack bench: starting the bot, the bare Bolt app and the worker, each in its own process');
+    // The bot runs in its production form: the manifest's command and environment (NODE_OPTIONS
+    // included), a clean environment as in the container, its own ports.
+    const form = botProductionForm();
+    if (form.argv[0] !== 'node') throw new Error(`the bot's manifest no longer starts node: ${form.argv.join(' ')}`);
+    const [port, healthPort] = [await freePort(), await freePort()];
+    const botEnv = { PATH: process.env.PATH, ...form.env, PORT: String(port), HEALTH_PORT: String(healthPort), LOG_LEVEL: form.env.LOG_LEVEL ?? 'info', ...bench };
+    const workerEnv = { ...process.env, ...bench, PORT: '0', LOG_LEVEL: 'info' };
+    log(`Slack bench: starting the bot (${form.argv.join(' ')}, NODE_OPTIONS=${form.env.NODE_OPTIONS ?? ''}), the bare Bolt app and the worker, each in its own process`);
     const profileDir = options.cpuProf ? join(dir, 'profiles') : undefined;
+    const botFlags = ['--import', join(here, 'probe.mjs'), '--expose-gc', ...(profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [])];
     const [bot, bare, worker] = await Promise.all([
-      forkChild<{ port: number }>('bot', join(here, 'bot-process.ts'), { env, logPath: join(dir, 'bot.log'), nodeFlags: ['--expose-gc', ...(profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [])] }),
-      forkChild<{ port: number }>('bare', join(here, 'bare-process.ts'), { env: { ...process.env }, args: [JSON.stringify({ token: services.info.botToken, signingSecret: secret, apiUrl: services.info.apiUrl })], logPath: join(dir, 'bare.log'), nodeFlags: ['--expose-gc'] }),
-      forkChild<object>('worker', join(here, 'worker-process.ts'), { env, logPath: join(dir, 'worker.log') }),
+      forkChild<{ port: number }>('bot', join(root, form.argv[1]!), { env: botEnv, args: form.argv.slice(2), loader: 'none', logPath: join(dir, 'bot.log'), nodeFlags: botFlags }),
+      forkChild<{ port: number }>('bare', join(here, 'bare-app.mjs'), { env: { PATH: process.env.PATH, ...form.imageEnv }, args: [JSON.stringify({ token: services.info.botToken, signingSecret: secret, apiUrl: services.info.apiUrl })], loader: 'none', logPath: join(dir, 'bare.log'), nodeFlags: ['--expose-gc'] }),
+      forkChild<object>('worker', join(here, 'worker-process.ts'), { env: workerEnv, logPath: join(dir, 'worker.log') }),
     ]);
     children.push(bot, bare, worker);
     const queue = new Queue(clusterQueueName(CLUSTER), { connection: { url: REDIS_URL }, prefix });
@@ -146,12 +164,22 @@ export async function benchSlack(options: SlackBenchOptions = {}): Promise<Slack
       ];
       const loadOptions = { targets, perSecond, secret, channel: LOAD_CHANNEL, responseBase: services.info.url };
       const warmupTicks = Math.round((options.warmupSeconds ?? 3) * perSecond);
+      const snapshot = async (name: string): Promise<void> => {
+        if (options.heapSnapshots) log(`Slack bench: heap snapshot ${await bot.call<string>('snapshot', join(dir, `bot-${name}.heapsnapshot`))}`);
+      };
+      await snapshot('1-idle');
       log(`Slack bench: warm-up, ${warmupTicks} commands to each`);
       await services.call('startDenying', { port: bot.info.port, secret, channel: LOAD_CHANNEL, user: APPROVER } satisfies DenierOptions);
       await runLoad({ ...loadOptions, ticks: warmupTicks });
       await Promise.all(children.map((c) => c.call('mark')));
+      await snapshot('2-after-warm-up');
       log(`Slack bench: ${perSecond} signed /platform commands per second for ${seconds} s to each, side by side`);
+      const halfway = options.heapSnapshots ? setTimeout(() => void snapshot('3-halfway'), (seconds * 1000) / 2) : undefined;
       const load = await runLoad({ ...loadOptions, ticks: perSecond * seconds });
+      clearTimeout(halfway);
+      await snapshot('4-after-load');
+      const kernel = { bot: kernelRss(bot.process.pid!), bare: kernelRss(bare.process.pid!) };
+      log(`Slack bench: kernel VmRSS/VmHWM bot ${JSON.stringify(kernel.bot)} bare ${JSON.stringify(kernel.bare)}`);
       const stats = (c: BenchChild<unknown>): Promise<ProcessStats> => c.call<ProcessStats>('stats');
       const [botDuringLoad, workerDuringLoad, servicesDuringLoad] = await Promise.all([stats(bot), stats(worker), stats(services)]);
       const bareDuringLoad = await bare.call<ProcessStats>('stats', { gc: true });
@@ -210,7 +238,7 @@ export async function benchSlack(options: SlackBenchOptions = {}): Promise<Slack
     await Promise.allSettled(children.slice(1).map((c) => c.stop()));
     await Promise.allSettled(children.slice(0, 1).map((c) => c.stop()));
     await removeKeys(prefix).catch(() => undefined);
-    if (ok && !options.cpuProf) rmSync(dir, { recursive: true, force: true });
+    if (ok && !options.cpuProf && !options.heapSnapshots) rmSync(dir, { recursive: true, force: true });
   }
 }
 
@@ -225,7 +253,7 @@ export async function recordSlackBench(resultsPath: string, options: SlackBenchO
   return pass;
 }
 
-// `npx tsx bench/slack.ts [--cpu-prof]` runs this section alone.
+// `npx tsx bench/slack.ts [--cpu-prof] [--heap-snapshots]` runs this section alone.
 if (process.argv[1] && import.meta.url === pathToFileURL(resolve(process.argv[1])).href) {
-  await recordSlackBench(join(import.meta.dirname, 'RESULTS.md'), { cpuProf: process.argv.includes('--cpu-prof') });
+  await recordSlackBench(join(import.meta.dirname, 'RESULTS.md'), { cpuProf: process.argv.includes('--cpu-prof'), heapSnapshots: process.argv.includes('--heap-snapshots') });
 }

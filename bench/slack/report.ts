@@ -1,5 +1,5 @@
 import type { SlackResults } from '../slack.js';
-import type { ProcessStats } from './sampler.js';
+import type { ProcessStats } from './child.mjs';
 import type { Percentiles } from './stats.js';
 
 /** The "Slack" section of bench/RESULTS.md, from one run's figures, with a verdict per bar. */
