@@ -1,6 +1,11 @@
 import { z } from 'zod';
 import { planSchema } from '../remedies/plan.js';
 
+/** The key that, when present, tells the worker a remedy was cancelled (the bot sets it). */
+export function cancelKey(prefix: string, requestId: string): string {
+  return `${prefix}:cancel:${requestId}`;
+}
+
 /** The queue of one cluster: adding a cluster is adding a worker on its queue. */
 export function clusterQueueName(cluster: string): string {
   return `cluster-${cluster}`;

@@ -11,7 +11,7 @@ import { planStage } from '../remedies/planner.js';
 import { runPlan, type RunOutcome, type StepLedger } from '../remedies/runner.js';
 import type { StepContext } from '../remedies/steps/index.js';
 import type { Plan } from '../remedies/plan.js';
-import { clusterQueueName, planJobSchema, runJobId, runJobSchema } from './names.js';
+import { cancelKey, clusterQueueName, planJobSchema, runJobId, runJobSchema } from './names.js';
 import { connectRedis } from './redis.js';
 import { seal } from './sealing.js';
 
@@ -32,11 +32,6 @@ export interface ClusterWorker {
   readonly worker: Worker;
   /** Stops taking jobs and waits for the running one; `force` leaves it (its lock expires, the ledger resumes it). */
   close(force?: boolean): Promise<void>;
-}
-
-/** The key that, when present, tells the worker a remedy was cancelled. */
-export function cancelKey(prefix: string, requestId: string): string {
-  return `${prefix}:cancel:${requestId}`;
 }
 
 /** The step ledger of one approved plan, in a Redis hash that outlives any one worker. */
