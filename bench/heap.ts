@@ -7,7 +7,11 @@ import { pathToFileURL } from 'node:url';
  * goes: the heap by kind of object (self sizes), and the objects that retain the most (dominator
  * tree), each with the chain of objects that holds it. With two snapshots, what grew between them.
  *
+ * A .heapprofile (every allocation during the load, `--allocations`) is read as allocated bytes by
+ * function, and by the first frame of this repository on each allocation's stack.
+ *
  *   npx tsx bench/heap.ts A.heapsnapshot [B.heapsnapshot] [--top N]
+ *   npx tsx bench/heap.ts load.heapprofile [--top N]
  */
 
 interface Snapshot {
@@ -187,11 +191,51 @@ function report(path: string, top: number, before?: Map<string, { count: number;
   return labels;
 }
 
+interface ProfileNode {
+  callFrame: { functionName: string; url: string; lineNumber: number };
+  selfSize: number;
+  children: ProfileNode[];
+}
+
+/** Allocated bytes by function (self), by package or source file, and by the innermost frame of src/ that led to them. */
+function allocationReport(path: string, top: number): void {
+  const { head } = JSON.parse(readFileSync(path, 'utf8')) as { head: ProfileNode };
+  const byFunction = new Map<string, number>();
+  const byModule = new Map<string, number>();
+  const byOwnFrame = new Map<string, number>();
+  let total = 0;
+  const where = (f: ProfileNode['callFrame']): string => {
+    const pkg = /node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(f.url)?.[1];
+    return pkg ?? (f.url.includes('/dist/src/') ? f.url.slice(f.url.indexOf('/dist/src/') + 1) : f.url.replace(/^.*\//, '') || '(native)');
+  };
+  const walk = (n: ProfileNode, own: string | undefined): void => {
+    const f = n.callFrame;
+    const mine = f.url.includes('/dist/src/') ? `${f.functionName || '(anonymous)'} ${where(f)}:${f.lineNumber + 1}` : own;
+    if (n.selfSize > 0) {
+      total += n.selfSize;
+      const fn = `${f.functionName || '(anonymous)'} ${where(f)}:${f.lineNumber + 1}`;
+      byFunction.set(fn, (byFunction.get(fn) ?? 0) + n.selfSize);
+      byModule.set(where(f), (byModule.get(where(f)) ?? 0) + n.selfSize);
+      byOwnFrame.set(mine ?? '(no frame of src/)', (byOwnFrame.get(mine ?? '(no frame of src/)') ?? 0) + n.selfSize);
+    }
+    for (const c of n.children) walk(c, mine);
+  };
+  walk(head, undefined);
+  console.log(`\n# ${path}: ${mb(total)} allocated (sampled)`);
+  for (const [title, m] of [['by package or file', byModule], ['by innermost frame of src/', byOwnFrame], ['by function', byFunction]] as const) {
+    console.log(`\n## ${title}`);
+    for (const [k, v] of [...m.entries()].sort((a, b) => b[1] - a[1]).slice(0, top)) console.log(`${mb(v).padStart(10)} ${((v / total) * 100).toFixed(1).padStart(5)}%  ${k}`);
+  }
+}
+
 if (process.argv[1] && import.meta.url === pathToFileURL(resolve(process.argv[1])).href) {
   const args = process.argv.slice(2);
   const t = args.indexOf('--top');
   const top = t >= 0 ? Number(args[t + 1]) : 30;
   const files = args.filter((a, i) => !a.startsWith('--') && (t < 0 || i !== t + 1));
   let previous: Map<string, { count: number; bytes: number }> | undefined;
-  for (const f of files) previous = report(f, top, previous);
+  for (const f of files) {
+    if (f.endsWith('.heapprofile')) allocationReport(f, top);
+    else previous = report(f, top, previous);
+  }
 }

@@ -13,9 +13,10 @@ import { freePort, keepAliveAgent } from './slack/http.js';
 import { forkChild, tail, type BenchChild } from './slack/ipc.js';
 import { runLoad, type LoadResult } from './slack/load.js';
 import type { ChannelSummary, DenierOptions, DenierResult, ServicesInfo } from './slack/protocol.js';
-import { slackSection } from './slack/report.js';
+import { slackSection, soakSection } from './slack/report.js';
 import type { ProcessStats } from './slack/child.mjs';
-import { botProductionForm, kernelRss } from './slack/production.js';
+import { botProductionForm, kernelRss, startProbes } from './slack/production.js';
+import { runSoak, type SoakResult } from './slack/soak.js';
 import { writeSection } from './results.js';
 
 /**
@@ -29,6 +30,7 @@ import { writeSection } from './results.js';
  */
 
 const REDIS_URL = 'redis://127.0.0.1:6379';
+const mb = (n: number): string => `${(n / 2 ** 20).toFixed(0)} MB`;
 const root = join(import.meta.dirname, '..');
 const CLUSTER = 'sim';
 const APPROVER = 'U0APPROVER';
@@ -49,6 +51,17 @@ export interface SlackBenchOptions {
    * figures of such a run are not the bar's.
    */
   readonly heapSnapshots?: boolean;
+  /**
+   * Records the bot's allocations during the load (sampled; a .heapprofile kept in the printed
+   * directory): `all`, or only those `promoted` out of the young generation.
+   */
+  readonly allocations?: 'all' | 'promoted';
+  /** Replaces the manifest's NODE_OPTIONS for the bot (to measure other Node flags against them). */
+  readonly botNodeOptions?: string;
+  /** More node flags for the bot, e.g. --trace-gc (to its log), which NODE_OPTIONS does not take. */
+  readonly botNodeFlags?: readonly string[];
+  /** After the measured load, this many seconds more of it, reading both apps' heap after a full GC every 30 s. */
+  readonly soakSeconds?: number;
   readonly log?: (line: string) => void;
 }
 
@@ -61,7 +74,17 @@ export interface SlackResults {
   readonly perSecond: number;
   readonly seconds: number;
   readonly load: LoadResult;
+  /** How the bot was started: the manifest's command, NODE_OPTIONS, memory request and limit. */
+  readonly form: { readonly argv: readonly string[]; readonly nodeOptions: string; readonly memoryRequest: string; readonly memoryLimit: string };
+  /** Both apps ready, before any request, with a full GC. */
+  readonly botIdle: ProcessStats;
+  readonly bareIdle: ProcessStats;
+  /** The kernel's peak resident set (VmHWM) of each app over its life up to the end of the load, bytes. */
+  readonly botPeakRss: number;
+  readonly barePeakRss: number;
   readonly botDuringLoad: ProcessStats;
+  /** Right after the load, with a full GC. */
+  readonly botAfterLoad: ProcessStats;
   readonly bareDuringLoad: ProcessStats;
   readonly workerDuringLoad: ProcessStats;
   readonly servicesDuringLoad: ProcessStats;
@@ -75,6 +98,9 @@ export interface SlackResults {
   readonly botRequestsBeforeTrials: number;
   readonly loadAtEnd: number;
   readonly clicks: ClickResult;
+  /** The bot's VmHWM at the very end (after the click trials), bytes. */
+  readonly botPeakRssAtEnd: number;
+  readonly soak?: SoakResult;
   readonly profileDir?: string;
 }
 
@@ -145,11 +171,12 @@ export async function benchSlack(options: SlackBenchOptions = {}): Promise<Slack
     const form = botProductionForm();
     if (form.argv[0] !== 'node') throw new Error(`the bot's manifest no longer starts node: ${form.argv.join(' ')}`);
     const [port, healthPort] = [await freePort(), await freePort()];
-    const botEnv = { PATH: process.env.PATH, ...form.env, PORT: String(port), HEALTH_PORT: String(healthPort), LOG_LEVEL: form.env.LOG_LEVEL ?? 'info', ...bench };
+    const nodeOptions = options.botNodeOptions ?? form.env.NODE_OPTIONS;
+    const botEnv = { PATH: process.env.PATH, ...form.env, ...(nodeOptions ? { NODE_OPTIONS: nodeOptions } : {}), PORT: String(port), HEALTH_PORT: String(healthPort), LOG_LEVEL: form.env.LOG_LEVEL ?? 'info', ...bench };
     const workerEnv = { ...process.env, ...bench, PORT: '0', LOG_LEVEL: 'info' };
-    log(`Slack bench: starting the bot (${form.argv.join(' ')}, NODE_OPTIONS=${form.env.NODE_OPTIONS ?? ''}), the bare Bolt app and the worker, each in its own process`);
+    log(`Slack bench: starting the bot (${form.argv.join(' ')}, NODE_OPTIONS=${nodeOptions ?? ''}, memory limit ${form.memoryLimit}), the bare Bolt app and the worker, each in its own process`);
     const profileDir = options.cpuProf ? join(dir, 'profiles') : undefined;
-    const botFlags = ['--import', join(here, 'probe.mjs'), '--expose-gc', ...(profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [])];
+    const botFlags = ['--import', join(here, 'probe.mjs'), '--expose-gc', ...(options.botNodeFlags ?? []), ...(profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [])];
     const [bot, bare, worker] = await Promise.all([
       forkChild<{ port: number }>('bot', join(root, form.argv[1]!), { env: botEnv, args: form.argv.slice(2), loader: 'none', logPath: join(dir, 'bot.log'), nodeFlags: botFlags }),
       forkChild<{ port: number }>('bare', join(here, 'bare-app.mjs'), { env: { PATH: process.env.PATH, ...form.imageEnv }, args: [JSON.stringify({ token: services.info.botToken, signingSecret: secret, apiUrl: services.info.apiUrl })], loader: 'none', logPath: join(dir, 'bare.log'), nodeFlags: ['--expose-gc'] }),
@@ -163,6 +190,8 @@ export async function benchSlack(options: SlackBenchOptions = {}): Promise<Slack
         { name: 'bare Bolt app', port: bare.info.port, agent: keepAliveAgent() },
       ];
       const loadOptions = { targets, perSecond, secret, channel: LOAD_CHANNEL, responseBase: services.info.url };
+      const kubelet = startProbes(bot.info.port, form);
+      const [botIdle, bareIdle] = [await bot.call<ProcessStats>('stats', { gc: true }), await bare.call<ProcessStats>('stats', { gc: true })];
       const warmupTicks = Math.round((options.warmupSeconds ?? 3) * perSecond);
       const snapshot = async (name: string): Promise<void> => {
         if (options.heapSnapshots) log(`Slack bench: heap snapshot ${await bot.call<string>('snapshot', join(dir, `bot-${name}.heapsnapshot`))}`);
@@ -175,14 +204,18 @@ export async function benchSlack(options: SlackBenchOptions = {}): Promise<Slack
       await snapshot('2-after-warm-up');
       log(`Slack bench: ${perSecond} signed /platform commands per second for ${seconds} s to each, side by side`);
       const halfway = options.heapSnapshots ? setTimeout(() => void snapshot('3-halfway'), (seconds * 1000) / 2) : undefined;
+      if (options.allocations) await bot.call('allocationsStart', { promoted: options.allocations === 'promoted' });
       const load = await runLoad({ ...loadOptions, ticks: perSecond * seconds });
+      if (options.allocations) log(`Slack bench: allocations during the load ${await bot.call<string>('allocationsStop', join(dir, `bot-load-${options.allocations}.heapprofile`))}`);
       clearTimeout(halfway);
       await snapshot('4-after-load');
-      const kernel = { bot: kernelRss(bot.process.pid!), bare: kernelRss(bare.process.pid!) };
-      log(`Slack bench: kernel VmRSS/VmHWM bot ${JSON.stringify(kernel.bot)} bare ${JSON.stringify(kernel.bare)}`);
+      const [botPeakRss, barePeakRss] = [kernelRss(bot.process.pid!)?.hwm ?? NaN, kernelRss(bare.process.pid!)?.hwm ?? NaN];
       const stats = (c: BenchChild<unknown>): Promise<ProcessStats> => c.call<ProcessStats>('stats');
       const [botDuringLoad, workerDuringLoad, servicesDuringLoad] = await Promise.all([stats(bot), stats(worker), stats(services)]);
       const bareDuringLoad = await bare.call<ProcessStats>('stats', { gc: true });
+      const botAfterLoad = await bot.call<ProcessStats>('stats', { gc: true });
+      log(`Slack bench: peak RSS (VmHWM) bot ${mb(botPeakRss)}, bare ${mb(barePeakRss)}; heap after GC bot ${mb(botAfterLoad.heapAfterGc ?? NaN)}, bare ${mb(bareDuringLoad.heapAfterGc ?? NaN)}`);
+      const soak = options.soakSeconds ? await runSoak({ load: loadOptions, seconds: options.soakSeconds, everySeconds: 30, apps: [bot, bare], log }) : undefined;
       await drain(queue, services, 20_000);
       const denials = await services.call<DenierResult>('stopDenying');
       const loadChannel = await services.call<ChannelSummary>('summary', LOAD_CHANNEL);
@@ -204,6 +237,8 @@ export async function benchSlack(options: SlackBenchOptions = {}): Promise<Slack
         budgetMs: options.clickBudgetMs ?? 60_000,
       });
       const botAtEnd = await bot.call<ProcessStats>('stats', { gc: true });
+      const botPeakRssAtEnd = kernelRss(bot.process.pid!)?.hwm ?? NaN;
+      kubelet.stop();
       for (const t of targets) t.agent.destroy();
       ok = clicks.failures.length < clicks.trials;
       return {
@@ -214,7 +249,13 @@ export async function benchSlack(options: SlackBenchOptions = {}): Promise<Slack
         perSecond,
         seconds,
         load,
+        form: { argv: form.argv, nodeOptions: nodeOptions ?? '', memoryRequest: form.memoryRequest, memoryLimit: form.memoryLimit },
+        botIdle,
+        bareIdle,
+        botPeakRss,
+        barePeakRss,
         botDuringLoad,
+        botAfterLoad,
         bareDuringLoad,
         workerDuringLoad,
         servicesDuringLoad,
@@ -225,6 +266,8 @@ export async function benchSlack(options: SlackBenchOptions = {}): Promise<Slack
         botRequestsBeforeTrials: warmupTicks + perSecond * seconds + denials.denied,
         loadAtEnd: loadavg()[0]!,
         clicks,
+        botPeakRssAtEnd,
+        ...(soak ? { soak } : {}),
         ...(profileDir ? { profileDir } : {}),
       };
     } finally {
@@ -238,7 +281,7 @@ export async function benchSlack(options: SlackBenchOptions = {}): Promise<Slack
     await Promise.allSettled(children.slice(1).map((c) => c.stop()));
     await Promise.allSettled(children.slice(0, 1).map((c) => c.stop()));
     await removeKeys(prefix).catch(() => undefined);
-    if (ok && !options.cpuProf && !options.heapSnapshots) rmSync(dir, { recursive: true, force: true });
+    if (ok && !options.cpuProf && !options.heapSnapshots && !options.allocations) rmSync(dir, { recursive: true, force: true });
   }
 }
 
@@ -248,12 +291,29 @@ export async function recordSlackBench(resultsPath: string, options: SlackBenchO
   const { body, pass } = slackSection(results);
   writeSection(resultsPath, 'Slack', body);
   console.log(body);
+  const soak = soakSection(results);
+  if (soak) {
+    writeSection(resultsPath, 'Slack memory soak', soak.body);
+    console.log(soak.body);
+  }
   if (results.profileDir) console.log(`CPU profile of the bot: ${results.profileDir}`);
-  if (!pass) process.exitCode = 1;
-  return pass;
+  if (!pass || (soak && !soak.pass)) process.exitCode = 1;
+  return pass && (soak?.pass ?? true);
 }
 
-// `npx tsx bench/slack.ts [--cpu-prof] [--heap-snapshots]` runs this section alone.
+/**
+ * `npx tsx bench/slack.ts [--soak SECONDS] [--cpu-prof] [--heap-snapshots] [--allocations all|promoted]`
+ * runs this section alone; with --soak, also the "Slack memory soak" section.
+ */
 if (process.argv[1] && import.meta.url === pathToFileURL(resolve(process.argv[1])).href) {
-  await recordSlackBench(join(import.meta.dirname, 'RESULTS.md'), { cpuProf: process.argv.includes('--cpu-prof'), heapSnapshots: process.argv.includes('--heap-snapshots') });
+  const args = process.argv.slice(2);
+  const value = (name: string): string | undefined => (args.includes(name) ? args[args.indexOf(name) + 1] : undefined);
+  const allocations = value('--allocations');
+  if (allocations !== undefined && allocations !== 'all' && allocations !== 'promoted') throw new Error('--allocations takes all or promoted');
+  await recordSlackBench(join(import.meta.dirname, 'RESULTS.md'), {
+    cpuProf: args.includes('--cpu-prof'),
+    heapSnapshots: args.includes('--heap-snapshots'),
+    ...(allocations ? { allocations } : {}),
+    ...(value('--soak') ? { soakSeconds: Number(value('--soak')) } : {}),
+  });
 }

@@ -1,4 +1,6 @@
+import { writeFileSync } from 'node:fs';
 import { request } from 'node:http';
+import { Session } from 'node:inspector/promises';
 import { setTimeout } from 'node:timers';
 import { writeHeapSnapshot } from 'node:v8';
 import { serveParent, startSampler } from './child.mjs';
@@ -12,6 +14,7 @@ import { serveParent, startSampler } from './child.mjs';
 
 const sampler = startSampler();
 const port = Number(process.env.PORT);
+let inspector;
 
 function readyz() {
   return new Promise((resolve) => {
@@ -39,6 +42,23 @@ serveParent(
     resetPeaks: () => sampler.resetPeaks(),
     /** Writes a heap snapshot (a full GC first, as V8 always does) and returns its path. */
     snapshot: (path) => writeHeapSnapshot(String(path)),
+    /**
+     * Starts V8's sampling heap profiler, counting every allocation, even those collected since; with
+     * `{ promoted: true }`, only those that outlived the young generation (collected by a full GC or
+     * still alive): what fills the old generation between full collections.
+     */
+    async allocationsStart(arg) {
+      inspector ??= new Session();
+      inspector.connect();
+      await inspector.post('HeapProfiler.startSampling', { samplingInterval: 32768, includeObjectsCollectedByMajorGC: true, includeObjectsCollectedByMinorGC: !arg?.promoted });
+    },
+    /** Stops it and writes the profile (a .heapprofile, as DevTools reads) to `path`. */
+    async allocationsStop(path) {
+      const { profile } = await inspector.post('HeapProfiler.stopSampling');
+      inspector.disconnect();
+      writeFileSync(String(path), JSON.stringify(profile));
+      return path;
+    },
     /** Stops as Kubernetes stops the pod: SIGTERM, then the bot's own shutdown. */
     stop: () => void process.kill(process.pid, 'SIGTERM'),
   },

@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { Agent, request } from 'node:http';
 import { join } from 'node:path';
 import { podSpec, readObjects, workloadOf, type Container } from '../../test/deploy/manifests.js';
 
@@ -75,4 +76,29 @@ export function kernelRss(pid: number): { rss: number; hwm: number } | undefined
   } catch {
     return undefined;
   }
+}
+
+/**
+ * The kubelet's readiness and liveness probes at the manifest's periods, and a Prometheus scrape of
+ * /metrics every 15 s: what the bot serves besides Slack in its pod.
+ */
+export function startProbes(port: number, form: ProductionForm): { stop(): void } {
+  const agent = new Agent({ keepAlive: false });
+  const get = (path: string) => () => {
+    const req = request({ host: '127.0.0.1', port, path, agent, timeout: 3_000 }, (res) => res.resume());
+    req.on('error', () => undefined);
+    req.on('timeout', () => req.destroy());
+    req.end();
+  };
+  const timers = [
+    setInterval(get('/readyz'), form.readinessPeriodSeconds * 1000),
+    setInterval(get('/healthz'), form.livenessPeriodSeconds * 1000),
+    setInterval(get('/metrics'), 15_000),
+  ];
+  return {
+    stop() {
+      for (const t of timers) clearInterval(t);
+      agent.destroy();
+    },
+  };
 }
