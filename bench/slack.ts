@@ -60,6 +60,8 @@ export interface SlackBenchOptions {
   readonly botNodeOptions?: string;
   /** More node flags for the bot, e.g. --trace-gc (to its log), which NODE_OPTIONS does not take. */
   readonly botNodeFlags?: readonly string[];
+  /** Keeps the directory of the children's logs (printed at the start), e.g. for --trace-gc output. */
+  readonly keepLogs?: boolean;
   /** After the measured load, this many seconds more of it, reading both apps' heap after a full GC every 30 s. */
   readonly soakSeconds?: number;
   readonly log?: (line: string) => void;
@@ -281,7 +283,7 @@ export async function benchSlack(options: SlackBenchOptions = {}): Promise<Slack
     await Promise.allSettled(children.slice(1).map((c) => c.stop()));
     await Promise.allSettled(children.slice(0, 1).map((c) => c.stop()));
     await removeKeys(prefix).catch(() => undefined);
-    if (ok && !options.cpuProf && !options.heapSnapshots && !options.allocations) rmSync(dir, { recursive: true, force: true });
+    if (ok && !options.cpuProf && !options.heapSnapshots && !options.allocations && !options.keepLogs) rmSync(dir, { recursive: true, force: true });
   }
 }
 

@@ -47,7 +47,7 @@ The bare app: the same Bolt, receiver and signing secret, whose \`/platform\` li
 schedule: every command goes to both at the same tick (order alternating), over keep-alive connections; latency runs from
 the request's start to the last byte of the answer, as the load generator (the parent process) sees it. Mix: 3 in 10
 \`help\`, 3 \`list\`, 2 \`explain\`, 2 \`fix\` (\`build-logs\`, \`sso-login\`, \`terminal-disconnects\`,
-\`rollout-invalid-json\` in turn, from 1000 people in turn). Every fix posts a root message; since the product runs one
+\`rollout-invalid-json\` in turn, from 10,000 people in turn). Every fix posts a root message; since the product runs one
 remedy per entry and cluster at a time, an approver (played by the fake Slack's process) denies each approval card as it
 appears, freeing the entry, and a fix that finds its entry still busy gets the product's refusal in the thread. Load channel,
 warm-up included: ${r.loadChannel.roots} fixes posted, ${r.loadChannel.cards} plans reached an approval card, ${r.loadChannel.refusedBusy} were refused as already being fixed,
