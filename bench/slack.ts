@@ -60,6 +60,8 @@ export interface SlackBenchOptions {
   readonly botNodeOptions?: string;
   /** More node flags for the bot, e.g. --trace-gc (to its log), which NODE_OPTIONS does not take. */
   readonly botNodeFlags?: readonly string[];
+  /** Leaves out the kubelet's probes and the /metrics scrape (to see what they cost the bot's latency). */
+  readonly noProbes?: boolean;
   /** Keeps the directory of the children's logs (printed at the start), e.g. for --trace-gc output. */
   readonly keepLogs?: boolean;
   /** After the measured load, this many seconds more of it, reading both apps' heap after a full GC every 30 s. */
@@ -192,7 +194,7 @@ export async function benchSlack(options: SlackBenchOptions = {}): Promise<Slack
         { name: 'bare Bolt app', port: bare.info.port, agent: keepAliveAgent() },
       ];
       const loadOptions = { targets, perSecond, secret, channel: LOAD_CHANNEL, responseBase: services.info.url };
-      const kubelet = startProbes(bot.info.port, form);
+      const kubelet = options.noProbes ? { stop: () => undefined } : startProbes(bot.info.port, form);
       const [botIdle, bareIdle] = [await bot.call<ProcessStats>('stats', { gc: true }), await bare.call<ProcessStats>('stats', { gc: true })];
       const warmupTicks = Math.round((options.warmupSeconds ?? 3) * perSecond);
       const snapshot = async (name: string): Promise<void> => {
