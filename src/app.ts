@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { userInfo } from 'node:os';
+import { runBot } from './bot.js';
 import { startSimulatedCluster, type SimulatedCluster } from './cluster/sim/index.js';
 import { assertClusterReachable, loadKubeConfig } from './cluster/kubeconfig.js';
 import { ConfigError, findCluster, hasSlackCredentials, loadConfig, type Config, type ConfigSources } from './config.js';
@@ -8,35 +9,17 @@ import { assertRedisReachable, RedisUnavailableError, safeRedisUrl } from './job
 import { startClusterWorker } from './jobs/worker.js';
 import { RedisOutageLog } from './jobs/redis-outage.js';
 import { createLogger } from './logger.js';
-import { kubeCheck, observe, startHealthServer } from './observability/index.js';
+import { observe, startHealthServer } from './observability/index.js';
+import { kubeCheck } from './observability/kube-check.js';
 import { installProcessGuards } from './observability/process-guards.js';
 import { onShutdown, settlesWithin } from './observability/shutdown.js';
-import { createSlackBot } from './slack/app.js';
 import { openTerminalRedis } from './terminal/leftovers.js';
 import { runTerminal } from './terminal/session.js';
 
 /**
  * The composition root: configuration → logger → Slack app or terminal → queues → start.
- * It holds no logic of its own beyond choosing what to start.
+ * It holds no logic of its own beyond choosing what to start. The bot's own is bot.ts.
  */
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-/** The Slack bot: Bolt's HTTP receiver (or Socket Mode) and the queues of every cluster. */
-export async function runBot(config: Config): Promise<void> {
-  const logger = createLogger(config.logLevel);
-  installProcessGuards(logger);
-  await assertRedisReachable(config.redisUrl);
-  const bot = createSlackBot(config, logger);
-  const port = await bot.start();
-  logger.info({ port, socketMode: port === undefined, clusters: config.clusters.map((c) => c.name), redis: safeRedisUrl(config.redisUrl) }, 'platform-medic bot started');
-  // Readiness goes 503 first, so Services and load balancers stop routing here before the server closes.
-  onShutdown(logger, config.shutdownSeconds, async () => {
-    bot.health.beginShutdown();
-    await sleep(config.shutdownDrainSeconds * 1000);
-    await bot.stop();
-  });
-}
 
 /** One cluster's worker, as its own process (`platform-medic worker --cluster NAME`). */
 export async function runWorker(config: Config, clusterName: string): Promise<void> {

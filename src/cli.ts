@@ -1,15 +1,6 @@
 #!/usr/bin/env node
-import { runBot, runStart, runTerminalDemo, runWorker } from './app.js';
-import { runSimCommand } from './cluster/sim/index.js';
-import { runExplainCommand, runMatchCommand } from './commands/match-cli.js';
-import { runValuesCommand } from './values/cli.js';
-import { KubeConfigError } from './cluster/kubeconfig.js';
-import { ConfigError, loadConfig } from './config.js';
+import { loadConfig } from './config.js';
 import { fileReason, InputError } from './input-error.js';
-import { listBlocks } from './handlers/blocks/catalogue.js';
-import { blocksToText } from './terminal/render.js';
-import { RedisUnavailableError } from './jobs/redis.js';
-import { SlackStartError } from './slack/app.js';
 
 const usage = `platform-medic — repairs of the platform, from its troubleshooting guide
 
@@ -46,36 +37,38 @@ async function main(argv: string[]): Promise<void> {
   const [command = 'start', ...args] = argv;
   switch (command) {
     case 'start':
-      return runStart({});
+      return (await import('./app.js')).runStart({});
     case 'bot':
-      return runBot(loadConfig());
+      return (await import('./bot.js')).runBot(loadConfig());
     case 'worker': {
       const cluster = flag(args, '--cluster');
       if (!cluster) throw new InputError('worker: --cluster NAME is required (one worker per cluster)');
-      return runWorker(loadConfig(), cluster);
+      return (await import('./app.js')).runWorker(loadConfig(), cluster);
     }
     case 'terminal': {
       const cluster = flag(args, '--cluster');
       const kubeconfig = flag(args, '--kubeconfig');
       const context = flag(args, '--context');
       const broken = flag(args, '--broken');
-      return runTerminalDemo({}, { ...(cluster ? { cluster } : {}), ...(kubeconfig ? { kubeconfig } : {}), ...(context ? { context } : {}), ...(broken ? { broken } : {}) });
+      return (await import('./app.js')).runTerminalDemo({}, { ...(cluster ? { cluster } : {}), ...(kubeconfig ? { kubeconfig } : {}), ...(context ? { context } : {}), ...(broken ? { broken } : {}) });
     }
     case 'sim':
-      return runSimCommand(args, process.stdout);
+      return (await import('./cluster/sim/index.js')).runSimCommand(args, process.stdout);
     case 'match':
-      process.exitCode = await runMatchCommand(args, process);
+      process.exitCode = await (await import('./commands/match-cli.js')).runMatchCommand(args, process);
       return;
     case 'explain':
-      process.exitCode = runExplainCommand(args, process);
+      process.exitCode = (await import('./commands/match-cli.js')).runExplainCommand(args, process);
       return;
     case 'values':
-      process.exitCode = await runValuesCommand(args, process);
+      process.exitCode = await (await import('./values/cli.js')).runValuesCommand(args, process);
       return;
-    case 'list':
+    case 'list': {
       if (args.length > 0) throw new InputError(`list takes no arguments (unknown: ${args.join(' ').slice(0, 80)})`);
+      const [{ listBlocks }, { blocksToText }] = await Promise.all([import('./handlers/blocks/catalogue.js'), import('./terminal/render.js')]);
       process.stdout.write(`${blocksToText(listBlocks())}\n`);
       return;
+    }
     case 'help':
     case '--help':
     case '-h':
@@ -87,9 +80,17 @@ async function main(argv: string[]): Promise<void> {
   }
 }
 
-/** Errors that are a person's to fix: their message says what to do, a stack trace would only hide it. */
+/**
+ * Errors that are a person's to fix: their message says what to do, a stack trace would only hide it.
+ * Known by name: each command loads only its own modules (the bot never loads the Kubernetes client),
+ * so their classes are not all here to compare with.
+ */
+const userErrors = new Set(['ConfigError', 'RedisUnavailableError', 'KubeConfigError', 'SlackStartError']);
+/** Their message is a whole answer on its own, without the program's name in front. */
+const selfExplained = new Set(['ConfigError', 'RedisUnavailableError']);
+
 function isUserError(err: unknown): boolean {
-  if (err instanceof ConfigError || err instanceof RedisUnavailableError || err instanceof KubeConfigError || err instanceof SlackStartError) return true;
+  if (err instanceof Error && userErrors.has(err.name)) return true;
   const code = (err as { code?: unknown })?.code;
   return typeof code === 'string' && /^E[A-Z]+$/.test(code);
 }
@@ -121,7 +122,7 @@ main(process.argv.slice(2)).catch((err: unknown) => {
     process.stderr.write(`platform-medic: cannot use ${path}: ${fileReason(err)}\n`);
     process.exit(2);
   }
-  if (isUserError(err)) process.stderr.write(`${err instanceof ConfigError || err instanceof RedisUnavailableError ? '' : 'platform-medic: '}${message}\n`);
+  if (isUserError(err)) process.stderr.write(`${selfExplained.has((err as Error).name) ? '' : 'platform-medic: '}${message}\n`);
   else if (err instanceof Error && err.constructor === Error) process.stderr.write(`platform-medic: ${message}\n`);
   else process.stderr.write(`platform-medic: ${message}\n(an unexpected error; please report it with this trace)\n${(err as Error)?.stack ?? ''}\n`);
   process.exit(1);

@@ -1,4 +1,5 @@
 import { Agent, request } from 'node:http';
+import { createServer, type AddressInfo } from 'node:net';
 import { sign } from '../../test/support/slack-requests.js';
 
 /** One signed POST to a Slack app's `/slack/events`, timed from the request's start to its last byte. */
@@ -49,5 +50,17 @@ export function postSigned(port: number, agent: Agent, body: string, secret: str
     }, timeoutMs);
     req.on('error', (err) => finish({ error: err.message }));
     req.end(body);
+  });
+}
+
+/** A TCP port free on loopback right now. */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as AddressInfo;
+      server.close(() => resolve(port));
+    });
   });
 }

@@ -3,8 +3,8 @@ import { closeSync, openSync, readFileSync } from 'node:fs';
 
 /**
  * How the Slack benchmark's parent talks to its child processes: each child announces `ready` with
- * what the parent needs (a port, a URL), then answers named requests. Children log to a file, so the
- * parent's event loop (the load generator's clock) never reads their output.
+ * what the parent needs (a port, a URL), then answers named requests (the child's side: child.mjs).
+ * Children log to a file, so the parent's event loop (the load generator's clock) never reads their output.
  */
 
 /** A request from the parent to a child. */
@@ -16,27 +16,6 @@ interface IpcRequest {
 
 /** A child's answer to one request, or its `ready` announcement. */
 type IpcMessage = { type: 'ready'; info: unknown } | { id: number; ok: true; value: unknown } | { id: number; ok: false; error: string };
-
-type Handler = (arg: unknown) => unknown;
-
-/** Child side: answers the parent's requests with these handlers, then announces `info` as ready. */
-export function serveParent(handlers: Record<string, Handler>, info: unknown): void {
-  const send = (m: IpcMessage): void => void process.send?.(m);
-  process.on('message', (raw) => {
-    const m = raw as IpcRequest;
-    const handler = handlers[m.type];
-    if (!handler) return send({ id: m.id, ok: false, error: `no handler ${m.type}` });
-    Promise.resolve()
-      .then(() => handler(m.arg))
-      .then(
-        (value) => send({ id: m.id, ok: true, value }),
-        (err: unknown) => send({ id: m.id, ok: false, error: err instanceof Error ? err.message : String(err) }),
-      );
-  });
-  // The parent going away (Ctrl-C, a crash) must not leave a child behind.
-  process.on('disconnect', () => process.exit(0));
-  send({ type: 'ready', info });
-}
 
 /** A running child process of the benchmark. */
 export interface BenchChild<Ready> {
@@ -59,14 +38,16 @@ export interface ForkOptions {
   readonly logPath: string;
   /** Extra node flags (e.g. --cpu-prof). */
   readonly nodeFlags?: readonly string[];
+  /** `tsx` (default) runs a TypeScript file; `none` runs JavaScript under plain node, as in production. */
+  readonly loader?: 'tsx' | 'none';
   readonly readyTimeoutMs?: number;
 }
 
-/** Starts `node --import tsx <file>` with an IPC channel and waits for it to announce it is ready. */
+/** Starts `node [--import tsx] <file>` with an IPC channel and waits for it to announce it is ready. */
 export async function forkChild<Ready>(name: string, file: string, options: ForkOptions): Promise<BenchChild<Ready>> {
   const fd = openSync(options.logPath, 'a');
   const child = fork(file, [...(options.args ?? [])], {
-    execArgv: ['--import', 'tsx', ...(options.nodeFlags ?? [])],
+    execArgv: [...(options.loader === 'none' ? [] : ['--import', 'tsx']), ...(options.nodeFlags ?? [])],
     env: options.env,
     stdio: ['ignore', fd, fd, 'ipc'],
   });

@@ -26,11 +26,15 @@ const commandMix = ['help', 'list', 'explain build-logs', 'fix', 'list', 'help',
  */
 export const fixEntries = ['build-logs', 'sso-login', 'terminal-disconnects', 'rollout-invalid-json'] as const;
 
-/** The command of a tick, and who sends it: 1000 people in turn, so the hourly limit per person never refuses. */
+/**
+ * The command of a tick, and who sends it: 10,000 people in turn. Fixes fall on 2 ticks in 10, so
+ * 2,000 people ask for them, each at most 7 times in a run with the 10-minute soak: the hourly limit per person
+ * (10) never refuses, and the soak keeps planning, posting cards and denying to its end.
+ */
 export function commandAt(tick: number): { text: string; user: string } {
   const word = commandMix[tick % commandMix.length]!;
   const fixes = Math.floor(tick / commandMix.length) * 2 + (tick % commandMix.length > 3 ? 1 : 0);
-  return { text: word === 'fix' ? `fix ${fixEntries[fixes % fixEntries.length]}` : word, user: `U0LOAD${tick % 1000}` };
+  return { text: word === 'fix' ? `fix ${fixEntries[fixes % fixEntries.length]}` : word, user: `U0LOAD${tick % 10_000}` };
 }
 
 /** What one target saw under the load. */

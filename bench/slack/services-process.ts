@@ -10,8 +10,7 @@ import { defaultPlatformNames } from '../../src/platform-names.js';
 import { workerRbac } from '../../src/remedies/rbac.js';
 import { startFakeSlackApi, type StoredMessage } from '../../test/fakes/slack-api.js';
 import { workerSubject } from '../../test/support/stack.js';
-import { serveParent } from './ipc.js';
-import { startSampler } from './sampler.js';
+import { serveParent, startSampler } from './child.mjs';
 import { actionIds } from '../../src/handlers/blocks/remedy.js';
 import { blockActionsBody } from '../../test/support/slack-requests.js';
 import { keepAliveAgent, postSigned } from './http.js';
@@ -54,34 +53,43 @@ function buttonOf(m: StoredMessage, prefix: string): { block: string; actionId: 
 async function denyLoop(o: DenierOptions): Promise<void> {
   const agent = keepAliveAgent();
   const clicks: Promise<void>[] = [];
+  // Messages are only ever appended: each is looked at once, so a long run (the soak posts tens of
+  // thousands) costs no more per card than a short one.
+  let scanned = 0;
+  const newCards = (f: typeof fake): StoredMessage[] | undefined => {
+    const all = f.messages(o.channel);
+    const found: StoredMessage[] = [];
+    for (; scanned < all.length; scanned++) if (hasButton(all[scanned]!, actionIds.deny)) found.push(all[scanned]!);
+    return found.length > 0 ? found : undefined;
+  };
   while (denier.active) {
-    const card = await fake
-      .waitFor((f) => f.messages(o.channel).find((m) => !denier.denied.has(m.ts) && hasButton(m, actionIds.deny)), { timeoutMs: 500, what: 'a card to deny' })
-      .catch(() => undefined);
-    if (!card) continue;
-    denier.denied.add(card.ts);
-    const button = buttonOf(card, actionIds.deny)!;
-    const body = blockActionsBody({
-      user: o.user,
-      channel: o.channel,
-      message_ts: card.ts,
-      ...(card.thread_ts ? { thread_ts: card.thread_ts } : {}),
-      action_id: button.actionId,
-      value: button.value,
-      block_id: button.block,
-      button_text: button.text,
-      response_url: fake.responseUrl(`deny-${card.ts}`, { channel: o.channel, messageTs: card.ts, user: o.user }),
-      message: { text: card.text, blocks: card.blocks },
-    });
-    clicks.push(
-      postSigned(o.port, agent, body, o.secret, 3_000).then((r) => {
-        if (r.status === 200) denier.acks.push(r.ms);
-        else denier.errors++;
-      }),
-    );
+    const cards = await fake.waitFor(newCards, { timeoutMs: 500, what: 'a card to deny' }).catch(() => [] as StoredMessage[]);
+    for (const card of cards) clicks.push(deny(o, agent, card));
   }
   await Promise.all(clicks);
   agent.destroy();
+}
+
+/** Clicks Deny on one card as the approver. */
+function deny(o: DenierOptions, agent: ReturnType<typeof keepAliveAgent>, card: StoredMessage): Promise<void> {
+  denier.denied.add(card.ts);
+  const button = buttonOf(card, actionIds.deny)!;
+  const body = blockActionsBody({
+    user: o.user,
+    channel: o.channel,
+    message_ts: card.ts,
+    ...(card.thread_ts ? { thread_ts: card.thread_ts } : {}),
+    action_id: button.actionId,
+    value: button.value,
+    block_id: button.block,
+    button_text: button.text,
+    response_url: fake.responseUrl(`deny-${card.ts}`, { channel: o.channel, messageTs: card.ts, user: o.user }),
+    message: { text: card.text, blocks: card.blocks },
+  });
+  return postSigned(o.port, agent, body, o.secret, 3_000).then((r) => {
+    if (r.status === 200) denier.acks.push(r.ms);
+    else denier.errors++;
+  });
 }
 
 function summary(channel: string): ChannelSummary {

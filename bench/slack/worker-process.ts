@@ -7,8 +7,7 @@ import { findCluster, loadConfig } from '../../src/config.js';
 import { loadKubeConfig } from '../../src/cluster/kubeconfig.js';
 import { startClusterWorker } from '../../src/jobs/worker.js';
 import { createLogger } from '../../src/logger.js';
-import { serveParent } from './ipc.js';
-import { startSampler } from './sampler.js';
+import { serveParent, startSampler } from './child.mjs';
 
 const sampler = startSampler();
 const config = loadConfig();

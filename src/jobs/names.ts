@@ -10,6 +10,11 @@ export const jobRetention = {
   removeOnFail: { age: 14 * 24 * 3600, count: 5000 },
 } as const;
 
+/** The key that, when present, tells the worker a remedy was cancelled (the bot sets it). */
+export function cancelKey(prefix: string, requestId: string): string {
+  return `${prefix}:cancel:${requestId}`;
+}
+
 /** The queue of one cluster: adding a cluster is adding a worker on its queue. */
 export function clusterQueueName(cluster: string): string {
   return `cluster-${cluster}`;

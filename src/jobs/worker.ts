@@ -11,7 +11,7 @@ import { planStage } from '../remedies/planner.js';
 import { runPlan, type RunOutcome, type StepLedger } from '../remedies/runner.js';
 import type { StepContext } from '../remedies/steps/index.js';
 import type { Plan } from '../remedies/plan.js';
-import { clusterQueueName, jobRetention, planJobSchema, runJobId, runJobSchema } from './names.js';
+import { cancelKey, clusterQueueName, jobRetention, planJobSchema, runJobId, runJobSchema } from './names.js';
 import { connectRedis, safeRedisUrl } from './redis.js';
 import { RedisOutageLog } from './redis-outage.js';
 import { seal } from './sealing.js';
@@ -35,11 +35,6 @@ export interface ClusterWorker {
   readonly worker: Worker;
   /** Stops taking jobs and waits for the running one; `force` leaves it (its lock expires, the ledger resumes it). */
   close(force?: boolean): Promise<void>;
-}
-
-/** The key that, when present, tells the worker a remedy was cancelled. */
-export function cancelKey(prefix: string, requestId: string): string {
-  return `${prefix}:cancel:${requestId}`;
 }
 
 /**

@@ -1,5 +1,3 @@
-import type { KubeConfig } from '@kubernetes/client-node';
-import { VersionApi } from '@kubernetes/client-node';
 import type { webApi } from '@slack/bolt';
 import { Redis } from 'ioredis';
 
@@ -9,7 +7,8 @@ export interface ReadinessCheck {
   check(): Promise<void>;
 }
 
-function within<T>(ms: number, what: string, p: Promise<T>): Promise<T> {
+/** Rejects when `p` has not settled within `ms`. */
+export function within<T>(ms: number, what: string, p: Promise<T>): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<never>((_, reject) => {
     timer = setTimeout(() => reject(new Error(`${what}: no answer within ${ms} ms`)), ms);
@@ -85,12 +84,6 @@ export function slackCheck(client: webApi.WebClient, timeoutMs = 3_000): Readine
     },
     60_000,
   );
-}
-
-/** The cluster's API server answers a cheap read (GET /version), checked at most every 30 s. */
-export function kubeCheck(kubeConfig: KubeConfig, timeoutMs = 3_000): ReadinessCheck {
-  const api = kubeConfig.makeApiClient(VersionApi);
-  return cached({ name: 'kubernetes', check: async () => void (await within(timeoutMs, 'kubernetes GET /version', api.getCode())) }, 30_000);
 }
 
 /**

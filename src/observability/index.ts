@@ -4,7 +4,7 @@ import { connectProbeRedis, redisCheck, type ReadinessCheck } from './checks.js'
 import { Health } from './health.js';
 import { createMetrics, type MedicMetrics } from './metrics.js';
 
-export { cached, kubeCheck, slackCheck, type ReadinessCheck } from './checks.js';
+export { cached, slackCheck, type ReadinessCheck } from './checks.js';
 export { Health, healthPaths, type HealthRoute } from './health.js';
 export { createMetrics, metricNames, type MedicMetrics } from './metrics.js';
 export { countRequests } from './bolt.js';

@@ -1,8 +1,7 @@
 import { findEntry, findStage } from '../catalogue/index.js';
 import type { DeadlineJobData } from '../jobs/names.js';
-import { parseJobId, runJobId } from '../jobs/names.js';
+import { cancelKey, parseJobId, runJobId } from '../jobs/names.js';
 import type { RemedyRequest } from '../jobs/requests.js';
-import { cancelKey } from '../jobs/worker.js';
 import { attemptKey, busySeconds, finished, lockMarginSeconds, questionKey, type RemedyCore } from './core.js';
 import { minutesText } from './durations.js';
 import { lostMessage, type LostCause } from './lost-state.js';

@@ -44,6 +44,21 @@ describe.skipIf(!kubectlAvailable)('deploy/: every kustomization renders and is 
     }
   });
 
+  it.each(paths)("%s: the bot's heap ceiling is set, not left to the memory Node happens to see, and fits under its memory limit", (path) => {
+    const w = workloadOf(render(path), 'bot');
+    if (!w) return;
+    const c = podSpec(w).containers[0]!;
+    const options = c.env?.find((e) => e.name === 'NODE_OPTIONS')?.value ?? '';
+    const heapMiB = Number(/--max-old-space-size=(\d+)/.exec(options)?.[1]);
+    expect(heapMiB, `NODE_OPTIONS of the bot: "${options}"`).toBeGreaterThan(0);
+    const limit = /^(\d+)(Mi|Gi)$/.exec(c.resources!.limits!.memory!)!;
+    const limitMiB = Number(limit[1]) * (limit[2] === 'Gi' ? 1024 : 1);
+    // Besides the old generation, the process holds the young generation (up to 3 semi-spaces of
+    // 16 MiB) and what lives outside V8's heap: about 65 MiB measured under load (RSS minus the
+    // heap's total, bench/RESULTS.md), counted as 100 for the buffers of shared files (10 MB each).
+    expect(heapMiB + 48 + 100, `heap ${heapMiB} MiB under the ${c.resources!.limits!.memory} limit`).toBeLessThanOrEqual(limitMiB);
+  });
+
   it.each(paths)('%s: the bot and worker probe /healthz and /readyz on a named port they listen on, and the pod outlives the shutdown bound', (path) => {
     for (const part of ['bot', 'worker'] as const) {
       const w = workloadOf(render(path), part);

@@ -3,7 +3,7 @@ import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse as parseYaml, stringify } from 'yaml';
 import { catalogue } from '../../src/catalogue/index.js';
@@ -166,5 +166,35 @@ describe('the built output starts with the manifests\' commands and environment'
     expect(await exited(started.child)).toBe(0);
     expect(Date.now() - t0).toBeLessThan(Number(env.PLATFORM_MEDIC_SHUTDOWN_SECONDS) * 1000);
     expect(started.log()).toContain('"msg":"stopped"');
+  });
+
+  it("bot: the running process never loads the Kubernetes client nor the PostgreSQL client (the workers' tools, tens of MB the bot's pod would carry)", async () => {
+    const bot = podSpec(workloadOf(readObjects('base/bot/deployment.yaml'), 'bot')!).containers[0]!;
+    writeFileSync(join(dir, 'bot.yaml'), readFileSync(join(root, 'deploy/overlays/example/control/platform-medic.yaml')));
+    const port = await freePort();
+    const modules = join(dir, 'bot-modules.txt');
+    writeFileSync(modules, '');
+    const recorder = pathToFileURL(join(root, 'test/support/module-recorder.mjs')).href;
+    const env = manifestEnv(
+      bot,
+      { SLACK_BOT_TOKEN: fake.botToken, SLACK_SIGNING_SECRET: signingSecret, REDIS_URL: testRedisUrl },
+      { PLATFORM_MEDIC_CONFIG: join(dir, 'bot.yaml'), PORT: String(port), SLACK_API_URL: fake.apiUrl, PLATFORM_MEDIC_QUEUE_PREFIX: uniquePrefix('built-bot-modules'), PLATFORM_MEDIC_SHUTDOWN_DRAIN_SECONDS: '0' },
+    );
+    const started = await run(bot, bot.args!, { ...env, NODE_OPTIONS: `${env.NODE_OPTIONS ?? ''} --import ${recorder}`.trim(), MODULE_RECORDER_FILE: modules }, 'platform-medic bot started');
+    children.push(started.child);
+    // Every kind of request the bot serves, so that nothing it loads on first use is missed.
+    const base = `http://127.0.0.1:${port}`;
+    for (const text of ['help', 'list', 'explain build-logs', 'fix build-logs prod-eu', 'match build logs are not streaming']) {
+      const r = await postSigned(`${base}/slack/events`, slashCommandBody({ text, user_id: 'U0APPROVER', channel_id: 'C0PLATFORM', response_url: fake.responseUrl(`modules-${text}`) }), { secret: signingSecret });
+      expect(r.status, text).toBe(200);
+    }
+    expect((await get(`${base}/metrics`)).status).toBe(200);
+    started.child.kill('SIGTERM');
+    expect(await exited(started.child)).toBe(0);
+    const packages = new Set(readFileSync(modules, 'utf8').split('\n').map((url) => /\/node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(url)?.[1]).filter(Boolean));
+    expect(packages).toContain('@slack/bolt');
+    expect(packages).toContain('bullmq');
+    expect(packages).not.toContain('@kubernetes/client-node');
+    expect(packages).not.toContain('pg');
   });
 });

@@ -1,0 +1,29 @@
+import type { Config } from './config.js';
+import { assertRedisReachable, safeRedisUrl } from './jobs/redis.js';
+import { createLogger } from './logger.js';
+import { installProcessGuards } from './observability/process-guards.js';
+import { onShutdown } from './observability/shutdown.js';
+import { createSlackBot } from './slack/app.js';
+
+/**
+ * The bot's composition root (`platform-medic bot`), apart from app.ts: the bot's process loads the
+ * Slack side alone, never the worker's Kubernetes and database clients nor the simulated cluster.
+ */
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** The Slack bot: Bolt's HTTP receiver (or Socket Mode) and the queues of every cluster. */
+export async function runBot(config: Config): Promise<void> {
+  const logger = createLogger(config.logLevel);
+  installProcessGuards(logger);
+  await assertRedisReachable(config.redisUrl);
+  const bot = createSlackBot(config, logger);
+  const port = await bot.start();
+  logger.info({ port, socketMode: port === undefined, clusters: config.clusters.map((c) => c.name), redis: safeRedisUrl(config.redisUrl) }, 'platform-medic bot started');
+  // Readiness goes 503 first, so Services and load balancers stop routing here before the server closes.
+  onShutdown(logger, config.shutdownSeconds, async () => {
+    bot.health.beginShutdown();
+    await sleep(config.shutdownDrainSeconds * 1000);
+    await bot.stop();
+  });
+}
