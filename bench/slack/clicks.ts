@@ -147,8 +147,9 @@ export async function runClickTrials(o: ClickOptions): Promise<ClickResult> {
         const channel = `C0CLICK${attempt}`;
         fixToCard.push(performance.now() - fix.sentAt);
         const button = approveButton(card);
-        const ref = JSON.parse(button.value) as { r: string; s: string; h: string };
-        const jobId = runJobId(ref.r, ref.s, ref.h, 0);
+        const ref = JSON.parse(button.value) as { r: string; s: string; a: string };
+        // A run belongs to its approval attempt, named on the card.
+        const jobId = runJobId(ref.r, ref.s, ref.a, 0);
         const body = blockActionsBody({
           user: o.approver,
           channel,
