@@ -180,15 +180,6 @@ export class RequestStore {
     return (await this.redis.set(`${this.prefix}:once:${key}`, '1', 'EX', 24 * 3600, 'NX')) === 'OK';
   }
 
-  /** True when none of `keys` was claimed within `ttlSeconds`; claims them all either way (a replayed Slack request). */
-  async firstTime(keys: readonly string[], ttlSeconds: number): Promise<boolean> {
-    const tx = this.redis.multi();
-    for (const k of keys) tx.set(`${this.prefix}:once:${k}`, '1', 'EX', ttlSeconds, 'NX');
-    const results = await tx.exec();
-    if (!results) throw new Error('the claim of a request was discarded');
-    return results.every(([err, v]) => !err && v === 'OK');
-  }
-
   /** A request id: lower-case letters and digits, never an integer string (BullMQ job ids). */
   static newId(): string {
     const alphabet = 'abcdefghijklmnopqrstuvwxyz0123456789';

@@ -14,7 +14,7 @@ import { countRequests, observe, slackCheck, startHealthServer, type Health, typ
 import { configuredApprovers, RemedyCoordinator } from '../remedies/coordinator.js';
 import { slackLibraryLogger } from './library-logger.js';
 import { SlackOutbox } from './outbox.js';
-import { refuseReplays, requestDigest } from './replays.js';
+import { RedisReplayMemory, refuseReplays, requestDigest } from './replays.js';
 import { gateRequests } from './request-gate.js';
 
 /** Slack refused the token or could not be reached; the message says which. Never contains the token. */
@@ -48,10 +48,10 @@ export async function verifySlackToken(token: string, apiUrl?: string): Promise<
  * of it, the checks Bolt does not make (future timestamps, signed bodies that are not objects).
  * Probes and Prometheus use its port too.
  */
-function httpReceiver(signingSecret: string | undefined, slackLog: BoltLogger, logger: Logger, health: Health): HTTPReceiver {
+function httpReceiver(signingSecret: string | undefined, apiUrl: string | undefined, slackLog: BoltLogger, logger: Logger, health: Health): HTTPReceiver {
   if (!signingSecret) throw new Error('the HTTP receiver needs SLACK_SIGNING_SECRET');
   const receiver = new HTTPReceiver({ signingSecret, logger: slackLog, customRoutes: health.routes(), customPropertiesExtractor: requestDigest });
-  gateRequests(receiver, signingSecret, logger);
+  gateRequests(receiver, signingSecret, logger, apiUrl);
   return receiver;
 }
 
@@ -82,7 +82,7 @@ export function createSlackBot(config: Config, logger: Logger, options: { metric
   const slackLog = slackLibraryLogger(logger);
   // Reads only (approver groups); writes go through the outbox below.
   const webClient = new webApi.WebClient(botToken, { ...(apiUrl ? { slackApiUrl: apiUrl } : {}), logger: slackLog });
-  const receiver = socketMode ? undefined : httpReceiver(signingSecret, slackLog, logger, health);
+  const receiver = socketMode ? undefined : httpReceiver(signingSecret, apiUrl, slackLog, logger, health);
   const app = new App({
     authorize: async () => {
       identity ??= await verifySlackToken(botToken, apiUrl);
@@ -106,7 +106,9 @@ export function createSlackBot(config: Config, logger: Logger, options: { metric
   const reporter = new SlackReporter(outbox.remedy, logger);
   const coordinator = new RemedyCoordinator({ config, logger, reporter, metrics, policy: configuredApprovers(config, webClient, logger) });
   app.use(countRequests(metrics));
-  app.use(refuseReplays(coordinator.store, logger));
+  const replayRedis = connectRedis(config.redisUrl, 'client');
+  replayRedis.on('error', () => undefined);
+  app.use(refuseReplays(new RedisReplayMemory(replayRedis, config.queuePrefix), logger));
   reporter.attach(coordinator.store);
   reporter.expiresAt = (plan) => coordinator.expiresAt(plan);
   const deps = { config, coordinator, logger, metrics, outbox, pasteBudget };
@@ -148,6 +150,7 @@ export function createSlackBot(config: Config, logger: Logger, options: { metric
       await coordinator.close();
       await outbox.close();
       await budgetRedis.quit().catch(() => undefined);
+      await replayRedis.quit().catch(() => undefined);
       await observed.close();
     },
   };

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { AnyMiddlewareArgs, BufferedIncomingMessage, Middleware } from '@slack/bolt';
+import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import { requestKind } from '../observability/bolt.js';
 import { maxClockSkewSeconds } from './request-gate.js';
@@ -41,6 +42,20 @@ function within<T>(work: Promise<T>, ms: number): Promise<T> {
 }
 
 /**
+ * Commands whose whole answer is the public catalogue, given in the acknowledgement: a copy of one
+ * reveals nothing and changes nothing, so they are answered without asking Redis first (the claim is
+ * the one wait between a request and its acknowledgement). Everything else is claimed.
+ */
+const catalogueReads = new Set(['', 'help', 'list', 'explain', 'match']);
+
+function answersFromCatalogue(body: unknown): boolean {
+  const b = body as { command?: unknown; text?: unknown };
+  if (typeof b.command !== 'string') return false;
+  const text = typeof b.text === 'string' ? b.text : '';
+  return catalogueReads.has(text.trim().split(/\s/, 1)[0]!.toLowerCase());
+}
+
+/**
  * Bolt global middleware: answers each distinct signed request once. A request whose signed digest,
  * or whose trigger_id, was already seen is acknowledged and nothing runs. Slack's own retries of
  * events are signed anew, so they pass here and are told apart by their event id, as before. When
@@ -53,6 +68,7 @@ export function refuseReplays(memory: ReplayMemory, logger: Logger): Middleware<
     const digest = context.requestDigest;
     // Socket Mode: no signed HTTP requests, Slack's connection is authenticated.
     if (typeof digest !== 'string') return next();
+    if (answersFromCatalogue(body)) return next();
     const triggerId = (body as { trigger_id?: unknown }).trigger_id;
     const keys = [`request:${digest}`, ...(typeof triggerId === 'string' ? [`trigger:${triggerId}`] : [])];
     const kind = requestKind(body);
@@ -70,4 +86,23 @@ export function refuseReplays(memory: ReplayMemory, logger: Logger): Middleware<
     log.info({ kind, retryNum: context.retryNum }, 'replayed request acknowledged; nothing was run');
     await ack?.();
   };
+}
+
+/**
+ * The replay memory on a Redis connection of its own: a claim never waits behind the queues' traffic
+ * on a shared connection (it sits between a request and its acknowledgement).
+ */
+export class RedisReplayMemory implements ReplayMemory {
+  constructor(
+    private readonly redis: Redis,
+    private readonly prefix: string,
+  ) {}
+
+  async firstTime(keys: readonly string[], ttlSeconds: number): Promise<boolean> {
+    const tx = this.redis.multi();
+    for (const k of keys) tx.set(`${this.prefix}:once:${k}`, '1', 'EX', ttlSeconds, 'NX');
+    const results = await tx.exec();
+    if (!results) throw new Error('the claim of a request was discarded');
+    return results.every(([err, v]) => !err && v === 'OK');
+  }
 }

@@ -34,13 +34,58 @@ export function skewOf(timestamp: string | undefined, nowMs: number): string | u
 
 const kindOf = (v: unknown) => (v === null ? 'null' : Array.isArray(v) ? 'an array' : typeof v);
 
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** Interactions whose payload names the person who acted; Bolt reads `user.id` from each. */
+const interactions = new Set(['block_actions', 'block_suggestion', 'interactive_message', 'message_action', 'shortcut', 'view_submission', 'view_closed']);
+
+/**
+ * Where Slack lets an app answer later: https on hooks.slack.com (the documented host of every
+ * response_url), or the configured Web API address (a proxy, or the tests' fake Slack).
+ */
+export function isSlackResponseUrl(address: string, apiUrl: string | undefined): boolean {
+  let url: URL;
+  try {
+    url = new URL(address);
+  } catch {
+    return false;
+  }
+  if (url.username || url.password) return false;
+  if (url.protocol === 'https:' && url.port === '' && url.hostname === 'hooks.slack.com') return true;
+  if (!apiUrl) return false;
+  try {
+    return new URL(apiUrl).origin === url.origin;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * What is wrong (in words that follow "a signed body") with the shape of a parsed body that Bolt would fail on outside any listener (an
+ * event_callback whose `event` is not an object: a 500; an interaction without its `user`: no
+ * acknowledgement at all), or that would make the bot write where Slack never told it to (a
+ * response_url that is not Slack's). Undefined when the body is fine.
+ */
+export function shapeProblem(body: unknown, apiUrl: string | undefined): string | undefined {
+  if (!isObject(body)) return `that is not an object (${kindOf(body)})`;
+  if (body.type === 'event_callback' && !isObject(body.event)) return `of an event callback whose event is ${kindOf(body.event)}`;
+  if (typeof body.type === 'string' && interactions.has(body.type) && !(isObject(body.user) && typeof body.user.id === 'string')) return `of ${body.type} without the user who acted`;
+  const urls = [body.response_url, ...(Array.isArray(body.response_urls) ? body.response_urls.map((r) => (isObject(r) ? r.response_url : r)) : [])];
+  for (const u of urls) {
+    if (u === undefined) continue;
+    if (typeof u !== 'string' || !isSlackResponseUrl(u, apiUrl)) return "with a response_url that is not Slack's";
+  }
+  return undefined;
+}
+
 /**
  * Checks one request to the events endpoint before Bolt's receiver handles it: a timestamp too far
- * in the future (or past) is refused with 401; a correctly signed body that is not a JSON object
- * (`null`, `payload=null`, a number) with 400, where Bolt would fail on it outside any handler.
+ * in the future (or past) is refused with 401; a correctly signed body of a shape Bolt would fail on
+ * outside any handler (`null`, `payload=null`, an event that is not an object, an interaction
+ * without its user) or with a response_url off Slack's hosts, with 400.
  * Everything else, forgeries included, goes on to Bolt, which verifies and parses it as always.
  */
-async function screen(req: IncomingMessage, signingSecret: string, nowMs: number): Promise<Refusal | undefined> {
+async function screen(req: IncomingMessage, signingSecret: string, apiUrl: string | undefined, nowMs: number): Promise<Refusal | undefined> {
   let buffered: BufferedIncomingMessage;
   try {
     // Bolt reads the body it finds buffered here instead of reading the stream again.
@@ -57,20 +102,22 @@ async function screen(req: IncomingMessage, signingSecret: string, nowMs: number
   } catch {
     return undefined; // Bolt answers a malformed body with 400 once it has checked the signature.
   }
-  if (typeof body === 'object' && body !== null && !Array.isArray(body)) return undefined;
+  const problem = shapeProblem(body, apiUrl);
+  if (!problem) return undefined;
+  // Only a signed body is answered here; a forgery goes on to Bolt, which refuses it as always.
   const signed = isValidSlackRequest({
     signingSecret,
     body: buffered.rawBody.toString(),
     headers: { 'x-slack-signature': header(req, 'x-slack-signature') ?? '', 'x-slack-request-timestamp': Number(header(req, 'x-slack-request-timestamp')) },
   });
-  return signed ? { status: 400, reason: `a signed body that is not an object (${kindOf(body)})` } : undefined;
+  return signed ? { status: 400, reason: `a signed body ${problem}` } : undefined;
 }
 
 /**
  * Puts `screen` in front of the receiver's request listener. Bolt's HTTPReceiver still does all the
  * real work (verification, parsing, acknowledgement, routing); requests elsewhere pass untouched.
  */
-export function gateRequests(receiver: HTTPReceiver, signingSecret: string, logger: Logger, now: () => number = Date.now): void {
+export function gateRequests(receiver: HTTPReceiver, signingSecret: string, logger: Logger, apiUrl?: string, now: () => number = Date.now): void {
   const inner: RequestListener = receiver.requestListener;
   const log = logger.child({ component: 'request-gate' });
   const pass = (req: IncomingMessage, res: ServerResponse) => {
@@ -84,7 +131,7 @@ export function gateRequests(receiver: HTTPReceiver, signingSecret: string, logg
   receiver.requestListener = (req, res) => {
     const path = new URL(req.url ?? '/', 'http://localhost').pathname;
     if (req.method !== 'POST' || path !== eventsPath) return pass(req, res);
-    screen(req, signingSecret, now()).then(
+    screen(req, signingSecret, apiUrl, now()).then(
       (refusal) => {
         if (!refusal) return pass(req, res);
         log.warn({ status: refusal.status, reason: refusal.reason, retryNum: header(req, 'x-slack-retry-num') }, 'request refused');

@@ -2,7 +2,9 @@ import { Writable } from 'node:stream';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { blocksText, type StoredMessage } from '../fakes/slack-api.js';
-import { eventCallbackBody, newTriggerId, postSigned, sign, slashCommandBody } from '../support/slack-requests.js';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { blockActionsBody, eventCallbackBody, messageShortcutBody, newTriggerId, postSigned, sign, slashCommandBody } from '../support/slack-requests.js';
 import { approver, channel, requester, signingSecret, startStack, testRedisUrl, type Stack } from '../support/stack.js';
 
 const hasButton = (m: StoredMessage, prefix: string) => JSON.stringify(m.blocks ?? []).includes(`"action_id":"${prefix}`);
@@ -95,6 +97,63 @@ describe('requests Slack did not send as they are: future timestamps, bodies tha
     expect(logged(/request refused/).map((l) => l.reason)).toContain('a signed body that is not an object (null)');
     // An unsigned null is still a forgery first: 401.
     expect((await postSigned(stack.eventsUrl, 'null', { secret: signingSecret, contentType: 'application/json', signature: 'v0=' + '0'.repeat(64) })).status).toBe(401);
+  });
+
+  it('answers a signed event whose event is not an object, and a click or shortcut without the user who acted, with 400 at once', async () => {
+    // Bolt reads body.event and payload.user.id outside any listener: a 500, or no acknowledgement for 3 s.
+    const event = JSON.parse(eventCallbackBody({ type: 'message' })) as Record<string, unknown>;
+    const click = new URLSearchParams(blockActionsBody({ user: requester, channel, message_ts: '1795100000.000200', action_id: 'remedy:approve', block_id: 'b', value: '{}', response_url: stack.fake.responseUrl('no-user', { channel, user: requester }) }));
+    const withoutUser = (form: URLSearchParams) => {
+      const payload = JSON.parse(form.get('payload')!) as Record<string, unknown>;
+      delete payload.user;
+      return new URLSearchParams({ payload: JSON.stringify(payload) }).toString();
+    };
+    const shortcut = new URLSearchParams(messageShortcutBody({ callback_id: 'platform_match', user: requester, channel, message: { ts: '1795100000.000300', text: 'exit status 128' }, response_url: stack.fake.responseUrl('no-user-2', { channel, user: requester }) }));
+    const bodies = [
+      { body: JSON.stringify({ ...event, event: null }), contentType: 'application/json', reason: 'a signed body of an event callback whose event is null' },
+      { body: JSON.stringify({ ...event, event: 'text' }), contentType: 'application/json', reason: 'a signed body of an event callback whose event is string' },
+      { body: withoutUser(click), contentType: 'application/x-www-form-urlencoded', reason: 'a signed body of block_actions without the user who acted' },
+      { body: withoutUser(shortcut), contentType: 'application/x-www-form-urlencoded', reason: 'a signed body of message_action without the user who acted' },
+    ];
+    for (const { body, contentType } of bodies) {
+      const started = Date.now();
+      const res = await postSigned(stack.eventsUrl, body, { secret: signingSecret, contentType });
+      expect({ body, status: res.status, answeredBeforeSlackGivesUp: Date.now() - started < 3_000 }).toEqual({ body, status: 400, answeredBeforeSlackGivesUp: true });
+    }
+    const reasons = logged(/request refused/).map((l) => l.reason);
+    for (const { reason } of bodies) expect(reasons).toContain(reason);
+    expect(logged(/unhandled error|failed on a request/)).toEqual([]);
+  });
+
+  it("refuses a signed command or shortcut whose response_url is not Slack's, with 400, and writes nothing there", async () => {
+    // A trap where an answer would go: nothing may reach it.
+    const hits: string[] = [];
+    const trap = createServer((req, res) => (hits.push(req.url ?? ''), res.end('ok')));
+    await new Promise<void>((r) => trap.listen(0, '127.0.0.1', r));
+    const trapUrl = `http://127.0.0.1:${(trap.address() as AddressInfo).port}/commands/T0/1/x`;
+    try {
+      const command = slashCommandBody({ text: 'help', user_id: requester, channel_id: channel, response_url: trapUrl });
+      const lookAlike = slashCommandBody({ text: 'fix build-logs', user_id: requester, channel_id: channel, response_url: 'https://hooks.slack.com.evil.example/commands/T0/1/x' });
+      const shortcut = messageShortcutBody({ callback_id: 'platform_match', user: requester, channel, message: { ts: '1795100000.000400', text: 'exit status 128' }, response_url: trapUrl });
+      for (const body of [command, lookAlike, shortcut]) expect((await postSigned(stack.eventsUrl, body, { secret: signingSecret })).status).toBe(400);
+      expect(logged(/request refused/).map((l) => l.reason)).toContain("a signed body with a response_url that is not Slack's");
+      const help = await stack.slash('help');
+      expect(help.status).toBe(200);
+      expect(hits).toEqual([]);
+    } finally {
+      trap.close();
+    }
+  });
+
+  it('answers a copy of a catalogue command again (it reveals and changes nothing) without asking Redis', async () => {
+    const body = slashCommandBody({ text: 'list', user_id: requester, channel_id: channel, response_url: stack.fake.responseUrl('list-copy', { channel, user: requester }) });
+    const timestamp = now();
+    const first = await postSigned(stack.eventsUrl, body, { secret: signingSecret, timestamp });
+    const copy = await postSigned(stack.eventsUrl, body, { secret: signingSecret, timestamp });
+    expect(first.status).toBe(200);
+    expect(copy.status).toBe(200);
+    expect(blocksText((copy.json as { blocks: unknown }).blocks)).toEqual(blocksText((first.json as { blocks: unknown }).blocks));
+    expect(blocksText((copy.json as { blocks: unknown }).blocks)).toContain('build-logs');
   });
 
   it('runs a replayed slash command once: the same signed request again is acknowledged and reveals nothing', async () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { maxClockSkewSeconds, skewOf } from '../../src/slack/request-gate.js';
+import { isSlackResponseUrl, maxClockSkewSeconds, shapeProblem, skewOf } from '../../src/slack/request-gate.js';
 import { requestDigest } from '../../src/slack/replays.js';
 
 describe('the clock skew a signed request may have', () => {
@@ -40,5 +40,31 @@ describe('timestamps that are not plain seconds', () => {
     const digest = (t: string) => requestDigest({ headers: { 'x-slack-request-timestamp': t, 'x-slack-signature': 'v0=abc' } } as never).requestDigest;
     expect(digest(`0${ts}`)).toBe(digest(ts));
     expect(digest(`${ts}.0`)).toBe(digest(ts));
+  });
+});
+
+describe("where a signed request may have the bot answer (its response_url)", () => {
+  it("accepts Slack's hooks host over https and the configured API address, and nothing that only looks like them", () => {
+    const api = 'http://127.0.0.1:4000/api/';
+    expect(isSlackResponseUrl('https://hooks.slack.com/commands/T0/1/abc', undefined)).toBe(true);
+    expect(isSlackResponseUrl('http://127.0.0.1:4000/response/abc', api)).toBe(true);
+    for (const address of [
+      'http://hooks.slack.com/commands/T0/1/abc',
+      'https://hooks.slack.com:8443/commands/T0/1/abc',
+      'https://hooks.slack.com.evil.example/x',
+      'https://evil.example/hooks.slack.com',
+      'https://user:pw@hooks.slack.com/x',
+      'https://hooks-slack.com/x',
+      'http://127.0.0.1:4001/response/abc',
+      'not a url',
+    ]) expect(isSlackResponseUrl(address, api), address).toBe(false);
+  });
+
+  it('names the shape Bolt would fail on, in words that follow "a signed body"', () => {
+    expect(shapeProblem(null, undefined)).toBe('that is not an object (null)');
+    expect(shapeProblem({ type: 'event_callback', event: null }, undefined)).toBe('of an event callback whose event is null');
+    expect(shapeProblem({ type: 'view_submission', user: { name: 'x' } }, undefined)).toBe('of view_submission without the user who acted');
+    expect(shapeProblem({ type: 'view_submission', user: { id: 'U1' }, response_urls: [{ response_url: 'https://evil.example/' }] }, undefined)).toBe("with a response_url that is not Slack's");
+    expect(shapeProblem({ command: '/platform', response_url: 'https://hooks.slack.com/commands/T0/1/x' }, undefined)).toBeUndefined();
   });
 });
