@@ -12,8 +12,10 @@ export const redactionPatterns = {
   privateKey: /-----BEGIN [A-Z ]{0,40}PRIVATE KEY-----[^-]{0,20000}-----END [A-Z ]{0,40}PRIVATE KEY-----/g,
   bearer: /\b(bearer|basic)[ \t]+[A-Za-z0-9._~+/=-]{8,}/gi,
   urlCredentials: /\b([a-z][a-z0-9+.-]{1,20}:\/\/[^\s:/@]{1,200}):[^\s@/]{1,200}@/gi,
+  // `auth` takes authorization, auth_token, …, but not the words authentic(ity) and author(ity):
+  // Bolt's "Failed to verify authenticity: signature mismatch" keeps its words.
   keyValue:
-    /(?<![A-Za-z0-9])(password|passwd|pwd|secret|token|api[_-]?key|apikey|access[_-]?key|private[_-]?key|credentials?|auth)([A-Za-z0-9_.-]{0,40})(["']?[ \t]{0,10}[:=][ \t]{0,10}["']?)([^\s"',;}]{1,4000})/gi,
+    /(?<![A-Za-z0-9])(password|passwd|pwd|secret|token|api[_-]?key|apikey|access[_-]?key|private[_-]?key|credentials?|auth(?!entic|or(?!iz)))([A-Za-z0-9_.-]{0,40})(["']?[ \t]{0,10}[:=][ \t]{0,10}["']?)([^\s"',;}]{1,4000})/gi,
   slackToken: /\bx(?:ox[abprs]|app)-[A-Za-z0-9-]{8,}/g,
   githubToken: /\b(?:gh[pousr]_[A-Za-z0-9]{20,}|github_pat_[A-Za-z0-9_]{20,}|glpat-[A-Za-z0-9_-]{20,})/g,
   awsKey: /\b(?:AKIA|ASIA)[0-9A-Z]{16}\b/g,

@@ -76,3 +76,25 @@ describe('the registry of known secrets', () => {
     expect(secrets.scrub('abc12 stays')).toBe('abc12 stays');
   });
 });
+
+describe('words that only look like the name of a secret', () => {
+  it("keeps Bolt's verification failure line whole, and still scrubs an authorization value", () => {
+    const { logger, lines } = capture();
+    logger.warn('Failed to verify authenticity: signature mismatch');
+    logger.info({ header: 'authorization: Bearer abcdefghijklmnop', author: 'Ada' }, 'auth=hunter2hunter2 by author: Ada');
+    expect(JSON.parse(lines[0]!).msg).toBe('Failed to verify authenticity: signature mismatch');
+    const second = JSON.parse(lines[1]!) as { header: string; author: string; msg: string };
+    expect(second.header).not.toContain('abcdefghijklmnop');
+    expect(second.msg).toBe('auth=[redacted] by author: Ada');
+    expect(second.author).toBe('Ada');
+  });
+
+  it('scrubs a secret that only a parsed line shows (a tab or a quote escaped in the JSON text)', () => {
+    const { logger, lines, secrets } = capture();
+    secrets.add('tab\tsecret-value');
+    logger.info({ note: 'password:\tsupersecretvalue', other: 'has tab\tsecret-value inside' }, 'quoted "x"');
+    const parsed = JSON.parse(lines[0]!) as { note: string; other: string };
+    expect(parsed.note).toBe('password:\t[redacted]');
+    expect(parsed.other).toBe('has [redacted] inside');
+  });
+});

@@ -20,7 +20,8 @@ function isText(f: SharedFile): boolean {
   return f.filetype !== undefined && textTypes.has(f.filetype);
 }
 
-const mb = (n: number) => `${(n / 1024 / 1024).toFixed(1)} MB`;
+/** A size in words: KB below a megabyte (a small cap reads as `1 KB`, not `0.0 MB`). */
+const mb = (n: number) => (n < 1024 * 1024 ? `${Math.ceil(n / 1024)} KB` : `${(n / 1024 / 1024).toFixed(1)} MB`);
 
 /** What downloading a shared file needs: the bot token, the size cap, and the configured Web API address. */
 export interface DownloadOptions {
@@ -102,7 +103,28 @@ export async function readSharedFile(file: SharedFile, options: DownloadOptions)
   }
   const declared = Number(res.headers.get('content-length') ?? '0');
   if (declared > maxBytes) return { ok: false, name, reason: `${name} is ${mb(declared)}; I read files up to ${mb(maxBytes)}.` };
-  const bytes = Buffer.from(await res.arrayBuffer());
-  if (bytes.length > maxBytes) return { ok: false, name, reason: `${name} is larger than ${mb(maxBytes)}; I read files up to that size.` };
+  const bytes = await readCapped(res, maxBytes);
+  if (!bytes) return { ok: false, name, reason: `${name} is larger than ${mb(maxBytes)}; I read files up to that size.` };
   return { ok: true, name, text: bytes.toString('utf8') };
+}
+
+/**
+ * The body, or undefined as soon as it grows past `maxBytes`: the download stops there, so a file
+ * sent without a Content-Length (chunked) is never held whole in memory before it is refused.
+ */
+async function readCapped(res: Response, maxBytes: number): Promise<Buffer | undefined> {
+  if (!res.body) return Buffer.alloc(0);
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  const reader = res.body.getReader();
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) return Buffer.concat(chunks, size);
+    size += value.byteLength;
+    if (size > maxBytes) {
+      await reader.cancel();
+      return undefined;
+    }
+    chunks.push(value);
+  }
 }

@@ -22,6 +22,22 @@ describe('shared files are downloaded from Slack alone, and the bot token goes n
   let slack: Awaited<ReturnType<typeof recordingServer>>;
   let elsewhere: Awaited<ReturnType<typeof recordingServer>>;
   const text = (res: ServerResponse, body: string) => (res.writeHead(200, { 'content-type': 'text/plain' }), res.end(body));
+  /** How many bytes the endless download had written when the reader went away. */
+  const streamed = { bytes: 0, closed: false };
+  // A file without a Content-Length that never ends: 64 KiB chunks, as fast as the reader takes them.
+  const endless = (res: ServerResponse) => {
+    res.writeHead(200, { 'content-type': 'text/plain' });
+    const chunk = Buffer.alloc(64 * 1024, 'x');
+    res.on('close', () => (streamed.closed = true));
+    const pump = () => {
+      while (!res.destroyed && streamed.bytes < 512 * 2 ** 20) {
+        streamed.bytes += chunk.length;
+        if (!res.write(chunk)) return void res.once('drain', pump);
+      }
+      res.end();
+    };
+    pump();
+  };
 
   beforeAll(async () => {
     elsewhere = await recordingServer((_req, res) => text(res, 'thank you for the token'));
@@ -33,6 +49,7 @@ describe('shared files are downloaded from Slack alone, and the bot token goes n
       if (req.url === '/files-tmb/F2/build.log') return text(res, 'moved, same host');
       if (req.url === '/files-pri/F3/build.log') return (res.writeHead(302, { location: `${elsewhere.base}/steal` }), res.end());
       if (req.url === '/files-pri/F4/build.log') return (res.writeHead(302, { location: '/files-pri/F4/build.log' }), res.end());
+      if (req.url === '/files-pri/F5/build.log') return endless(res);
       res.writeHead(404).end();
     });
   });
@@ -70,6 +87,14 @@ describe('shared files are downloaded from Slack alone, and the bot token goes n
     const result = await read('F3', `${slack.base}/files-pri/F3/build.log`);
     expect(result).toEqual({ ok: false, name: 'build.log', reason: `I did not download build.log: the download was redirected to ${new URL(elsewhere.base).host}, which is not one of Slack's file hosts.` });
     expect(elsewhere.seen).toEqual([]);
+  });
+
+  it('stops reading a download without a Content-Length as soon as it passes the cap, and says why', async () => {
+    const result = await read('F5', `${slack.base}/files-pri/F5/build.log`);
+    expect(result).toEqual({ ok: false, name: 'build.log', reason: 'build.log is larger than 1 KB; I read files up to that size.' });
+    // The server saw the reader go away long before the 512 MiB it would have sent.
+    await expect.poll(() => streamed.closed).toBe(true);
+    expect(streamed.bytes).toBeLessThan(16 * 2 ** 20);
   });
 
   it('gives up on a redirect loop with a clear reason', async () => {
