@@ -141,7 +141,7 @@ export async function runClickTrials(o: ClickOptions): Promise<ClickResult> {
           const channel = `C0CLICK${++attempt}`;
           fix = await postSigned(o.botPort, o.agent, slashCommandBody({ text: 'fix git-sensor-stuck', user_id: `${o.requesterPrefix}${attempt}`, channel_id: channel, response_url: `${o.services.info.url}/response/fix-${attempt}` }), o.secret, 3_000);
           if (fix.status !== 200) throw new Error(`the fix command was answered ${fix.status ?? fix.error}`);
-          card = await o.services.call<CardAnswer>('card', { channel, responseId: `click-${attempt}`, user: o.approver, timeoutMs: 10_000 });
+          card = await o.services.call<CardAnswer>('card', { channel, responseId: `click-${attempt}`, fixResponseId: `fix-${attempt}`, user: o.approver, timeoutMs: 10_000 });
         }
         if (!fix || card.busy) throw new Error('unreachable');
         const channel = `C0CLICK${attempt}`;

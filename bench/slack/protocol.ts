@@ -12,6 +12,8 @@ export function hasButton(m: Pick<StoredMessage, 'blocks'>, prefix: string): boo
 export interface CardRequest {
   readonly channel: string;
   readonly responseId: string;
+  /** The fix command's own response URL id: a refusal because the entry is busy comes there, privately. */
+  readonly fixResponseId: string;
   readonly user: string;
   readonly timeoutMs: number;
 }

@@ -25,11 +25,13 @@ const fake = await startFakeSlackApi({ rateLimit: false });
 
 /**
  * The first message of `channel` (thread replies included) with an Approve button, or `busy` when the
- * bot refused the fix because the entry was still held (the previous trial's remedy not yet closed).
+ * bot refused the fix, privately, because the entry was still held (the previous trial's remedy not yet closed).
  */
-async function card({ channel, responseId, user, timeoutMs }: CardRequest): Promise<CardAnswer> {
-  const m = await fake.waitFor((f) => f.messages(channel).find((x) => hasButton(x, actionIds.approve) || x.text.includes('is already being fixed')), { timeoutMs, what: `an approval card in ${channel}` });
-  if (!hasButton(m, actionIds.approve)) return { busy: true };
+async function card({ channel, responseId, fixResponseId, user, timeoutMs }: CardRequest): Promise<CardAnswer> {
+  // The refusal goes only to the person who asked, through the command's response URL.
+  const busy = (f: typeof fake) => f.responses(fixResponseId).some((r) => JSON.stringify(r.body).includes('is already being fixed'));
+  const m = await fake.waitFor((f) => f.messages(channel).find((x) => hasButton(x, actionIds.approve)) ?? (busy(f) ? 'busy' : undefined), { timeoutMs, what: `an approval card in ${channel}, or the fix refused as busy` });
+  if (m === 'busy') return { busy: true };
   const responseUrl = fake.responseUrl(responseId, { channel, messageTs: m.ts, user, ...(m.thread_ts ? { threadTs: m.thread_ts } : {}) });
   const message: Pick<StoredMessage, 'ts' | 'thread_ts' | 'text' | 'blocks'> = { ts: m.ts, text: m.text, ...(m.thread_ts ? { thread_ts: m.thread_ts } : {}), ...(m.blocks ? { blocks: m.blocks } : {}) };
   return { busy: false, message, responseUrl };
