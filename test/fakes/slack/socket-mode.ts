@@ -71,6 +71,7 @@ export class SocketModeHub {
   private readonly live = new Map<number, WebSocketConnection>();
   private readonly tickets = new Map<string, number>();
   private readonly sentAt = new Map<string, bigint>();
+  private readonly waiting = new Map<string, (ack: Acknowledgement) => void>();
   private pinger: NodeJS.Timeout | undefined;
 
   constructor(
@@ -156,6 +157,11 @@ export class SocketModeHub {
     return envelope;
   }
 
+  /** Resolves with the next acknowledgement of `envelopeId` (for callers that keep many in flight). */
+  acknowledged(envelopeId: string): Promise<Acknowledgement> {
+    return new Promise((resolve) => this.waiting.set(envelopeId, resolve));
+  }
+
   /** Asks the app to reconnect, as Slack does before recycling the host holding the connection. */
   refresh(reason: 'refresh_requested' | 'warning' | 'link_disabled' = 'refresh_requested'): void {
     for (const c of this.live.values()) c.sendText(JSON.stringify({ type: 'disconnect', reason, debug_info: { host: 'applink-fake-1' } }));
@@ -186,15 +192,13 @@ export class SocketModeHub {
       this.deps.changed();
       return;
     }
+    const ms = Number(process.hrtime.bigint() - sent) / 1e6;
     const payload = parsed.payload;
     const hasPayload = typeof payload === 'object' && payload !== null && Object.keys(payload).length > 0;
-    this.acks.push({
-      envelope_id: id,
-      ...(hasPayload ? { payload: payload as Record<string, unknown> } : {}),
-      connection,
-      at: Date.now(),
-      ms: Number(process.hrtime.bigint() - sent) / 1e6,
-    });
+    const ack: Acknowledgement = { envelope_id: id, ...(hasPayload ? { payload: payload as Record<string, unknown> } : {}), connection, at: Date.now(), ms };
+    this.acks.push(ack);
+    this.waiting.get(id)?.(ack);
+    this.waiting.delete(id);
     this.deps.changed();
   }
 }
