@@ -104,7 +104,10 @@ export class SocketModeHub {
     const record: SocketConnection = { id: this.connections.length + 1, openedAt: Date.now(), pings: 0 };
     const connection = WebSocketConnection.accept(req, socket, {
       text: (message) => this.acknowledge(record.id, message),
-      ping: () => void record.pings++,
+      ping: () => {
+        record.pings++;
+        this.deps.changed();
+      },
       closed: (clean) => {
         record.ended = clean ? 'closed' : 'dropped';
         this.live.delete(record.id);
