@@ -4,6 +4,7 @@
  * arrives as envelopes over it. The same path as fix-build-logs.test.ts, plus what only Socket Mode
  * has: envelopes Slack delivers again, and connections Slack recycles or loses.
  */
+import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseJobId } from '../../src/jobs/names.js';
 import { blocksText, type StoredMessage } from '../fakes/slack-api.js';
@@ -33,9 +34,12 @@ async function reconnected(stack: Stack, count: number): Promise<number> {
 describe('Socket Mode: the bot behind a firewall, driven over a WebSocket', () => {
   let stack: Stack;
   let rootTs: string;
+  let botLog = '';
 
   beforeAll(async () => {
-    stack = await startStack('socket-mode', { socketMode: true });
+    // At the most verbose level, the Socket Mode client would log every envelope and acknowledgement.
+    const botLogStream = new Writable({ write: (chunk: Buffer, _e, cb) => ((botLog += chunk.toString()), cb()) });
+    stack = await startStack('socket-mode', { socketMode: true, botLog: botLogStream, env: { LOG_LEVEL: 'trace' } });
     stack.sim.break('build-logs');
   });
   afterAll(async () => {
@@ -135,5 +139,17 @@ describe('Socket Mode: the bot behind a firewall, driven over a WebSocket', () =
     expect(ack.payload).toMatchObject({ response_type: 'ephemeral', text: 'platform-medic help' });
     // Every message the bot sent over any connection acknowledged an envelope it was given.
     expect(hub.stray).toEqual([]);
+  });
+
+  it('logged, at trace level, neither token, nor what an envelope carried, nor the connection\'s ticket', () => {
+    expect(botLog).toContain('"level":');
+    for (const secret of [stack.fake.appToken, stack.fake.botToken]) expect(botLog.includes(secret), 'a Slack token in the log').toBe(false);
+    // Envelope ids may be logged (they identify a delivery); what the envelopes carried may not.
+    for (const { payload } of stack.fake.socketMode.envelopes) {
+      for (const field of ['trigger_id', 'response_url'] as const) expect(botLog).not.toContain(String(payload[field]));
+    }
+    expect(botLog).not.toContain('/response/');
+    // The connection address's ticket opens a connection for whoever holds it.
+    expect(botLog).not.toContain('ticket=');
   });
 });
