@@ -4,14 +4,15 @@ import { recordFloodBench } from './flood.js';
 import { benchMatching } from './matching.js';
 import { writeSection } from './results.js';
 import { recordSlackBench } from './slack.js';
+import { recordSocketBench } from './socket.js';
 import { recordValuesBench } from './values.js';
 
 /**
  * `npm run bench`: runs the benchmarks and records them in bench/RESULTS.md, one section each.
- * `npm run bench -- flood` (or `matching`, `values`, `slack`) runs only the sections named.
+ * `npm run bench -- flood` (or `matching`, `values`, `slack`, `socket`) runs only the sections named.
  */
 
-const sections = ['matching', 'values', 'slack', 'flood'];
+const sections = ['matching', 'values', 'slack', 'socket', 'flood'];
 const asked = process.argv.slice(2);
 const unknown = asked.filter((a) => !sections.includes(a));
 if (unknown.length > 0) {
@@ -49,4 +50,5 @@ file from the page cache; the matcher's, everything from the string in memory to
 if (wants('matching')) recordMatchingBench();
 if (wants('values') && !recordValuesBench(results)) process.exitCode = 1;
 if (wants('slack')) await recordSlackBench(results);
+if (wants('socket')) await recordSocketBench(results);
 if (wants('flood')) await recordFloodBench(results);

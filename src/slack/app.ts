@@ -1,4 +1,4 @@
-import { App, HTTPReceiver, LogLevel, webApi, type Logger as BoltLogger } from '@slack/bolt';
+import { App, HTTPReceiver, LogLevel, SocketModeReceiver, webApi, type Logger as BoltLogger } from '@slack/bolt';
 import type { Logger } from 'pino';
 import type { Config } from '../config.js';
 import { registerActions } from '../handlers/actions/index.js';
@@ -14,7 +14,7 @@ import { countRequests, observe, slackCheck, startHealthServer, type Health, typ
 import { configuredApprovers, RemedyCoordinator } from '../remedies/coordinator.js';
 import { slackLibraryLogger } from './library-logger.js';
 import { SlackOutbox } from './outbox.js';
-import { RedisReplayMemory, refuseReplays, requestDigest } from './replays.js';
+import { RedisReplayMemory, envelopeIdOf, refuseReplays, requestDigest } from './replays.js';
 import { gateRequests } from './request-gate.js';
 
 /** Slack refused the token or could not be reached; the message says which. Never contains the token. */
@@ -55,6 +55,20 @@ function httpReceiver(signingSecret: string | undefined, apiUrl: string | undefi
   return receiver;
 }
 
+/**
+ * Bolt's Socket Mode receiver, with each envelope's id for the replay check. Its client gets options
+ * of its own: Bolt would otherwise hand it the App's, and the socket client writes its reconnection
+ * retries (100) into them, which every listener's Web API client would then inherit.
+ */
+function socketModeReceiver(appToken: string, apiUrl: string | undefined, slackLog: BoltLogger): SocketModeReceiver {
+  return new SocketModeReceiver({
+    appToken,
+    logger: slackLog,
+    installerOptions: { clientOptions: apiUrl ? { slackApiUrl: apiUrl } : {} },
+    customPropertiesExtractor: envelopeIdOf,
+  });
+}
+
 /** The Slack bot: Bolt, its listeners, and the coordinator that queues plans and runs. */
 export interface SlackBot {
   readonly app: App;
@@ -82,13 +96,13 @@ export function createSlackBot(config: Config, logger: Logger, options: { metric
   const slackLog = slackLibraryLogger(logger);
   // Reads only (approver groups); writes go through the outbox below.
   const webClient = new webApi.WebClient(botToken, { ...(apiUrl ? { slackApiUrl: apiUrl } : {}), logger: slackLog });
-  const receiver = socketMode ? undefined : httpReceiver(signingSecret, apiUrl, slackLog, logger, health);
+  const receiver = appToken ? socketModeReceiver(appToken, apiUrl, slackLog) : httpReceiver(signingSecret, apiUrl, slackLog, logger, health);
   const app = new App({
     authorize: async () => {
       identity ??= await verifySlackToken(botToken, apiUrl);
       return { botToken, ...identity };
     },
-    ...(receiver ? { receiver } : { socketMode: true, appToken }),
+    receiver,
     logger: slackLog,
     ...(apiUrl ? { clientOptions: { slackApiUrl: apiUrl } } : {}),
   });

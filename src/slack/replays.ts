@@ -33,6 +33,15 @@ export function requestDigest(req: BufferedIncomingMessage): { requestDigest?: s
   return { requestDigest: createHash('sha256').update(`${Number(timestamp)}:${signature}`).digest('hex') };
 }
 
+/**
+ * The SocketModeReceiver's customPropertiesExtractor: the envelope's id. Slack delivers an envelope
+ * it saw no acknowledgement for again, with the same id (and retry_attempt counting up); it reaches
+ * the middleware as `context.envelopeId`.
+ */
+export function envelopeIdOf(args: { envelope_id?: unknown }): { envelopeId?: string } {
+  return typeof args.envelope_id === 'string' && args.envelope_id !== '' ? { envelopeId: args.envelope_id } : {};
+}
+
 function within<T>(work: Promise<T>, ms: number): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   const late = new Promise<never>((_, reject) => {
@@ -56,21 +65,23 @@ function answersFromCatalogue(body: unknown): boolean {
 }
 
 /**
- * Bolt global middleware: answers each distinct signed request once. A request whose signed digest,
- * or whose trigger_id, was already seen is acknowledged and nothing runs. Slack's own retries of
- * events are signed anew, so they pass here and are told apart by their event id, as before. When
- * Redis cannot say, nothing runs either: whatever the request asks needs Redis anyway.
+ * Bolt global middleware: answers each distinct request once. A signed request (HTTP) whose digest,
+ * a Socket Mode envelope whose id, or either whose trigger_id, was already seen is acknowledged and
+ * nothing runs. Slack's own retries of events are signed anew (HTTP) or may come in a new envelope,
+ * so they pass here and are told apart by their event id, as before. When Redis cannot say, nothing
+ * runs either: whatever the request asks needs Redis anyway.
  */
 export function refuseReplays(memory: ReplayMemory, logger: Logger): Middleware<AnyMiddlewareArgs> {
   const log = logger.child({ component: 'replays' });
   return async function refuseReplay(args) {
     const { context, body, next } = args;
     const digest = context.requestDigest;
-    // Socket Mode: no signed HTTP requests, Slack's connection is authenticated.
-    if (typeof digest !== 'string') return next();
+    const envelopeId = context.envelopeId;
+    const delivery = typeof digest === 'string' ? `request:${digest}` : typeof envelopeId === 'string' ? `envelope:${envelopeId}` : undefined;
+    if (delivery === undefined) return next();
     if (answersFromCatalogue(body)) return next();
     const triggerId = (body as { trigger_id?: unknown }).trigger_id;
-    const keys = [`request:${digest}`, ...(typeof triggerId === 'string' ? [`trigger:${triggerId}`] : [])];
+    const keys = [delivery, ...(typeof triggerId === 'string' ? [`trigger:${triggerId}`] : [])];
     const kind = requestKind(body);
     const ack = 'ack' in args ? (args.ack as (response?: unknown) => Promise<void>) : undefined;
     let first: boolean;

@@ -6,13 +6,15 @@ import { parse as parseYaml } from 'yaml';
 import { loadConfig } from '../../src/config.js';
 import { healthPaths } from '../../src/observability/health.js';
 import { currentRbacYaml } from '../../src/remedies/gen-rbac.js';
-import { configFileOf, deployDir, isWorkload, kubectlAvailable, overlays, parseObjects, podSpec, render, workloadOf, type K8sObject, type OverlayPath } from './manifests.js';
+import { configFileOf, deployDir, isWorkload, kubectlAvailable, overlays, parseObjects, podSpec, render, workloadOf, type Container, type K8sObject, type OverlayPath } from './manifests.js';
 import { validateObject } from './models.js';
 
 const paths = Object.keys(overlays) as OverlayPath[];
 const image = 'ghcr.io/example/platform-medic:0.1.0';
 const rbacKinds = new Set(['ServiceAccount', 'Role', 'RoleBinding', 'ClusterRole', 'ClusterRoleBinding']);
 const key = (o: K8sObject) => `${o.kind} ${o.metadata.namespace ?? ''}/${o.metadata.name}`;
+/** The bot runs in Socket Mode when its app-level token is required (optional: the HTTP receiver unless set). */
+const socketMode = (c: Container) => c.env?.find((e) => e.name === 'SLACK_APP_TOKEN')?.valueFrom?.secretKeyRef?.optional === false;
 
 describe.skipIf(!kubectlAvailable)('deploy/: every kustomization renders and is valid Kubernetes', () => {
   it.each(paths)('%s renders with kubectl kustomize, offline', (path) => {
@@ -72,10 +74,11 @@ describe.skipIf(!kubectlAvailable)('deploy/: every kustomization renders and is 
         expect(typeof probe?.httpGet?.port).toBe('string');
         expect(portNames).toContain(probe?.httpGet?.port);
       }
-      // The port the probes use is the one the app is told to serve on.
+      // The port the probes use is the one the app is told to serve on: the bot's HTTP port, or in
+      // Socket Mode (an app-level token it cannot start without) the health port, as the worker's.
       const env = Object.fromEntries((c.env ?? []).map((e) => [e.name, e.value]));
       const probed = c.ports!.find((p) => p.name === c.readinessProbe!.httpGet!.port)!.containerPort;
-      expect(String(probed)).toBe(part === 'bot' ? env.PORT : env.HEALTH_PORT);
+      expect(String(probed)).toBe(part === 'bot' && !socketMode(c) ? env.PORT : env.HEALTH_PORT);
       // The process's own bound (PLATFORM_MEDIC_SHUTDOWN_SECONDS, default 25) ends before the kubelet's SIGKILL.
       const bound = Number(env.PLATFORM_MEDIC_SHUTDOWN_SECONDS);
       expect(bound).toBe(loadConfig({ env: {}, file: '/dev/null' }).shutdownSeconds);
@@ -152,6 +155,43 @@ describe.skipIf(!kubectlAvailable)('deploy/: every kustomization renders and is 
     // HTTPS to the internet is for Slack only: never to a private range (the cluster's pods and services).
     const https = JSON.stringify(bot.spec.egress.find((r) => r.ports.some((x) => x.port === 443)));
     for (const range of ['10.0.0.0/8', '172.16.0.0/12', '192.168.0.0/16']) expect(https).toContain(range);
+  });
+
+  it('Socket Mode: no public way in (no Service, no Ingress, only the health port), the app-level token required, no signing secret', () => {
+    const objects = render('overlays/socket-mode');
+    const bot = workloadOf(objects, 'bot')!;
+    const c = podSpec(bot).containers[0]!;
+    expect(socketMode(c)).toBe(true);
+    expect(c.env!.find((e) => e.name === 'SLACK_APP_TOKEN')!.valueFrom!.secretKeyRef).toEqual({ name: 'platform-medic-slack', key: 'SLACK_APP_TOKEN', optional: false });
+    expect(c.env!.map((e) => e.name)).not.toContain('SLACK_SIGNING_SECRET');
+    expect(c.env!.map((e) => e.name)).not.toContain('PORT');
+    expect(c.ports).toEqual([{ name: 'health', containerPort: 9090, protocol: 'TCP' }]);
+    expect((bot as unknown as { spec: { template: { metadata: { annotations: Record<string, string> } } } }).spec.template.metadata.annotations['prometheus.io/port']).toBe('9090');
+    // Two replicas: while one reconnects (Slack recycles connections), the other holds one open.
+    expect((bot as unknown as { spec: { replicas: number } }).spec.replicas).toBe(2);
+    const botObjects = objects.filter((o) => o.metadata.labels?.['app.kubernetes.io/component'] === 'bot');
+    expect(botObjects.filter((o) => o.kind === 'Service' || o.kind === 'Ingress')).toEqual([]);
+    const policy = botObjects.find((o) => o.kind === 'NetworkPolicy') as unknown as { spec: { ingress: { from?: unknown; ports: { port: string }[] }[]; egress: { ports: { port: number }[] }[] } };
+    expect(policy.spec.ingress).toEqual([{ ports: [{ port: 'health', protocol: 'TCP' }] }]);
+    expect([...new Set(policy.spec.egress.flatMap((r) => r.ports.map((p) => p.port)))].sort((a, b) => a - b)).toEqual([53, 443, 6379]);
+    const secret = objects.find((o) => o.kind === 'Secret' && o.metadata.name === 'platform-medic-slack') as unknown as { stringData: Record<string, string> };
+    expect(Object.keys(secret.stringData).sort()).toEqual(['SLACK_APP_TOKEN', 'SLACK_BOT_TOKEN']);
+    expect(secret.stringData.SLACK_APP_TOKEN).toMatch(/^xapp-REPLACE-ME/);
+  });
+
+  it('HTTP: the example publishes only /slack/events, over TLS, to the bot\'s Service, at the address of the Slack app manifest', () => {
+    type IngressSpec = { spec: { tls: { hosts: string[]; secretName: string }[]; rules: { host: string; http: { paths: { path: string; pathType: string; backend: { service: { name: string; port: { name: string } } } }[] } }[] } };
+    const objects = render('overlays/example/control');
+    const ingresses = objects.filter((o) => o.kind === 'Ingress') as unknown as IngressSpec[];
+    expect(ingresses).toHaveLength(1);
+    const { spec } = ingresses[0]!;
+    const paths = spec.rules.flatMap((r) => r.http.paths.map((p) => ({ host: r.host, ...p })));
+    expect(paths).toEqual([{ host: 'platform-medic.example.com', path: '/slack/events', pathType: 'Exact', backend: { service: { name: 'platform-medic-bot', port: { name: 'http' } } } }]);
+    expect(spec.tls.flatMap((t) => t.hosts)).toEqual(['platform-medic.example.com']);
+    const service = objects.find((o) => o.kind === 'Service' && o.metadata.name === 'platform-medic-bot') as unknown as { spec: { ports: { name: string }[] } };
+    expect(service.spec.ports.map((p) => p.name)).toContain('http');
+    const manifest = readFileSync(join(deployDir, 'slack-app-manifest.yaml'), 'utf8');
+    expect(manifest).toContain('https://platform-medic.example.com/slack/events');
   });
 
   it('the example is one bot and one Redis in the control cluster, and one worker in each of two clusters', () => {

@@ -16,6 +16,7 @@ export const overlays = {
   'overlays/example/prod-eu': ['worker'],
   'overlays/example/prod-us': ['worker'],
   'overlays/external-redis': ['bot'],
+  'overlays/socket-mode': ['bot', 'redis'],
 } as const;
 export type OverlayPath = keyof typeof overlays;
 

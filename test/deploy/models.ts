@@ -1,5 +1,6 @@
 import { StatefulSet } from 'kubernetes-models/apps/v1/StatefulSet';
 import { Deployment } from 'kubernetes-models/apps/v1/Deployment';
+import { Ingress } from 'kubernetes-models/networking.k8s.io/v1/Ingress';
 import { NetworkPolicy } from 'kubernetes-models/networking.k8s.io/v1/NetworkPolicy';
 import { ClusterRole } from 'kubernetes-models/rbac.authorization.k8s.io/v1/ClusterRole';
 import { ClusterRoleBinding } from 'kubernetes-models/rbac.authorization.k8s.io/v1/ClusterRoleBinding';
@@ -19,6 +20,7 @@ type Model = new (data: never) => { validate(): void };
 const models: Record<string, Model> = {
   'apps/v1/Deployment': Deployment,
   'apps/v1/StatefulSet': StatefulSet,
+  'networking.k8s.io/v1/Ingress': Ingress,
   'networking.k8s.io/v1/NetworkPolicy': NetworkPolicy,
   'rbac.authorization.k8s.io/v1/Role': Role,
   'rbac.authorization.k8s.io/v1/RoleBinding': RoleBinding,

@@ -9,6 +9,7 @@ import type { AddressInfo } from 'node:net';
 import { FAKE_WORKSPACE } from '../support/slack-workspace.js';
 import { createRequestListener } from './slack/http-routes.js';
 import type { FakeIdentity, MethodContext } from './slack/methods.js';
+import { SocketModeHub } from './slack/socket-mode.js';
 import { SlackState } from './slack/state.js';
 import type {
   FakeUser,
@@ -29,6 +30,7 @@ export { LIMITS } from './slack/block-kit-limits.js';
 export type { RateLimit } from './slack/token-bucket.js';
 export type { WaitForOptions } from './slack/wait-for.js';
 export type { FakeIdentity } from './slack/methods.js';
+export type { Acknowledgement, DeliveredEnvelope, DeliverOptions, EnvelopeType, SocketConnection, SocketModeHub } from './slack/socket-mode.js';
 export type {
   BlockJson,
   FakeUser,
@@ -44,6 +46,8 @@ export type {
 export interface FakeSlackApiOptions {
   /** The only token accepted; default FAKE_WORKSPACE.botToken. */
   botToken?: string;
+  /** The app-level token apps.connections.open accepts (Socket Mode); default FAKE_WORKSPACE.appToken. */
+  appToken?: string;
   identity?: Partial<FakeIdentity>;
   /** Members `users.info` knows, besides the bot itself. */
   users?: FakeUser[];
@@ -62,7 +66,10 @@ export interface FakeSlackApi {
   /** `http://127.0.0.1:PORT/api/` — give this to `slackApiUrl`. */
   readonly apiUrl: string;
   readonly botToken: string;
+  readonly appToken: string;
   readonly identity: Readonly<FakeIdentity>;
+  /** Socket Mode: connections, envelopes sent and acknowledgements received; refresh and drop. */
+  readonly socketMode: SocketModeHub;
   /** A response URL served by the fake; `origin` ties it to the message and user of an interaction. */
   responseUrl(id: string, origin?: ResponseOrigin): string;
   calls(method?: string): RecordedCall[];
@@ -115,18 +122,24 @@ export async function startFakeSlackApi(options: FakeSlackApiOptions = {}): Prom
   let rateLimit = options.rateLimit;
   let buckets = makeBuckets(rateLimit);
 
-  const server: Server = createServer(createRequestListener({ ctx, botToken, now, buckets: () => buckets }));
+  const appToken = options.appToken ?? FAKE_WORKSPACE.appToken;
+  let base = '';
+  const socketMode = new SocketModeHub({ appToken, botToken, appId: identity.appId, baseUrl: () => base, changed: () => state.events.emit('change') });
+  const server: Server = createServer(createRequestListener({ ctx, botToken, now, buckets: () => buckets, socket: socketMode }));
+  server.on('upgrade', (req, socket) => socketMode.upgrade(req, socket));
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(0, '127.0.0.1', () => resolve());
   });
-  const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 
   const fake: FakeSlackApi = {
     url: base,
     apiUrl: `${base}/api/`,
     botToken,
+    appToken,
     identity,
+    socketMode,
     responseUrl(id, origin) {
       const entry = state.responseUrls.get(id);
       if (entry === undefined) state.responseUrls.set(id, { issuedAt: now(), uses: [], ...(origin ? { origin } : {}) });
@@ -174,6 +187,8 @@ export async function startFakeSlackApi(options: FakeSlackApiOptions = {}): Prom
       new Promise<void>((resolve, reject) => {
         // fetch keeps connections alive; without this close() would wait for them to idle out.
         server.closeAllConnections();
+        // Upgraded (Socket Mode) connections are no longer the server's: they are dropped here.
+        socketMode.close();
         server.close((error) => (error ? reject(error) : resolve()));
       }),
   };

@@ -11,6 +11,8 @@ export const FAKE_WORKSPACE = Object.freeze({
   botId: 'B0MEDICBOT',
   botName: 'platform-medic',
   botToken: 'xoxb-0000-fake-platform-medic',
+  /** App-level token (Socket Mode): only apps.connections.open accepts it. */
+  appToken: 'xapp-1-A0MEDIC01-0000-fake-platform-medic',
   signingSecret: 'fake-signing-secret-0123456789abcdef',
   /** Slack still sends the deprecated verification token in payloads; nothing should rely on it. */
   verificationToken: 'fake-verification-token',

@@ -17,6 +17,7 @@ import { defaultPlatformNames } from '../../src/platform-names.js';
 import { workerRbac } from '../../src/remedies/rbac.js';
 import { createSlackBot, type SlackBot } from '../../src/slack/app.js';
 import { startFakeSlackApi, type FakeSlackApi, type StoredMessage } from '../fakes/slack-api.js';
+import { deliver, interactionPayload, slashPayload } from './slack-envelopes.js';
 import { blockActionsBody, postSigned, slashCommandBody, type SignedResponse } from './slack-requests.js';
 import { FAKE_WORKSPACE } from './slack-workspace.js';
 
@@ -118,6 +119,11 @@ export interface StackOptions {
   rateLimit?: { burst: number; perSecond: number };
   /** Where the bot's log goes, written by the product's own logger at LOG_LEVEL; silent when unset. */
   botLog?: NodeJS.WritableStream;
+  /**
+   * Socket Mode: the bot starts with SLACK_APP_TOKEN (and no signing secret) and `slash`/`click`
+   * arrive as envelopes over its connection; their `status` is 200 once the app acknowledged them.
+   */
+  socketMode?: boolean;
   /** More clusters besides `sim`, each with its own approvers; no worker serves them. */
   extraClusters?: { name: string; approvers: string[] }[];
 }
@@ -133,7 +139,7 @@ export async function startStack(name: string, options: StackOptions = {}): Prom
   const fake = await startFakeSlackApi({ rateLimit: options.rateLimit ?? false });
   const env: Record<string, string> = {
     SLACK_BOT_TOKEN: fake.botToken,
-    SLACK_SIGNING_SECRET: signingSecret,
+    ...(options.socketMode ? { SLACK_APP_TOKEN: fake.appToken } : { SLACK_SIGNING_SECRET: signingSecret }),
     SLACK_API_URL: fake.apiUrl,
     REDIS_URL: options.redisUrl ?? testRedisUrl,
     PLATFORM_MEDIC_CONFIG: configFile,
@@ -159,6 +165,12 @@ export async function startStack(name: string, options: StackOptions = {}): Prom
   queue.on('error', () => undefined);
   const bots: SlackBot[] = [bot];
   let clicks = 0;
+  /** A form body sent the way this stack's bot receives Slack: signed HTTP, or an envelope. */
+  const send = async (type: 'slash_commands' | 'interactive', body: string, url: string, signed: Parameters<typeof postSigned>[2]): Promise<SignedResponse> => {
+    if (!options.socketMode) return postSigned(url, body, signed);
+    const { ack } = await deliver(fake, type, type === 'slash_commands' ? slashPayload(body) : interactionPayload(body));
+    return { status: 200, text: ack.payload ? JSON.stringify(ack.payload) : '', ...(ack.payload ? { json: ack.payload } : {}) };
+  };
 
   return {
     sim,
@@ -192,7 +204,7 @@ export async function startStack(name: string, options: StackOptions = {}): Prom
     },
     slash(text, user = requester, { responseId, ...opts } = {}) {
       const body = slashCommandBody({ text, user_id: user, channel_id: channel, response_url: fake.responseUrl(responseId ?? `slash-${Math.random()}`, { channel, user }) });
-      return postSigned(eventsUrl, body, { secret: signingSecret, ...opts });
+      return send('slash_commands', body, eventsUrl, { secret: signingSecret, ...opts });
     },
     async click(message, prefix, user, opts = {}) {
       const actions = (message.blocks ?? []).filter((b) => b.type === 'actions') as unknown as { block_id: string; elements: { action_id: string; value: string; text: { text: string } }[] }[];
@@ -214,7 +226,7 @@ export async function startStack(name: string, options: StackOptions = {}): Prom
         response_url: fake.responseUrl(responseId, { channel: from, messageTs: message.ts, user, ...(message.thread_ts ? { threadTs: message.thread_ts } : {}) }),
         message: { text: message.text, blocks: message.blocks },
       });
-      return { response: await postSigned(opts.url ?? eventsUrl, body, { secret: signingSecret }), responseId };
+      return { response: await send('interactive', body, opts.url ?? eventsUrl, { secret: signingSecret }), responseId };
     },
     thread(rootTs) {
       return fake.thread(channel, rootTs);

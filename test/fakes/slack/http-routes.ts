@@ -7,6 +7,7 @@ import { METHODS } from './methods.js';
 import type { ApiResult, MethodContext } from './methods.js';
 import { decodeApiArgs, readBody, tokenOf } from './request-body.js';
 import { answerResponsePost } from './response-url.js';
+import type { SocketModeHub } from './socket-mode.js';
 import type { TokenBuckets } from './token-bucket.js';
 
 /** What the routes need from the fake that owns them. */
@@ -16,6 +17,8 @@ export interface RouteDeps {
   now: () => number;
   /** Current chat.postMessage limiter, read per request because tests can swap it. */
   buckets: () => TokenBuckets | undefined;
+  /** Socket Mode: apps.connections.open is answered there, with the app-level token. */
+  socket: SocketModeHub;
 }
 
 interface Answer {
@@ -37,6 +40,7 @@ const outcomeOf = (status: number, body: ApiResult) => ({
 });
 
 function decideApi(deps: RouteDeps, req: IncomingMessage, method: string, args: Record<string, unknown>): Answer {
+  if (method === 'apps.connections.open') return { status: 200, body: deps.socket.open(req.headers.authorization, args) };
   const token = tokenOf(req, args);
   if (token === undefined) return { status: 200, body: { ok: false, error: 'not_authed' } };
   if (token !== deps.botToken) return { status: 200, body: { ok: false, error: 'invalid_auth' } };
