@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { match } from '../../src/matching/index.js';
 
@@ -49,6 +50,17 @@ Error: Terraform exited with code 1.`;
 
 const dnsToDatabase = '2025-03-04T09:21:07Z ERROR orders: failed to connect to postgres: dial tcp: lookup postgres.prod.svc.cluster.local on 10.96.0.10:53: no such host';
 
+/** `platform-medic match` as a person runs it, the paste on standard input. */
+function matchCommand(paste: string): { code: number | null; out: string } {
+  const r = spawnSync(process.execPath, ['--import', 'tsx', 'src/cli.ts', 'match'], {
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', PLATFORM_MEDIC_CONFIG: '' },
+    input: paste,
+    encoding: 'utf8',
+    timeout: 60_000,
+  });
+  return { code: r.status, out: r.stdout };
+}
+
 const dnsToRegistry = 'Error response from daemon: Get "https://registry.acme.io/v2/": dial tcp: lookup registry.acme.io on 127.0.0.53:53: no such host';
 
 describe('the entries offered when the matcher abstains', () => {
@@ -72,5 +84,13 @@ describe('the entries offered when the matcher abstains', () => {
   it('offers an entry when the paste names one of its components, and only that entry', () => {
     expect(nearest('time="2025-03-04T09:21:07Z" level=warning msg="argocd-dex-server restarted 3 times in the last hour"')).toEqual(['sso-login']);
     expect(nearest('nginx.ingress.kubernetes.io/proxy-body-size is set to 1m on our ingress')).toEqual(['upload-too-large']);
+  });
+
+  it('on the command line, an OOMKilled pod gets a plain no-match, and a ruled-out entry is still named', { timeout: 120_000 }, () => {
+    expect(matchCommand(oomKilled)).toEqual({ code: 1, out: 'no match: no catalogued remedy for this\n' });
+    expect(matchCommand("fatal: unable to access 'https://github.com/acme/app.git/': Could not resolve host: github.com\nexit status 128")).toEqual({
+      code: 1,
+      out: 'no match: no catalogued remedy for this\nnearest entries (explain only): commits-exit-128\n',
+    });
   });
 });
