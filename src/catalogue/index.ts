@@ -74,11 +74,17 @@ export const catalogue: readonly CatalogueEntry[] = Object.freeze(
 );
 
 const byId = new Map(catalogue.map((e) => [e.id, e]));
+const byRef = new Map(catalogue.flatMap((e) => guideRefs(e).map((ref) => [ref, e] as const)));
+
+/** Every place of the guide an entry answers to: its own section first, then the others. */
+export function guideRefs(entry: CatalogueEntry): readonly string[] {
+  return [entry.ref, ...(entry.alsoRefs ?? [])];
+}
 
 /** The entry of that id, or of that guide reference (`7.4`, `5.2`), or undefined. */
 export function findEntry(id: string): CatalogueEntry | undefined {
   const key = id.trim().toLowerCase();
-  return byId.get(key) ?? catalogue.find((e) => e.ref === key || e.alsoRefs?.includes(key as CatalogueEntry['ref']));
+  return byId.get(key) ?? byRef.get(key);
 }
 
 /** The stage of an entry, or undefined. */
@@ -90,10 +96,18 @@ export function findStage(entry: CatalogueEntry, stageId: string): Stage | undef
 export function checkCatalogue(entries: CatalogueEntry[]): CatalogueEntry[] {
   const problems: string[] = [];
   const ids = new Set<string>();
+  // `list` shows an entry under each reference and `explain 5.5` / `fix 5.5` resolve it: a reference
+  // claimed by two entries would send a person to one while the list shows the other.
+  const claimedBy = new Map<string, string>();
   for (const e of entries) {
     if (!/^[a-z0-9]+(-[a-z0-9]+)*$/.test(e.id)) problems.push(`${e.id}: id must be a lower-case slug`);
     if (ids.has(e.id)) problems.push(`${e.id}: duplicate id`);
     ids.add(e.id);
+    for (const ref of guideRefs(e)) {
+      const other = claimedBy.get(ref);
+      if (other !== undefined && other !== e.id) problems.push(`guide ${ref} is claimed by ${other} and ${e.id}`);
+      claimedBy.set(ref, e.id);
+    }
     if (e.stages.length === 0) problems.push(`${e.id}: no stages`);
     const paramNames = new Set((e.params ?? []).map((p) => p.name));
     for (const p of e.params ?? []) {

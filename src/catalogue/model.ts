@@ -299,7 +299,7 @@ export interface CatalogueEntry {
   /** What the matcher recognises the entry by. */
   readonly signatures: Signatures;
   readonly versions?: VersionConstraint;
-  /** Other places of the guide that describe the same remedy (e.g. 7.3 and 5.5). */
+  /** Other places of the guide that describe the same remedy (7.6 and 5.4); no two entries share one. */
   readonly alsoRefs?: readonly GuideRef[];
   /** Values a person gives with the fix (`/platform fix upload-too-large size=200m`), with the guide's defaults. */
   readonly params?: readonly EntryParam[];

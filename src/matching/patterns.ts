@@ -21,6 +21,8 @@ export const patterns = {
   tableGap: /\S {3}/,
   sourceLocation: /\.[a-z]{1,5}:\d/i,
   stackFrame: /^at [\w.$<>]/,
+  /** A name with an inner separator (argocd-dex-server, tls.crt, metrics/resource), not a plain word; see score.ts. */
+  namedThing: /[a-z0-9][-_./][a-z0-9]/,
   /** The end of a sentence inside a line. */
   sentenceEnd: /[.!?;]\s/,
   /** Where words split in a sentence; apostrophes stay inside words for contractions. */

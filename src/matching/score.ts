@@ -34,6 +34,9 @@ const PROSE_WORDS = 80;
 /** A sentence must cover this share of a longer phrase's weight (and all of a short one's) to count. */
 const BAG_COVERAGE = 0.7;
 
+/** Different context texts of one entry that, together, make it worth offering when nothing matched. */
+const TELLING_CONTEXT = 3;
+
 type Tier = 'error' | 'bag' | 'weak';
 
 /** One piece of evidence for an entry, before it is rendered. */
@@ -141,7 +144,8 @@ export function score(text: string, lines: number, compiled: CompiledCatalogue, 
     const context = Math.min(contextRefs.size, 2);
     if (found.length === 0) {
       const vetoed = beforeVeto > 0 ? 0.4 : 0;
-      return { entry, confidence: 0, evidence: [], nearness: Math.max(vetoed, (bag?.coverage ?? 0) * 0.5, 0.1 * context) };
+      const telling = [...contextRefs].some((r) => namesAThing(refs[r]!.literal)) || contextRefs.size >= TELLING_CONTEXT ? contextRefs.size : 0;
+      return { entry, confidence: 0, evidence: [], nearness: Math.max(vetoed, (bag?.coverage ?? 0) * 0.5, 0.1 * Math.min(telling, TELLING_CONTEXT)) };
     }
     const distinct = (tier: Tier): number => new Set(found.filter((f) => f.tier === tier).map((f) => f.signature)).size;
     const tiers = [tierScore('error', distinct('error'), 0), tierScore('weak', distinct('weak'), 0), bag && found.some((f) => f.tier === 'bag') ? tierScore('bag', 1, bag.coverage) + 0.04 * Math.min(bag.shared - 2, 2) : 0];
@@ -151,6 +155,17 @@ export function score(text: string, lines: number, compiled: CompiledCatalogue, 
     const confidence = Math.min(0.99, base + 0.05 * agreeing + 0.12 * context);
     return { entry, confidence: Math.round(confidence * 100) / 100, evidence: found, nearness: confidence };
   });
+}
+
+/**
+ * Whether a context text names a thing of the platform (a component, a key, a file: argocd-dex-server,
+ * proxy-body-size, tls.crt) rather than being a word any paste may contain (memory, kubelet, cluster,
+ * registry). When the matcher abstains, an entry is offered on context alone only for such a name,
+ * or for TELLING_CONTEXT of its words together: one word is chance, and two are often neighbours in
+ * any output (an OOMKilled pod's description says "cpu" and "memory" without being about graphs).
+ */
+function namesAThing(literal: string): boolean {
+  return patterns.namedThing.test(literal);
 }
 
 /**

@@ -1,11 +1,13 @@
 import type { CatalogueEntry } from '../model.js';
 import { restartByLabel } from './shared-steps.js';
 
-/** Guide 7.3 (and 5.5): SSO configuration saved but not loaded; deleting the main pod reloads it. */
+/**
+ * Guide 7.3: SSO configuration saved but not loaded; deleting the main pod reloads it. Guide 5.5 (SSO
+ * behind an IP allow-list) is sso-nat-allowlist's: one reference, one entry.
+ */
 export const ssoLogin: CatalogueEntry = {
   id: 'sso-login',
   ref: '7.3',
-  alsoRefs: ['5.5'],
   title: 'SSO login fails with correct credentials',
   symptom: "SSO login fails with correct credentials ('no token provided' or 'unsupported protocol scheme')",
   cause: 'The SSO configuration was saved but not loaded by the main platform pod.',

@@ -1,4 +1,4 @@
-import { catalogue } from '../../catalogue/index.js';
+import { catalogue, guideRefs } from '../../catalogue/index.js';
 import { context, esc, fitLines, header, section, type Block } from './kit.js';
 
 /** The commands, for `/platform help`. */
@@ -23,7 +23,7 @@ export function helpBlocks(clusters: readonly string[], defaultCluster: string):
 }
 
 export function listBlocks(): Block[] {
-  const lines = catalogue.map((e) => `\`${e.id}\` (guide ${e.ref}) — ${esc(e.title)}`);
+  const lines = catalogue.map((e) => `\`${e.id}\` (guide ${guideRefs(e).join(', ')}) — ${esc(e.title)}`);
   return [section(`*Remedies in the catalogue* (${catalogue.length})`), section(fitLines(lines)), context('Plan one with `/platform fix <id> [cluster]`.')];
 }
 

@@ -1,3 +1,4 @@
+import { guideRefs } from '../../catalogue/index.js';
 import type { CatalogueEntry, Step } from '../../catalogue/model.js';
 import { approvalOf } from '../../catalogue/model.js';
 import { context, esc, fitLines, header, section, type Block } from './kit.js';
@@ -14,7 +15,7 @@ function stepLine(n: number, step: Step): string[] {
 
 /** An entry of the catalogue, explained: symptom, cause, versions, parameters, and every step. */
 export function explainBlocks(entry: CatalogueEntry): Block[] {
-  const refs = [entry.ref, ...(entry.alsoRefs ?? [])].join(', ');
+  const refs = guideRefs(entry).join(', ');
   const blocks: Block[] = [
     header(`${entry.title}`),
     section(`*Symptom:* ${esc(entry.symptom)}\n*Cause:* ${esc(entry.cause)}`),

@@ -1,0 +1,32 @@
+import type { z } from 'zod';
+import { declaredKeys, valueAt } from './keys.js';
+
+/** A configuration problem; its message names the key and what is expected, and never a secret value. */
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Configuration is not valid:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+/** Where each key comes from, so an error can name what the user must change. */
+const envNames = new Map(declaredKeys.filter((k) => k.env).map((k) => [k.path, k.env!]));
+/** Keys whose values may be secret: their values are never quoted in a message. */
+const secretKeys = new Set(declaredKeys.filter((k) => k.secret).map((k) => k.path));
+
+/**
+ * One issue of the file's or the merged configuration's schema, as a person reads it: the variable
+ * and key to change (or the file, for a cluster), what is expected, and the value unless it may be secret.
+ */
+export function describeIssue(issue: z.core.$ZodIssue, origin: 'file' | 'merged', input?: unknown, file?: string): string {
+  const key = issue.path.join('.');
+  const top = issue.path.length > 0 && typeof issue.path[0] === 'string' ? issue.path[0] : '';
+  const nested = issue.path.slice(0, 2).join('.');
+  const env = origin === 'merged' ? (envNames.get(key) ?? envNames.get(nested) ?? (top === 'clusters' ? undefined : envNames.get(top))) : undefined;
+  const where = env ? `${env} (${key})` : top === 'clusters' && file ? `${file}: ${key}` : key || '(top level)';
+  if (issue.code === 'unrecognized_keys') return `unknown key(s) ${issue.keys.join(', ')} at ${where}`;
+  // Values are quoted only for keys that cannot hold a secret, so a person sees what was wrong.
+  const value = secretKeys.has(key) || secretKeys.has(nested) ? undefined : valueAt(input, issue.path);
+  const got = typeof value === 'string' || typeof value === 'number' ? ` (got "${String(value).slice(0, 80)}")` : '';
+  return `${where}: ${issue.message}${got}`;
+}

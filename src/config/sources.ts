@@ -1,0 +1,90 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { parse as parseYaml } from 'yaml';
+import { z } from 'zod';
+import { ConfigError, describeIssue } from './errors.js';
+import { declaredKeys, type DeclaredKey, type Reading } from './keys.js';
+
+/** Values by key path (`redisUrl`, `slack.botToken`), from one source. */
+export type Values = Record<string, unknown>;
+
+/** What the file may hold for each kind of key: the types alone; the merged schema checks the rest. */
+const inFile: Record<Reading, z.ZodType> = {
+  text: z.string(),
+  number: z.number(),
+  flag: z.boolean(),
+  list: z.array(z.string()),
+  objects: z.array(z.unknown()),
+};
+
+const fileSchema = z.object(Object.fromEntries(declaredKeys.filter((k) => k.inFile).map((k) => [k.path, inFile[k.read].optional()]))).strict();
+
+/** The YAML file's values and its full path; nothing when there is none and none was asked for. */
+export function readFile(path: string | undefined, explicit: boolean): { values: Values; path?: string } {
+  if (!path) return { values: {} };
+  const full = resolve(path);
+  if (!existsSync(full)) {
+    if (explicit) throw new ConfigError([`config file ${full} does not exist`]);
+    return { values: {} };
+  }
+  let raw: unknown;
+  try {
+    raw = parseYaml(readFileSync(full, 'utf8')) ?? {};
+  } catch (err) {
+    throw new ConfigError([`config file ${full} is not valid YAML: ${(err as Error).message.split('\n')[0]}`]);
+  }
+  const parsed = fileSchema.safeParse(raw);
+  if (!parsed.success) throw new ConfigError(parsed.error.issues.map((i) => `${full}: ${describeIssue(i, 'file')}`));
+  return { values: parsed.data, path: full };
+}
+
+/** The text of a variable as its key reads it, or the problem with it (never quoting a secret). */
+function fromText(k: DeclaredKey, text: string): { value: unknown } | { problem: string } {
+  const shown = k.secret ? '' : `, got "${text.slice(0, k.read === 'flag' ? 20 : 80)}"`;
+  switch (k.read) {
+    case 'number': {
+      const n = Number(text);
+      return Number.isFinite(n) ? { value: n } : { problem: `${k.env}: expected a number${shown}` };
+    }
+    case 'flag':
+      if (/^(true|1|yes)$/i.test(text)) return { value: true };
+      if (/^(false|0|no)$/i.test(text)) return { value: false };
+      return { problem: `${k.env}: expected true or false${shown}` };
+    case 'list': {
+      const items = text.split(',').map((s) => s.trim()).filter(Boolean);
+      return { value: items.length > 0 ? items : undefined };
+    }
+    default:
+      return { value: text };
+  }
+}
+
+/** The declared variables that are set (and not empty), read; each one that cannot be read is a problem. */
+export function readEnvironment(env: Record<string, string | undefined>): Values {
+  const values: Values = {};
+  const problems: string[] = [];
+  for (const k of declaredKeys) {
+    const text = k.env === undefined ? undefined : env[k.env];
+    if (text === undefined || text.trim() === '') continue;
+    const read = fromText(k, text);
+    if ('problem' in read) problems.push(read.problem);
+    else if (read.value !== undefined) values[k.path] = read.value;
+  }
+  if (problems.length > 0) throw new ConfigError(problems);
+  return values;
+}
+
+/**
+ * One object in Config's shape from the sources, the first that has a key winning: flags over the
+ * environment over the file. Unset keys stay undefined and take their schema's default.
+ */
+export function merge(...sources: Values[]): Record<string, unknown> {
+  const merged: Record<string, unknown> = { slack: {} };
+  for (const k of declaredKeys) {
+    const value = sources.find((s) => s[k.path] !== undefined)?.[k.path];
+    const [group, name] = k.path.includes('.') ? k.path.split('.') : [undefined, k.path];
+    if (group) (merged[group] as Record<string, unknown>)[name!] = value;
+    else merged[name!] = value;
+  }
+  return merged;
+}
