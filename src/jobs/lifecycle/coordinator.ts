@@ -1,51 +1,53 @@
-import { QueueEvents } from 'bullmq';
-import type { Redis } from 'ioredis';
-import { findEntry, findStage } from '../catalogue/index.js';
-import type { AuditTrail } from '../jobs/audit.js';
-import { cancelKey, clusterQueueName, parseJobId } from '../jobs/names.js';
-import { connectRedis } from '../jobs/redis.js';
-import { RequestStore, type RemedyRequest } from '../jobs/requests.js';
-import { RedisEpoch } from '../jobs/epoch.js';
-import { LostStateWatch } from './lost-state.js';
-import { attemptKey, busySeconds, finished, hhmm, mention, questionKey, RemedyCore, type CoordinatorOptions } from './core.js';
+import { findEntry, findStage } from '../../catalogue/index.js';
+import type { Plan } from '../../remedies/plan.js';
+import type { AuditTrail } from '../audit.js';
+import { RedisEpoch } from '../epoch.js';
+import { cancelKey, parseJobId } from '../names.js';
+import { connectRedis } from '../redis.js';
+import { RequestStore, type RemedyRequest } from '../requests.js';
 import { limitMessage, requestFix, type FixRequest } from './admission.js';
-import { RemedyEvents } from './events.js';
-import type { Plan } from './plan.js';
+import { attemptKey, busySeconds, finished, hhmm, LifecycleContext, questionKey, type CoordinatorOptions } from './context.js';
+import { Expiry } from './expiry.js';
+import { endLostRemedy, LostStateWatch } from './lost-state.js';
+import { ClusterEventFeed } from './queue-events.js';
+import { WorkerEvents } from './worker-events.js';
 
-export type { ApprovalPolicy } from './approval-policy.js';
-export { configuredApprovers } from './approval-policy.js';
-export type { CoordinatorOptions } from './core.js';
-export type { RemedyReporter } from './reporter.js';
+export type { ApprovalPolicy, ApproverCheck } from './approval-policy.js';
+export type { CoordinatorOptions } from './context.js';
+export type { Posted, RemedyEnd, RemedyReporter } from './reporter.js';
 export type { Announcement, FixRequest } from './admission.js';
 
 /** The answer to a button press or a prompt: done, or why not. */
 export type Answer = { ok: true; message?: string } | { ok: false; message: string };
 
 /**
- * The bot's side of every remedy: it starts plans, records approvals exactly once per attempt, enqueues
- * runs of exactly the approved plan, and hands queue events and deadlines to RemedyEvents. It never
- * talks to a cluster. Every decision is appended to the audit trail.
+ * The bot's side of the queues: it admits fixes, records approvals exactly once per attempt, enqueues
+ * runs of exactly the approved plan, and hands queue events (queue-events.ts, worker-events.ts) and
+ * deadlines (expiry.ts) to their transitions. It never talks to a cluster, and renders nothing: the
+ * surface's reporter does. Every decision is appended to the audit trail.
  */
 export class RemedyCoordinator {
-  private readonly core: RemedyCore;
-  private readonly events: RemedyEvents;
-  private readonly queueEvents: QueueEvents[] = [];
-  private readonly eventConnections: Redis[] = [];
+  private readonly core: LifecycleContext;
+  private readonly expiry: Expiry;
+  private readonly feed: ClusterEventFeed;
+  private deadlineConnection: ReturnType<typeof connectRedis> | undefined;
   /** Notices that Redis lost the state of open remedies, and ends them in their threads. */
   private readonly watch: LostStateWatch;
 
   constructor(private readonly options: CoordinatorOptions) {
-    this.core = new RemedyCore(options);
+    const core = new LifecycleContext(options);
+    this.core = core;
+    this.expiry = new Expiry(core);
     this.watch = new LostStateWatch({
-      store: this.core.store,
-      epoch: new RedisEpoch(this.core.redis, options.config.queuePrefix),
+      store: core.store,
+      epoch: new RedisEpoch(core.redis, options.config.queuePrefix),
       logger: options.logger,
-      continuationExists: async (req) => (await this.core.queue(req.cluster).getJobState(req.resumeJob ?? '')) !== 'unknown',
-      lost: (req, plan, cause) => this.events.lost(req, plan, cause),
+      continuationExists: async (req) => (await core.queue(req.cluster).getJobState(req.resumeJob ?? '')) !== 'unknown',
+      lost: (req, plan, cause) => endLostRemedy(core, req, plan, cause),
     });
-    this.events = new RemedyEvents(this.core, () => this.watch.check());
+    this.feed = new ClusterEventFeed(core, new WorkerEvents(core), () => this.watch.check());
     // A reconnect is when an emptied Redis shows first.
-    this.core.redis.on('ready', () => void this.watch.check());
+    core.redis.on('ready', () => void this.watch.check());
   }
 
   get store(): RequestStore {
@@ -61,36 +63,20 @@ export class RemedyCoordinator {
    * bot that restarts misses nothing, and starts handling deadlines; resolves once they listen.
    */
   async start(): Promise<void> {
-    const { config } = this.options;
     await this.watch.start();
-    const deadlineConnection = connectRedis(config.redisUrl, 'worker');
-    this.core.outage.watchConnection(deadlineConnection);
-    this.eventConnections.push(deadlineConnection);
-    this.core.deadlines.start(deadlineConnection, (kind, data) => this.events.deadline(kind, data));
-    for (const c of config.clusters) {
-      const queue = clusterQueueName(c.name);
-      const connection = connectRedis(config.redisUrl, 'worker');
-      this.core.outage.watchConnection(connection);
-      this.eventConnections.push(connection);
-      const cursorKey = `${config.queuePrefix}:events-cursor:${queue}`;
-      const lastEventId = (await this.core.redis.get(cursorKey)) ?? '$';
-      const ev = new QueueEvents(queue, { connection, prefix: config.queuePrefix, lastEventId });
-      const handle = (eventId: string, jobId: string, fn: (req: RemedyRequest) => Promise<void>) => this.events.onEvent(queue, cursorKey, eventId, jobId, fn);
-      ev.on('completed', ({ jobId, returnvalue }, id) => handle(id, jobId, (req) => this.events.onCompleted(req, jobId, returnvalue)));
-      ev.on('failed', ({ jobId, failedReason }, id) => handle(id, jobId, (req) => this.events.onFailed(req, failedReason)));
-      ev.on('progress', ({ jobId, data }, id) => handle(id, jobId, (req) => this.events.onProgress(req, data)));
-      this.core.outage.watchErrors(ev, `events of ${queue}`);
-      await ev.waitUntilReady();
-      this.queueEvents.push(ev);
-    }
+    this.deadlineConnection = connectRedis(this.options.config.redisUrl, 'worker');
+    this.core.outage.watchConnection(this.deadlineConnection);
+    this.core.deadlines.start(this.deadlineConnection, (kind, data) => this.expiry.due(kind, data));
+    await this.feed.start();
   }
 
+  /** Stops reading events and deadlines and lets queued reports finish; the Redis connection given stays open for its owner. */
   async close(): Promise<void> {
     this.watch.stop();
     await this.core.deadlines.close();
-    await Promise.allSettled(this.queueEvents.map((e) => e.close()));
+    await this.feed.close();
     await this.core.close();
-    await Promise.allSettled([this.core.redis.quit(), ...this.eventConnections.map((c) => c.quit())]);
+    await this.deadlineConnection?.quit().catch(() => undefined);
   }
 
   /**
@@ -113,11 +99,6 @@ export class RemedyCoordinator {
     return { clusters, ...(clusters.length === 0 && note ? { note } : {}) };
   }
 
-  /** When a plan's approval runs out. */
-  expiresAt(plan: Plan): Date {
-    return this.core.expiresAt(plan);
-  }
-
   /** An approver's click on an attempt's card. Exactly one decision of an attempt wins; anyone else is told why not. */
   async approve(requestId: string, stageId: string, attempt: string, user: string): Promise<Answer> {
     const ctx = await this.current(requestId, stageId, attempt);
@@ -129,17 +110,17 @@ export class RemedyCoordinator {
       return { ok: false, message: refusal };
     }
     if (request.status !== 'awaiting-approval') return this.notWaiting(request, stageId, attempt);
-    const expires = this.expiresAt(plan);
+    const expires = this.core.expiresAt(plan);
     if (Date.now() > expires.getTime()) {
-      await this.events.expire(requestId, stageId, attempt);
+      await this.expiry.expire(requestId, stageId, attempt);
       return { ok: false, message: `This approval expired at ${hhmm(expires)}; nothing was done. Use "Plan again" for a fresh plan.` };
     }
     const lock = await this.core.guards.lockObjects(plan, { requestId, entryId: request.entryId, requestedBy: request.requestedBy });
     if (lock) {
-      return { ok: false, message: `${lock.object} is being changed by another remedy (\`${lock.holder.entryId}\`, asked by ${mention(lock.holder.requestedBy)}); approve this once it ends.` };
+      return { ok: false, message: `${lock.object} is being changed by another remedy (\`${lock.holder.entryId}\`, asked by ${this.core.name(lock.holder.requestedBy)}); approve this once it ends.` };
     }
     const claim = await this.core.store.claimDecision(requestId, attemptKey(stageId, attempt), user, 'approved');
-    if (!claim.won) return { ok: false, message: `Already ${claim.verdict} by ${mention(claim.by)}.` };
+    if (!claim.won) return { ok: false, message: `Already ${claim.verdict} by ${this.core.name(claim.by)}.` };
     const approvedAt = new Date().toISOString();
     await this.core.store.update(requestId, { status: 'running', approvedBy: user, approvedAt });
     await this.core.holdEntry(request, busySeconds);
@@ -158,7 +139,7 @@ export class RemedyCoordinator {
     if (refusal) return { ok: false, message: refusal };
     if (request.status !== 'awaiting-approval') return this.notWaiting(request, stageId, attempt);
     const claim = await this.core.store.claimDecision(requestId, attemptKey(stageId, attempt), user, 'denied');
-    if (!claim.won) return { ok: false, message: `Already ${claim.verdict} by ${mention(claim.by)}.` };
+    if (!claim.won) return { ok: false, message: `Already ${claim.verdict} by ${this.core.name(claim.by)}.` };
     await this.core.store.update(requestId, { status: 'denied', deniedBy: user });
     await this.core.release(request, plan);
     await this.core.record('denied', user, request);
@@ -222,10 +203,10 @@ export class RemedyCoordinator {
     const about = questionKey(stageId, attempt || (request.attempt ?? ''));
     const decided = await this.core.store.decisionOf(requestId, about);
     if (decided?.verdict === 'expired') return { ok: false, message: 'Nobody answered this question in time, so the remedy ended. Ask for the fix again when you want to go on.' };
-    if (decided) return { ok: false, message: `Already answered by ${mention(decided.by)}.` };
+    if (decided) return { ok: false, message: `Already answered by ${this.core.name(decided.by)}.` };
     if (request.status !== 'awaiting-decision' || request.stageId !== stageId || (attempt && attempt !== request.attempt)) return { ok: false, message: `This question was already answered (the remedy is ${request.status}).` };
     const claim = await this.core.store.claimDecision(requestId, about, user, 'approved');
-    if (!claim.won) return { ok: false, message: claim.verdict === 'expired' ? 'Nobody answered this question in time, so the remedy ended.' : `Already answered by ${mention(claim.by)}.` };
+    if (!claim.won) return { ok: false, message: claim.verdict === 'expired' ? 'Nobody answered this question in time, so the remedy ended.' : `Already answered by ${this.core.name(claim.by)}.` };
     await this.core.record('decision', user, request, `${stage.then!.question} → ${choice.label}`);
     if ('stage' in choice.then) {
       const next = findStage(entry, choice.then.stage)!;
@@ -267,7 +248,7 @@ export class RemedyCoordinator {
     const holder = await this.core.holdEntry(request, busySeconds);
     if (holder) {
       await this.core.guards.unreserve(user, ticket);
-      return { ok: false, message: `\`${request.entryId}\` is being fixed by another remedy now (asked by ${mention(holder.requestedBy)}).` };
+      return { ok: false, message: `\`${request.entryId}\` is being fixed by another remedy now (asked by ${this.core.name(holder.requestedBy)}).` };
     }
     if (!(await this.core.store.once(`replan:${requestId}:${request.attempt ?? ''}`))) {
       await this.core.guards.unreserve(user, ticket);
@@ -281,13 +262,13 @@ export class RemedyCoordinator {
     const updated = { ...rest, status: 'planning' as const };
     await this.core.serial(requestId, () => this.options.reporter.planning(updated, entry, stage));
     await this.core.enqueuePlan(updated, stageId);
-    return { ok: true, message: `Planning again for ${mention(user)}.` };
+    return { ok: true, message: `Planning again for ${this.core.name(user)}.` };
   }
 
   /** Why a click on an attempt that no longer waits did nothing: who decided it, or what it is doing. */
   private async notWaiting(request: RemedyRequest, stageId: string, attempt: string): Promise<Answer> {
     const decided = await this.core.store.decisionOf(request.id, attemptKey(stageId, attempt));
-    if (decided) return { ok: false, message: decided.verdict === 'expired' ? 'This approval expired; nothing was done. Use "Plan again" for a fresh plan.' : `Already ${decided.verdict} by ${mention(decided.by)}.` };
+    if (decided) return { ok: false, message: decided.verdict === 'expired' ? 'This approval expired; nothing was done. Use "Plan again" for a fresh plan.' : `Already ${decided.verdict} by ${this.core.name(decided.by)}.` };
     return { ok: false, message: `This plan is no longer waiting for approval (it is ${request.status}).` };
   }
 
