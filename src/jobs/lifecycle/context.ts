@@ -37,6 +37,9 @@ export function approvalExpiresAt(config: Config, plan: Plan): Date {
   return new Date(Date.parse(plan.plannedAt) + approvalRules(config, plan.cluster).expiresMinutes * 60_000);
 }
 
+/** The answer to a button press or a prompt: done, or why not. */
+export type Answer = { ok: true; message?: string } | { ok: false; message: string };
+
 export const hhmm = (d: Date) => `${d.toISOString().slice(11, 16)} UTC`;
 
 /** Statuses a remedy does not leave by itself; its entry is free in each of them. */
