@@ -1,7 +1,7 @@
 import type { Logger } from 'pino';
 import type { Config } from '../config.js';
 import type { MedicMetrics } from '../observability/metrics.js';
-import type { RemedyCoordinator } from '../remedies/coordinator.js';
+import type { RemedyCoordinator } from '../jobs/lifecycle/coordinator.js';
 import type { SlackOutbox } from '../slack/outbox.js';
 import type { PasteBudget } from './paste-budget.js';
 

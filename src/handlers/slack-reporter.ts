@@ -2,7 +2,7 @@ import type { Logger } from 'pino';
 import { findEntry } from '../catalogue/index.js';
 import type { CatalogueEntry, Decision, Stage } from '../catalogue/model.js';
 import type { RemedyRequest, RequestStore } from '../jobs/requests.js';
-import type { RemedyEnd, RemedyReporter } from '../remedies/reporter.js';
+import type { Posted, RemedyEnd, RemedyReporter } from '../jobs/lifecycle/reporter.js';
 import type { Plan } from '../remedies/plan.js';
 import type { RunOutcome, StepProgress } from '../remedies/runner.js';
 import type { RemedyWrites } from '../slack/outbox.js';
@@ -26,17 +26,12 @@ export interface SlackThread {
  * write is a remedy write of the outbox, so it goes ahead of any paste answer waiting.
  */
 export class SlackReporter implements RemedyReporter {
-  private store: RequestStore | undefined;
-
   constructor(
     private readonly slack: RemedyWrites,
+    /** The fix requests, as the lifecycle keeps them: a card's ts recorded after a report started is read here. */
+    private readonly store: RequestStore,
     private readonly logger: Logger,
   ) {}
-
-  /** The store where the card's ts is kept; set once the coordinator exists. */
-  attach(store: RequestStore): void {
-    this.store = store;
-  }
 
   private thread(req: RemedyRequest): SlackThread {
     return JSON.parse(req.context) as SlackThread;
@@ -87,14 +82,12 @@ export class SlackReporter implements RemedyReporter {
     const t = this.thread(await this.fresh(req));
     if (!entry || !t.cardTs) return;
     try {
-      await this.slack.update({ channel: t.channel, ts: t.cardTs, text: approvalCardText(entry, plan, req), blocks: approvalCard(entry, plan, { request: req, ...(status ? { status } : {}), expiresAt: this.expiresAt?.(plan) }) });
+      // No expiry on an update: every update shows a card that no longer waits for approval.
+      await this.slack.update({ channel: t.channel, ts: t.cardTs, text: approvalCardText(entry, plan, req), blocks: approvalCard(entry, plan, { request: req, ...(status ? { status } : {}) }) });
     } catch (err) {
       this.logger.error({ err: (err as Error).message, requestId: req.id }, 'could not update the approval card');
     }
   }
-
-  /** When a plan's approval expires; set by the composition root from the coordinator. */
-  expiresAt?: (plan: Plan) => Date;
 
   async expired(req: RemedyRequest, plan: Plan): Promise<void> {
     await this.updateCard(req, plan, 'expired');
@@ -122,16 +115,17 @@ export class SlackReporter implements RemedyReporter {
 
   /** The stored record has the card's ts even when the caller's copy predates it. */
   private async fresh(req: RemedyRequest): Promise<RemedyRequest> {
-    return (await this.store?.get(req.id)) ?? req;
+    return (await this.store.get(req.id)) ?? req;
   }
 
   async planning(req: RemedyRequest, _entry: CatalogueEntry, stage: Stage): Promise<void> {
     await this.reply(req, planningText(stage.title, req.cluster));
   }
 
-  async planned(req: RemedyRequest, entry: CatalogueEntry, plan: Plan): Promise<void> {
-    const ts = await this.reply(req, approvalCardText(entry, plan), approvalCard(entry, plan, { request: req, expiresAt: this.expiresAt?.(plan) }));
-    if (ts && this.store) await this.store.update(req.id, { context: JSON.stringify({ ...this.thread(req), cardTs: ts }) });
+  /** Posts the approval card; returns its ts, which the lifecycle keeps so later reports update the card. */
+  async planned(req: RemedyRequest, entry: CatalogueEntry, plan: Plan, expiresAt: Date): Promise<Posted> {
+    const ts = await this.reply(req, approvalCardText(entry, plan), approvalCard(entry, plan, { request: req, expiresAt }));
+    return ts ? { cardTs: ts } : undefined;
   }
 
   async approved(req: RemedyRequest, plan: Plan): Promise<void> {
@@ -165,9 +159,8 @@ export class SlackReporter implements RemedyReporter {
     await this.markRoot(req, { resolved: '🎉 resolved', 'not-resolved': '🛑 not resolved', unanswered: '⌛ unanswered' }[end]);
   }
 
-  async failed(req: RemedyRequest, message: string): Promise<void> {
+  async failed(req: RemedyRequest, message: string, plan: Plan | undefined): Promise<void> {
     const lost = req.status === 'lost';
-    const plan = await this.store?.plan(req.id, req.stageId);
     if (plan) await this.updateCard(req, plan, lost ? 'state lost' : 'outcome: failed');
     const m = failureBlocks(req, message);
     await this.reply(req, m.text, m.blocks);

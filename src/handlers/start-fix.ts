@@ -2,7 +2,7 @@ import { closestIds, findEntry } from '../catalogue/index.js';
 import { resolveParams } from '../catalogue/params.js';
 import { findCluster } from '../config.js';
 import { RedisUnavailableError } from '../jobs/redis.js';
-import type { Announcement } from '../remedies/coordinator.js';
+import type { Announcement } from '../jobs/lifecycle/coordinator.js';
 import { esc } from './blocks/kit.js';
 import { rootText } from './blocks/remedy.js';
 import type { HandlerDeps } from './deps.js';

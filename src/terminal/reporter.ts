@@ -1,19 +1,30 @@
 import type { CatalogueEntry, Decision, Stage } from '../catalogue/model.js';
 import { approvalCard, endBlocks, failureBlocks, planningText, progressBlocks, stageEndBlocks } from '../handlers/blocks/remedy.js';
 import type { RemedyRequest } from '../jobs/requests.js';
-import type { RemedyEnd, RemedyReporter } from '../remedies/reporter.js';
+import type { Posted, RemedyEnd, RemedyReporter } from '../jobs/lifecycle/reporter.js';
 import type { Plan } from '../remedies/plan.js';
 import type { RunOutcome, StepProgress } from '../remedies/runner.js';
 import { blocksToText, mrkdwnToText } from './render.js';
+
+/**
+ * What an answer asks for, as a value: the session carries it out through the lifecycle, so the
+ * reporter needs nothing but the terminal to print on.
+ */
+export type TerminalAction =
+  | { readonly kind: 'approve' | 'deny'; readonly req: RemedyRequest; readonly plan: Plan }
+  /** Approval by a second person at this terminal, who gives their name (two-person rule). */
+  | { readonly kind: 'approve-as'; readonly req: RemedyRequest; readonly plan: Plan; readonly name: string }
+  | { readonly kind: 'choose'; readonly req: RemedyRequest; readonly stageId: string; readonly choiceId: string }
+  | { readonly kind: 'replan' | 'stop'; readonly req: RemedyRequest };
 
 /** A question the terminal asks; each answer is a word the person types. */
 export interface Question {
   /** The remedy that asks. */
   readonly requestId: string;
   readonly prompt: string;
-  readonly answers: readonly { readonly keys: readonly string[]; readonly label: string; readonly act: () => Promise<void> }[];
+  readonly answers: readonly { readonly keys: readonly string[]; readonly label: string; readonly action: TerminalAction }[];
   /** A question answered with free text (a name), besides the fixed answers. */
-  readonly free?: { readonly label: string; readonly act: (text: string) => Promise<void> };
+  readonly free?: { readonly label: string; readonly action: (text: string) => TerminalAction };
 }
 
 /** What the reporter needs from the terminal session. */
@@ -24,21 +35,10 @@ export interface TerminalIO {
   settled(requestId: string, done: boolean): void;
 }
 
-/** What the reporter may do with a request. */
-export interface TerminalActions {
-  approve(req: RemedyRequest, plan: Plan): Promise<void>;
-  /** Approval by a second person at this terminal, who gives their name (two-person rule). */
-  approveAs(req: RemedyRequest, plan: Plan, name: string): Promise<void>;
-  deny(req: RemedyRequest, plan: Plan): Promise<void>;
-  choose(req: RemedyRequest, stageId: string, choiceId: string): Promise<void>;
-  replan(req: RemedyRequest): Promise<void>;
-}
-
 /** Shows a remedy's life in the terminal, with the Slack surface's content, and asks at its decision points. */
 export class TerminalReporter implements RemedyReporter {
   constructor(
     private readonly io: TerminalIO,
-    private readonly actions: TerminalActions,
     /** Whether the cluster of a plan applies the two-person rule. */
     private readonly secondPerson: (plan: Plan) => boolean = () => true,
   ) {}
@@ -51,21 +51,23 @@ export class TerminalReporter implements RemedyReporter {
     this.io.print(`${this.tag(req)} ${mrkdwnToText(planningText(stage.title, req.cluster))}`);
   }
 
-  async planned(req: RemedyRequest, entry: CatalogueEntry, plan: Plan): Promise<void> {
+  async planned(req: RemedyRequest, entry: CatalogueEntry, plan: Plan): Promise<Posted> {
     // The card without its buttons: here the prompt below asks instead.
     const card = approvalCard(entry, plan, { request: { ...req, status: plan.approval === 'none' ? 'running' : req.status } }).filter((b) => b.type !== 'actions');
     this.io.print(blocksToText(card));
-    if (plan.blocked) {
-      this.io.settled(req.id, true);
-      return;
-    }
-    if (plan.approval === 'none') return;
+    if (plan.blocked) this.io.settled(req.id, true);
+    else if (plan.approval !== 'none') this.askApproval(req, plan);
+    return undefined;
+  }
+
+  /** Asks for the approval of a plan (again, after a name that was not a second person's). */
+  askApproval(req: RemedyRequest, plan: Plan): void {
     if (plan.approval === 'second-person' && this.secondPerson(plan)) {
       this.io.ask({
         requestId: req.id,
         prompt: `${this.tag(req)} Destructive steps need a second person: the second approver types their name to approve, or d to deny`,
-        answers: [{ keys: ['d', 'deny'], label: 'deny', act: () => this.actions.deny(req, plan) }],
-        free: { label: 'your name', act: (name) => this.actions.approveAs(req, plan, name) },
+        answers: [{ keys: ['d', 'deny'], label: 'deny', action: { kind: 'deny', req, plan } }],
+        free: { label: 'your name', action: (name) => ({ kind: 'approve-as', req, plan, name }) },
       });
       return;
     }
@@ -73,8 +75,8 @@ export class TerminalReporter implements RemedyReporter {
       requestId: req.id,
       prompt: `${this.tag(req)} Approve this plan? [a]pprove / [d]eny`,
       answers: [
-        { keys: ['a', 'approve', 'y', 'yes'], label: 'approve', act: () => this.actions.approve(req, plan) },
-        { keys: ['d', 'deny', 'n', 'no'], label: 'deny', act: () => this.actions.deny(req, plan) },
+        { keys: ['a', 'approve', 'y', 'yes'], label: 'approve', action: { kind: 'approve', req, plan } },
+        { keys: ['d', 'deny', 'n', 'no'], label: 'deny', action: { kind: 'deny', req, plan } },
       ],
     });
   }
@@ -114,7 +116,7 @@ export class TerminalReporter implements RemedyReporter {
       this.io.ask({
         requestId: req.id,
         prompt: `${this.tag(req)} ${decision.question} ${decision.choices.map((c, i) => `[${i + 1}] ${c.label}`).join(' / ')}`,
-        answers: decision.choices.map((c, i) => ({ keys: [String(i + 1), c.id, c.label.toLowerCase()], label: c.label, act: () => this.actions.choose(req, plan.stageId, c.id) })),
+        answers: decision.choices.map((c, i) => ({ keys: [String(i + 1), c.id, c.label.toLowerCase()], label: c.label, action: { kind: 'choose', req, stageId: plan.stageId, choiceId: c.id } })),
       });
       return;
     }
@@ -137,8 +139,8 @@ export class TerminalReporter implements RemedyReporter {
       requestId: req.id,
       prompt: `${this.tag(req)} Plan again? [p]lan again / [s]top`,
       answers: [
-        { keys: ['p', 'plan', 'y', 'yes'], label: 'plan again', act: () => this.actions.replan(req) },
-        { keys: ['s', 'stop', 'n', 'no'], label: 'stop', act: async () => this.io.settled(req.id, true) },
+        { keys: ['p', 'plan', 'y', 'yes'], label: 'plan again', action: { kind: 'replan', req } },
+        { keys: ['s', 'stop', 'n', 'no'], label: 'stop', action: { kind: 'stop', req } },
       ],
     });
   }

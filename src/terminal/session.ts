@@ -4,17 +4,17 @@ import { closestIds, findEntry } from '../catalogue/index.js';
 import { parseCommand } from '../commands/parse.js';
 import type { Config } from '../config.js';
 import type { RedisOutageLog } from '../jobs/redis-outage.js';
-import { approvalRules, findCluster } from '../config.js';
+import { findCluster } from '../config.js';
 import { helpBlocks, listBlocks, unknownEntryBlocks } from '../handlers/blocks/catalogue.js';
 import { auditBlocks } from '../handlers/blocks/audit.js';
 import { explainBlocks } from '../handlers/blocks/explain.js';
 import { matchAnswer } from '../handlers/blocks/match.js';
 import { looksLikeError } from '../handlers/messages/looks-like-error.js';
 import { match } from '../matching/index.js';
-import { RemedyCoordinator, type ApprovalPolicy } from '../remedies/coordinator.js';
 import { valuesTerminalAnswer } from '../values/cli.js';
 import { blocksToText } from './render.js';
-import { TerminalReporter, type Question } from './reporter.js';
+import { terminalLifecycle } from './lifecycle.js';
+import type { Question } from './reporter.js';
 
 /** What a terminal session runs against. */
 export interface TerminalOptions {
@@ -28,31 +28,6 @@ export interface TerminalOptions {
   readonly describeCluster: () => string;
   /** The session's Redis outage log, shared with its worker. */
   readonly outage?: RedisOutageLog;
-}
-
-/**
- * At a terminal the local operator approves restarts; a destructive plan, under the two-person rule,
- * is approved by a second person at the same terminal, who gives their name (the audit trail keeps
- * it). The terminal cannot check who types; Slack can, and is where the rule is enforced for real.
- */
-function terminalPolicy(user: string, twoPersonRule: (cluster: string) => boolean): ApprovalPolicy {
-  return {
-    async refusal(who, plan) {
-      const second = plan.approval === 'second-person' && twoPersonRule(plan.cluster);
-      if (second) return who !== user && who.startsWith('terminal:') ? undefined : 'Destructive steps need a second person: the second approver types their name at the prompt.';
-      return who === user ? undefined : 'Only the person at this terminal can approve here.';
-    },
-    async check(who) {
-      return { approver: who === user };
-    },
-  };
-}
-
-/** A second approver's name as the audit trail records it. */
-function secondApprover(user: string, name: string): string | undefined {
-  const clean = name.trim().replace(/[^A-Za-z0-9._ -]/g, '').slice(0, 40).trim();
-  const who = `terminal:${clean}`;
-  return clean === '' || who === user ? undefined : who;
 }
 
 /** Text without terminal control sequences or control characters (newlines and tabs kept). */
@@ -115,49 +90,25 @@ export async function runTerminal(options: TerminalOptions): Promise<void> {
     term.rl.prompt(true);
   };
 
-  const reporter: TerminalReporter = new TerminalReporter(
-    {
-      print: (t) => print(t),
-      ask: (q) => {
-        // A remedy asks one thing at a time: a new question (Plan again, after its state was lost) replaces an older one.
-        questions.splice(0, questions.length, ...questions.filter((o) => o.requestId !== q.requestId), q);
-        busy.delete(q.requestId);
-        prompt();
-        void pump();
-      },
-      settled: (id, done) => {
-        busy.delete(id);
-        if (done) {
-          open.delete(id);
-          // A remedy that ended by itself (a question nobody answered in time) asks nothing more.
-          questions.splice(0, questions.length, ...questions.filter((q) => q.requestId !== id));
-          prompt();
-        }
-        void pump();
-      },
-    },
-    {
-      approve: async (req, plan): Promise<void> => say(await coordinator.approve(req.id, plan.stageId, req.attempt ?? '', user)),
-      approveAs: async (req, plan, name): Promise<void> => {
-        const who = secondApprover(user, name);
-        if (!who) {
-          print('That name is not a second person. The second approver types their own name.');
-          reporter.planned(req, findEntry(req.entryId)!, plan).catch(() => undefined);
-          return;
-        }
-        say(await coordinator.approve(req.id, plan.stageId, req.attempt ?? '', who));
-      },
-      deny: async (req, plan): Promise<void> => say(await coordinator.deny(req.id, plan.stageId, req.attempt ?? '', user)),
-      choose: async (req, stageId, choiceId): Promise<void> => say(await coordinator.choose(req.id, stageId, choiceId, user, req.attempt)),
-      replan: async (req): Promise<void> => say(await coordinator.replan(req.id, req.stageId, user)),
-    },
-    (plan) => approvalRules(config, plan.cluster).twoPersonRule,
-  );
-  const twoPersonRule = (cluster: string) => approvalRules(config, cluster).twoPersonRule;
-  const coordinator: RemedyCoordinator = new RemedyCoordinator({ config, logger, reporter, policy: terminalPolicy(user, twoPersonRule), ...(options.outage ? { outage: options.outage } : {}) });
-  const say = (a: { ok: boolean; message?: string }) => {
-    if (!a.ok || a.message) print(a.message ?? '');
+  const settled = (id: string, done: boolean): void => {
+    busy.delete(id);
+    if (done) {
+      open.delete(id);
+      // A remedy that ended by itself (a question nobody answered in time) asks nothing more.
+      questions.splice(0, questions.length, ...questions.filter((q) => q.requestId !== id));
+      prompt();
+    }
+    void pump();
   };
+  const ask = (q: Question): void => {
+    // A remedy asks one thing at a time: a new question (Plan again, after its state was lost) replaces an older one.
+    questions.splice(0, questions.length, ...questions.filter((o) => o.requestId !== q.requestId), q);
+    busy.delete(q.requestId);
+    prompt();
+    void pump();
+  };
+  const remedies = terminalLifecycle({ config, logger, user, ...(options.outage ? { outage: options.outage } : {}), io: { print, ask, settled } });
+  const { coordinator } = remedies;
   await coordinator.start();
 
   async function command(line: string): Promise<void> {
@@ -227,7 +178,7 @@ export async function runTerminal(options: TerminalOptions): Promise<void> {
       if (!interactive) print(`${q.prompt} > ${line.trim()}`);
       questions.shift();
       busy.add(q.requestId);
-      await q.free.act(line.trim());
+      await remedies.perform(q.free.action(line.trim()));
       return;
     }
     if (!chosen) {
@@ -244,7 +195,7 @@ export async function runTerminal(options: TerminalOptions): Promise<void> {
     if (!interactive) print(`${q.prompt} > ${line.trim()}`);
     questions.shift();
     busy.add(q.requestId);
-    await chosen.act();
+    await remedies.perform(chosen.action);
   }
 
   /**
@@ -316,5 +267,5 @@ export async function runTerminal(options: TerminalOptions): Promise<void> {
   prompt();
   await finished;
   rl.close();
-  await coordinator.close();
+  await remedies.close();
 }

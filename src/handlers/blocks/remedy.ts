@@ -1,7 +1,7 @@
 import type { CatalogueEntry, Decision } from '../../catalogue/model.js';
 import type { RemedyRequest } from '../../jobs/requests.js';
 import type { Plan, PlannedStep } from '../../remedies/plan.js';
-import type { RemedyEnd } from '../../remedies/reporter.js';
+import type { RemedyEnd } from '../../jobs/lifecycle/reporter.js';
 import type { RunOutcome, StepProgress } from '../../remedies/runner.js';
 import { button, clip, context, esc, fitLines, header, limits, section, when, who, type Block } from './kit.js';
 

@@ -1,21 +1,8 @@
 import type { webApi } from '@slack/bolt';
 import type { Logger } from 'pino';
 import { approvalRules, type Config } from '../config.js';
-import { minutesText } from './durations.js';
-import type { Plan } from './plan.js';
-
-/** Whether a person approves on a cluster; `note` says why not when an approver group could not be read. */
-export interface ApproverCheck {
-  readonly approver: boolean;
-  readonly note?: string;
-}
-
-/** Who may approve: a refusal to show the person, or undefined when they may. */
-export interface ApprovalPolicy {
-  refusal(user: string, plan: Plan, requestedBy: string): Promise<string | undefined>;
-  /** Whether the person approves on the cluster: may also deny, cancel, plan again, answer and read its audit trail. */
-  check(user: string, cluster: string): Promise<ApproverCheck>;
-}
+import type { ApprovalPolicy, ApproverCheck } from '../jobs/lifecycle/approval-policy.js';
+import { minutesText } from '../jobs/lifecycle/durations.js';
 
 /** Options of the configured policy; `now` is the clock of the user group cache (tests move it). */
 export interface PolicyOptions {

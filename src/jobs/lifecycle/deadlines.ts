@@ -1,7 +1,7 @@
 import { Queue, Worker, type Job } from 'bullmq';
 import type { Redis } from 'ioredis';
-import { deadlineJobId, jobRetention, type DeadlineJobData } from '../jobs/names.js';
-import type { RedisOutageLog } from '../jobs/redis-outage.js';
+import { deadlineJobId, jobRetention, type DeadlineJobData } from '../names.js';
+import type { RedisOutageLog } from '../redis-outage.js';
 
 /** What runs out: an approval attempt's card, or a question of the guide nobody answered. */
 export type DeadlineKind = 'expire' | 'unanswered';

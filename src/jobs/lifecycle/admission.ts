@@ -1,8 +1,8 @@
-import { findEntry } from '../catalogue/index.js';
-import { resolveParams } from '../catalogue/params.js';
-import { findCluster, type Config } from '../config.js';
-import { RequestStore, type RemedyRequest } from '../jobs/requests.js';
-import { busySeconds, mention, type RemedyCore } from './core.js';
+import { findEntry } from '../../catalogue/index.js';
+import { resolveParams } from '../../catalogue/params.js';
+import { findCluster, type Config } from '../../config.js';
+import { RequestStore, type RemedyRequest } from '../requests.js';
+import { busySeconds, type LifecycleContext } from './context.js';
 
 /** What a surface says in public once a fix passed every check: where its conversation lives, or why it cannot. */
 export type Announcement = { ok: true; context: Record<string, string> } | { ok: false; message: string };
@@ -33,7 +33,7 @@ export function limitMessage(config: Config): string {
  * secret, the person's hourly limit and whether the entry is being fixed already. Only then is the
  * fix announced and its first plan queued, so a refusal is the person's alone and never counts.
  */
-export async function requestFix(core: RemedyCore, req: FixRequest): Promise<{ ok: true; request: RemedyRequest } | { ok: false; message: string }> {
+export async function requestFix(core: LifecycleContext, req: FixRequest): Promise<{ ok: true; request: RemedyRequest } | { ok: false; message: string }> {
   const { config } = core.options;
   const clusterName = req.cluster ?? config.defaultCluster;
   const refuse = async (message: string) => {
@@ -62,7 +62,7 @@ export async function requestFix(core: RemedyCore, req: FixRequest): Promise<{ o
   if (holder) {
     await core.guards.unreserve(req.requestedBy, id);
     const other = await core.store.get(holder.requestId);
-    return refuse(`\`${entry.id}\` is already being fixed on \`${clusterName}\` (asked by ${mention(holder.requestedBy)}${other ? `, now ${other.status}` : ''}). Follow that remedy's thread, or cancel it first.`);
+    return refuse(`\`${entry.id}\` is already being fixed on \`${clusterName}\` (asked by ${core.name(holder.requestedBy)}${other ? `, now ${other.status}` : ''}). Follow that remedy's thread, or cancel it first.`);
   }
   let announced: Announcement;
   try {

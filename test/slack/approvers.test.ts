@@ -1,7 +1,7 @@
 import { webApi } from '@slack/bolt';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
-import { configuredApprovers } from '../../src/remedies/approval-policy.js';
+import { configuredApprovers } from '../../src/slack/approvers.js';
 import type { Plan } from '../../src/remedies/plan.js';
 import { startFakeSlackApi, type FakeSlackApi } from '../fakes/slack-api.js';
 

@@ -1,36 +1,44 @@
 import { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
-import { approvalRules, type Config } from '../config.js';
-import { AuditTrail, type AuditAction } from '../jobs/audit.js';
-import { clusterQueueName, jobRetention, newAttemptId, planJobId, runJobId, type PlanJobData, type RunJobData } from '../jobs/names.js';
-import { connectRedis, safeRedisUrl } from '../jobs/redis.js';
-import { RedisOutageLog } from '../jobs/redis-outage.js';
-import { finishedStatuses, RequestStore, type RemedyRequest } from '../jobs/requests.js';
-import { newSealingKey, type SealingKey } from '../jobs/sealing.js';
-import type { MedicMetrics } from '../observability/metrics.js';
+import { approvalRules, type Config } from '../../config.js';
+import type { MedicMetrics } from '../../observability/metrics.js';
+import type { Plan } from '../../remedies/plan.js';
+import { AuditTrail, type AuditAction } from '../audit.js';
+import { clusterQueueName, jobRetention, newAttemptId, planJobId, runJobId, type PlanJobData, type RunJobData } from '../names.js';
+import type { RedisOutageLog } from '../redis-outage.js';
+import { finishedStatuses, type RequestStore, type RemedyRequest } from '../requests.js';
+import { newSealingKey, type SealingKey } from '../sealing.js';
 import type { ApprovalPolicy } from './approval-policy.js';
 import { Deadlines } from './deadlines.js';
 import { RemedyGuards, type Holder } from './guards.js';
-import type { Plan } from './plan.js';
-import type { RemedyReporter } from './reporter.js';
+import type { Posted, RemedyReporter } from './reporter.js';
 
-/** Options of the coordinator. */
+/** What the lifecycle is built from; the composition root makes each part once and hands it in. */
 export interface CoordinatorOptions {
   readonly config: Config;
   readonly logger: Logger;
+  /** The bot's Redis connection (non-blocking commands); its owner closes it after the coordinator. */
+  readonly redis: Redis;
+  /** The fix requests, on `redis`; the surface's reporter reads the same store. */
+  readonly store: RequestStore;
+  /** The process's Redis outage log; it already watches `redis`. */
+  readonly outage: RedisOutageLog;
   readonly reporter: RemedyReporter;
   readonly policy: ApprovalPolicy;
   /** Counts remedies by outcome; events are handled once across replicas, so each is counted once. */
   readonly metrics?: MedicMetrics;
-  /** The process's Redis outage log, when it has other connections too (the terminal); else one of its own. */
-  readonly outage?: RedisOutageLog;
+  /** How the surface names a person in an answer (a Slack mention); the plain name by default. */
+  readonly nameOf?: (user: string) => string;
 }
 
-/** A person as named in a message: a Slack mention for a Slack user, the plain name otherwise. */
-export function mention(user: string): string {
-  return /^[UW][A-Z0-9]+$/.test(user) ? `<@${user}>` : user;
+/** When a plan's approval runs out: its planning time plus the cluster's approval window. */
+export function approvalExpiresAt(config: Config, plan: Plan): Date {
+  return new Date(Date.parse(plan.plannedAt) + approvalRules(config, plan.cluster).expiresMinutes * 60_000);
 }
+
+/** The answer to a button press or a prompt: done, or why not. */
+export type Answer = { ok: true; message?: string } | { ok: false; message: string };
 
 export const hhmm = (d: Date) => `${d.toISOString().slice(11, 16)} UTC`;
 
@@ -53,10 +61,11 @@ export const questionKey = (stageId: string, attempt: string) => `${stageId}:${a
 const jobDefaults = { attempts: 1, ...jobRetention } as const;
 
 /**
- * What the coordinator's two halves share: the request store, the limits, the audit trail, the
- * cluster queues and the bot's deadlines, and the helpers that keep them consistent.
+ * What the lifecycle's parts (clicks, worker events, expiry, admission) share: the request store, the
+ * limits, the audit trail, the cluster queues and the bot's deadlines, and the helpers that keep them
+ * consistent.
  */
-export class RemedyCore {
+export class LifecycleContext {
   readonly store: RequestStore;
   readonly audit: AuditTrail;
   readonly guards: RemedyGuards;
@@ -71,10 +80,9 @@ export class RemedyCore {
 
   constructor(readonly options: CoordinatorOptions) {
     const { config } = options;
-    this.outage = options.outage ?? new RedisOutageLog({ logger: options.logger, redis: safeRedisUrl(config.redisUrl) });
-    this.redis = connectRedis(config.redisUrl, 'client');
-    this.outage.watchConnection(this.redis);
-    this.store = new RequestStore(this.redis, config.queuePrefix);
+    this.outage = options.outage;
+    this.redis = options.redis;
+    this.store = options.store;
     this.audit = new AuditTrail(this.redis, config.queuePrefix, config.auditRetentionDays);
     this.guards = new RemedyGuards(this.redis, config.queuePrefix);
     this.deadlines = new Deadlines(this.redis, config.queuePrefix, this.outage);
@@ -134,7 +142,18 @@ export class RemedyCore {
 
   /** When a plan's approval runs out. */
   expiresAt(plan: Plan): Date {
-    return new Date(Date.parse(plan.plannedAt) + approvalRules(this.options.config, plan.cluster).expiresMinutes * 60_000);
+    return approvalExpiresAt(this.options.config, plan);
+  }
+
+  /** Keeps what a reporter posted (e.g. the approval card's ts) with the request's routing, so later reports find it. */
+  async keepPosted(req: RemedyRequest, posted: Posted): Promise<void> {
+    if (!posted || Object.keys(posted).length === 0) return;
+    await this.store.update(req.id, { context: JSON.stringify({ ...(JSON.parse(req.context) as Record<string, string>), ...posted }) });
+  }
+
+  /** A person as this surface names them in an answer. */
+  name(user: string): string {
+    return this.options.nameOf ? this.options.nameOf(user) : user;
   }
 
   /**
@@ -146,7 +165,7 @@ export class RemedyCore {
     const checked = await this.options.policy.check(user, request.cluster);
     if (checked.approver) return undefined;
     await this.record('action-refused', user, request, what);
-    return `Only the person who asked (${mention(request.requestedBy)}) or an approver of \`${request.cluster}\` can ${what}.${checked.note ? ` ${checked.note}` : ''}`;
+    return `Only the person who asked (${this.name(request.requestedBy)}) or an approver of \`${request.cluster}\` can ${what}.${checked.note ? ` ${checked.note}` : ''}`;
   }
 
   serial(requestId: string, fn: () => Promise<void>): Promise<void> {

@@ -1,7 +1,7 @@
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { deletePrefix } from '../../src/jobs/cleanup.js';
-import { RemedyGuards } from '../../src/remedies/guards.js';
+import { RemedyGuards } from '../../src/jobs/lifecycle/guards.js';
 import { testRedisUrl, uniquePrefix } from '../support/stack.js';
 
 const minute = 60_000;

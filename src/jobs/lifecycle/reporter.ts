@@ -1,15 +1,25 @@
-import type { CatalogueEntry, Decision, Stage } from '../catalogue/model.js';
-import type { RemedyRequest } from '../jobs/requests.js';
-import type { Plan } from './plan.js';
-import type { RunOutcome, StepProgress } from './runner.js';
+import type { CatalogueEntry, Decision, Stage } from '../../catalogue/model.js';
+import type { Plan } from '../../remedies/plan.js';
+import type { RunOutcome, StepProgress } from '../../remedies/runner.js';
+import type { RemedyRequest } from '../requests.js';
 
 /** How a remedy ends after the guide's last question: an answer, or none in time. */
 export type RemedyEnd = 'resolved' | 'not-resolved' | 'unanswered';
 
-/** How a surface (Slack, the terminal) shows a remedy's life to the people who asked. */
+/**
+ * What a reporter posted that later reports need, kept by the lifecycle with the request's routing
+ * (e.g. `{ cardTs }`, the Slack approval card to update); undefined when nothing needs keeping.
+ */
+export type Posted = Readonly<Record<string, string>> | undefined;
+
+/**
+ * How a surface (Slack, the terminal) shows a remedy's life to the people who asked. The lifecycle
+ * decides; a reporter only renders what it is given and returns what it posted.
+ */
 export interface RemedyReporter {
   planning(req: RemedyRequest, entry: CatalogueEntry, stage: Stage): Promise<void>;
-  planned(req: RemedyRequest, entry: CatalogueEntry, plan: Plan): Promise<void>;
+  /** A plan is ready; `expiresAt` is when its approval runs out (shown while it waits for one). */
+  planned(req: RemedyRequest, entry: CatalogueEntry, plan: Plan, expiresAt: Date): Promise<Posted>;
   approved(req: RemedyRequest, plan: Plan, by: string, auto: boolean): Promise<void>;
   denied(req: RemedyRequest, plan: Plan, by: string): Promise<void>;
   /** The plan's approval ran out before anyone approved it. */
@@ -22,6 +32,6 @@ export interface RemedyReporter {
   stageEnded(req: RemedyRequest, plan: Plan, outcome: Exclude<RunOutcome, { status: 'waiting' }>, decision?: Decision): Promise<void>;
   /** The remedy ended at a question of the guide: answered (`by` who), or unanswered within its time limit. */
   remedyEnded(req: RemedyRequest, end: RemedyEnd, message: string, by?: string): Promise<void>;
-  /** A plan or run job failed; the message is safe to show. */
-  failed(req: RemedyRequest, message: string): Promise<void>;
+  /** A plan or run job failed, or the remedy's state was lost (`req.status` says which); the message is safe to show. */
+  failed(req: RemedyRequest, message: string, plan: Plan | undefined): Promise<void>;
 }

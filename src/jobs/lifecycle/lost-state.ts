@@ -1,7 +1,8 @@
 import type { Logger } from 'pino';
-import type { RedisEpoch } from '../jobs/epoch.js';
-import type { RemedyRequest, RequestStore } from '../jobs/requests.js';
-import type { Plan } from './plan.js';
+import type { Plan } from '../../remedies/plan.js';
+import type { RedisEpoch } from '../epoch.js';
+import type { RemedyRequest, RequestStore } from '../requests.js';
+import type { LifecycleContext } from './context.js';
 
 /** Why a remedy can no longer go on: Redis lost everything, or the job that continues a wait is gone. */
 export type LostCause = 'redis-emptied' | 'continuation-missing';
@@ -15,7 +16,7 @@ export function lostMessage(cause: LostCause): string {
   return `This remedy's state was lost: ${what}. Nothing more of this remedy will run; steps already done stay done. Plan again to start this stage afresh.`;
 }
 
-/** What the watch needs from the coordinator. */
+/** What the watch needs from the lifecycle. */
 export interface LostStateOptions {
   readonly store: RequestStore;
   readonly epoch: RedisEpoch;
@@ -86,4 +87,21 @@ export class LostStateWatch {
       await this.options.lost(req, await store.plan(req.id, req.stageId), 'continuation-missing');
     }
   }
+}
+
+/**
+ * Ends a remedy whose state Redis lost: written back as `lost` (so cancel, Plan again and the audit
+ * trail agree), and its thread told that nothing more will run. Once, across replicas.
+ */
+export async function endLostRemedy(core: LifecycleContext, req: RemedyRequest, plan: Plan | undefined, cause: LostCause): Promise<void> {
+  const { store, options } = core;
+  if (!(await store.once(`lost:${req.id}:${req.stageId}:${req.attempt ?? ''}`))) return;
+  const message = lostMessage(cause);
+  const ended = { ...req, status: 'lost' as const, outcome: message };
+  await store.restore(ended, plan);
+  await core.release(req, plan);
+  core.sealingKeys.delete(req.id);
+  await core.record('lost', 'bot', req, cause === 'redis-emptied' ? 'Redis lost its data' : 'the continuation after the wait was missing');
+  options.metrics?.remedyEnded('lost');
+  await core.serial(req.id, () => options.reporter.failed(ended, message, plan));
 }

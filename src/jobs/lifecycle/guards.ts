@@ -1,5 +1,5 @@
 import type { Redis } from 'ioredis';
-import type { Plan } from './plan.js';
+import type { Plan } from '../../remedies/plan.js';
 
 /** Who holds something, for the message to the person who is refused. */
 export interface Holder {

@@ -1,0 +1,115 @@
+import { findEntry, findStage } from '../../catalogue/index.js';
+import { planSchema } from '../../remedies/plan.js';
+import type { RunOutcome, StepProgress } from '../../remedies/runner.js';
+import { cancelKey, parseJobId, runJobId } from '../names.js';
+import type { RemedyRequest } from '../requests.js';
+import { busySeconds, finished, lockMarginSeconds, type LifecycleContext } from './context.js';
+
+/**
+ * The transitions the cluster's worker causes: a plan made, a step done, a run that ended or failed.
+ * Each renews or frees the entry's lock for the state it leaves the remedy in. Called in order, once
+ * per event (see queue-events.ts), only for the request's current attempt.
+ */
+export class WorkerEvents {
+  constructor(private readonly core: LifecycleContext) {}
+
+  async onCompleted(req: RemedyRequest, jobId: string, returnvalue: unknown): Promise<void> {
+    const { store, options } = this.core;
+    const value: unknown = typeof returnvalue === 'string' ? JSON.parse(returnvalue) : returnvalue;
+    const attempt = req.attempt!;
+    const entry = findEntry(req.entryId);
+    if (!entry) return;
+    if (parseJobId(jobId)?.kind === 'plan') {
+      const plan = planSchema.parse(value);
+      if (plan.stageId !== req.stageId || req.status !== 'planning') return;
+      await store.savePlan(plan);
+      await this.core.record('planned', 'worker', req, `plan ${plan.hash.slice(0, 12)}: ${plan.steps.length} step(s)${plan.blocked ? `, blocked: ${plan.blocked}` : ''}`);
+      if (plan.blocked) {
+        options.metrics?.remedyEnded('blocked');
+        await store.update(req.id, { status: 'blocked', outcome: plan.blocked });
+        await this.core.release(req, plan);
+        await this.core.keepPosted(req, await options.reporter.planned({ ...req, status: 'blocked' }, entry, plan, this.core.expiresAt(plan)));
+        return;
+      }
+      if (plan.approval === 'none') {
+        // Read-only stages (checks, checklists) need nobody's approval.
+        await store.update(req.id, { status: 'running' });
+        await this.core.holdEntry(req, busySeconds);
+        await this.core.keepPosted(req, await options.reporter.planned({ ...req, status: 'running' }, entry, plan, this.core.expiresAt(plan)));
+        await this.core.enqueueRun(plan, 'nobody (read-only)', attempt);
+        return;
+      }
+      await store.update(req.id, { status: 'awaiting-approval' });
+      const expires = this.core.expiresAt(plan);
+      await this.core.holdEntry(req, (expires.getTime() - Date.now()) / 1000 + lockMarginSeconds);
+      await this.core.keepPosted(req, await options.reporter.planned({ ...req, status: 'awaiting-approval' }, entry, plan, expires));
+      await this.core.deadlines.schedule('expire', { requestId: req.id, stageId: plan.stageId, attempt }, expires);
+      return;
+    }
+    const outcome = value as RunOutcome;
+    const plan = await store.plan(req.id, req.stageId);
+    if (!plan) return;
+    if (outcome.status === 'waiting') {
+      if (req.status !== 'cancelled') {
+        await store.markWaiting(req.id, runJobId(req.id, plan.stageId, attempt, outcome.resumeFrom), Date.now() + outcome.seconds * 1000);
+        await this.core.holdEntry(req, outcome.seconds + lockMarginSeconds);
+      }
+      return;
+    }
+    this.core.sealingKeys.delete(req.id);
+    await this.core.record('outcome', 'worker', req, `${outcome.status}: ${outcome.message}`);
+    if (outcome.status === 'cancelled') {
+      options.metrics?.remedyEnded('cancelled');
+      await store.update(req.id, { status: 'cancelled' });
+      await this.core.release(req, plan);
+      await options.reporter.cancelled({ ...req, status: 'cancelled' }, plan, (await this.core.redis.get(cancelKey(options.config.queuePrefix, req.id))) ?? 'someone');
+      return;
+    }
+    const stage = findStage(entry, plan.stageId);
+    await this.core.guards.unlockObjects(plan, req.id);
+    if (outcome.status === 'completed' && stage?.then) {
+      // The guide's question waits for an answer a limited time; then the remedy ends and frees the entry.
+      const limit = options.config.decisionTimeoutMinutes;
+      await store.update(req.id, { status: 'awaiting-decision' });
+      await this.core.holdEntry(req, limit * 60 + lockMarginSeconds);
+      await this.core.deadlines.schedule('unanswered', { requestId: req.id, stageId: plan.stageId, attempt }, new Date(Date.now() + limit * 60_000));
+      await options.reporter.stageEnded({ ...req, status: 'awaiting-decision' }, plan, outcome, stage.then);
+      return;
+    }
+    const status = outcome.status === 'completed' ? 'resolved' : outcome.status;
+    options.metrics?.remedyEnded(status);
+    await store.update(req.id, { status, outcome: outcome.message });
+    // Whatever ended the stage, the entry is free: "Plan again" takes it back if nobody else has.
+    await this.core.release(req, plan);
+    await options.reporter.stageEnded({ ...req, status }, plan, outcome);
+  }
+
+  async onFailed(req: RemedyRequest, reason: string): Promise<void> {
+    const { store, options } = this.core;
+    options.metrics?.remedyEnded('failed');
+    await store.update(req.id, { status: 'failed', outcome: reason });
+    const plan = await store.plan(req.id, req.stageId);
+    await this.core.release(req, plan);
+    await this.core.record('outcome', 'worker', req, `failed: ${reason}`);
+    await options.reporter.failed({ ...req, status: 'failed' }, reason, plan);
+  }
+
+  async onProgress(req: RemedyRequest, data: unknown): Promise<void> {
+    const { store, options } = this.core;
+    const plan = await store.plan(req.id, req.stageId);
+    if (!plan || typeof data !== 'object' || data === null) return;
+    const p = data as StepProgress;
+    // Every step renews the entry's lock: a long run keeps it, a run nobody reports on loses it in time.
+    if (!finished.has(req.status)) await this.core.holdEntry(req, busySeconds);
+    if (p.status !== 'started') await this.core.record('step', 'worker', req, `step ${p.index + 1} ${p.status}: ${p.message}`);
+    if (p.sealed) {
+      const key = this.core.sealingKeys.get(req.id);
+      const { sealed: _s, ...shown } = p;
+      await options.reporter.progress(req, plan, shown);
+      if (key) await options.reporter.revealed(req, plan, key.open(p.sealed));
+      else await options.reporter.failed(req, 'The secret was read, but this bot no longer holds the key to open it (it restarted). Ask again.', plan);
+      return;
+    }
+    await options.reporter.progress(req, plan, p);
+  }
+}
