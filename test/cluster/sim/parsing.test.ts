@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { jsonPatch, mergePatch, strategicMergePatch } from '../../../src/cluster/sim/patch.js';
-import { matchesLabels, parseLabelSelector } from '../../../src/cluster/sim/selectors.js';
+import { jsonPatch, mergePatch, strategicMergePatch } from '../../../src/cluster/sim/apiserver/patch.js';
+import { matchesLabels, parseLabelSelector } from '../../../src/cluster/sim/apiserver/selectors.js';
 
 describe('label selectors', () => {
   const labels = { app: 'devtron', tier: 'api', 'app.kubernetes.io/name': 'argocd-server' };

@@ -1,10 +1,10 @@
 import { startBuild } from './broken-states/build-started.js';
-import type { PlatformNames } from '../../platform-names.js';
+import type { PlatformNames } from '../../../platform-names.js';
 import { stateEntries } from './broken-states/index.js';
-import { podSpecOf } from './pods.js';
-import { matchesLabels, parseLabelSelector } from './selectors.js';
-import type { ObjectStore } from './store.js';
-import type { KubeObject } from './types.js';
+import { podSpecOf } from '../apiserver/pods.js';
+import { matchesLabels, parseLabelSelector } from '../apiserver/selectors.js';
+import type { ObjectStore } from '../apiserver/store.js';
+import type { KubeObject } from '../apiserver/types.js';
 
 /** The annotation that marks a pod as carrying one or more faults (texts joined by "; "). */
 export const faultAnnotation = 'sim.platform-medic.dev/fault';

@@ -1,5 +1,5 @@
 import { statusErrors } from './errors.js';
-import { faultsOf } from './faults.js';
+import { faultsOf } from '../platform/faults.js';
 import { podPhase, podSpecOf } from './pods.js';
 import type { KubeObject } from './types.js';
 

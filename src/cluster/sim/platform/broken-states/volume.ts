@@ -1,7 +1,7 @@
-import { parseQuantity } from '../admission.js';
+import { parseQuantity } from '../../apiserver/admission.js';
 import type { FaultEntry } from '../faults.js';
-import { kinds } from '../resources.js';
-import type { KubeObject } from '../types.js';
+import { kinds } from '../../apiserver/resources.js';
+import type { KubeObject } from '../../apiserver/types.js';
 
 const capacityOf = (claim: KubeObject | undefined) => (claim?.['status'] as { capacity?: { storage?: string } } | undefined)?.capacity?.storage ?? '0';
 

@@ -1,5 +1,5 @@
-import type { PlatformNames } from '../../platform-names.js';
-import { inheritedFaults, waitingReasonOf, withFaults } from './faults.js';
+import type { PlatformNames } from '../../../platform-names.js';
+import { inheritedFaults, waitingReasonOf, withFaults } from '../platform/faults.js';
 import { controllerOf, podFromTemplate, podPhase, randomSuffix, runningStatus, safeHash, succeededStatus } from './pods.js';
 import type { ResourceKind } from './resources.js';
 import { apiVersionOf, kinds } from './resources.js';
