@@ -5,6 +5,7 @@ import { KubeConfig } from '@kubernetes/client-node';
 import { defaultPlatformNames } from '../../platform-names.js';
 import type { PlatformNames } from '../../platform-names.js';
 import { Breakage } from './platform/breakage.js';
+import { faultyPods } from './platform/faults.js';
 import { Controllers } from './apiserver/controllers.js';
 import { kubeconfigYaml } from './apiserver/kubeconfig.js';
 import { PlatformComponents } from './platform/platform-components.js';
@@ -23,7 +24,6 @@ export type { RequestRecord } from './apiserver/server.js';
 export type { KubeObject, ObjectMeta, OwnerReference, ResourceRef } from './apiserver/types.js';
 export { faultAnnotation, faultEntries } from './platform/faults.js';
 export { resourceKinds } from './apiserver/resources.js';
-export { runSimCommand } from './cli.js';
 
 /** How to start a simulated cluster; every field has a default suited to a test. */
 export interface SimulatedClusterOptions {
@@ -93,11 +93,12 @@ export async function startSimulatedCluster(opts: SimulatedClusterOptions = {}):
   const scheduler = new Scheduler((error) => opts.log?.(`controller error: ${String(error)}`));
   const broken = new Map<string, unknown>();
   const timings = { recreateDelayMs: opts.recreateDelayMs ?? 1500, readyDelayMs: opts.readyDelayMs ?? 1000 };
-  const controllers = new Controllers(store, scheduler, timings, names, broken);
+  const pods = faultyPods(names, broken);
+  const controllers = new Controllers(store, scheduler, timings, pods);
   seedStandardInstall(store, controllers, { names, platformVersion: opts.platformVersion ?? 'v0.6.29' });
   const components = new PlatformComponents(store, scheduler, timings, names);
   const breakage = new Breakage(store, names, broken);
-  const server = new SimApiServer({ host: opts.host ?? '127.0.0.1', port: opts.port ?? 0, token, store, policy: () => policy, log: opts.log });
+  const server = new SimApiServer({ host: opts.host ?? '127.0.0.1', port: opts.port ?? 0, token, store, policy: () => policy, pods, log: opts.log });
   const urls = await server.listen();
   const url = urls.http;
   const yaml = (context = 'platform-sim') => kubeconfigYaml(urls.https, server.certificatePem, token, context, names.platformNamespace);

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { FaultEntry, SimView } from '../faults.js';
+import type { FaultEntry, SimView } from '../fault-model.js';
 import { kinds } from '../../apiserver/resources.js';
 
 /**

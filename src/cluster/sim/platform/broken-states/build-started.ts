@@ -1,5 +1,5 @@
 import { podFromTemplate, randomSuffix, runningStatus } from '../../apiserver/pods.js';
-import type { SimView } from '../faults.js';
+import type { SimView } from '../fault-model.js';
 import { kinds } from '../../apiserver/resources.js';
 
 /**

@@ -1,4 +1,4 @@
-import type { FaultEntry, SimView } from '../faults.js';
+import type { FaultEntry, SimView } from '../fault-model.js';
 import { kinds } from '../../apiserver/resources.js';
 import type { KubeObject } from '../../apiserver/types.js';
 

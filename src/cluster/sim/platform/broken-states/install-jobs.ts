@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { admitCreate } from '../../apiserver/admission.js';
-import type { FaultEntry, SimView } from '../faults.js';
+import type { FaultEntry, SimView } from '../fault-model.js';
 import { deleteCascading } from '../../apiserver/garbage-collector.js';
 import { podFromTemplate, randomSuffix, runningStatus } from '../../apiserver/pods.js';
 import type { PodTemplate } from '../../apiserver/pods.js';

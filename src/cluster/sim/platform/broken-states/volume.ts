@@ -1,5 +1,5 @@
 import { parseQuantity } from '../../apiserver/admission.js';
-import type { FaultEntry } from '../faults.js';
+import type { FaultEntry } from '../fault-model.js';
 import { kinds } from '../../apiserver/resources.js';
 import type { KubeObject } from '../../apiserver/types.js';
 
