@@ -53,7 +53,7 @@ async function main(argv: string[]): Promise<void> {
       return (await import('./app.js')).runTerminalDemo({}, { ...(cluster ? { cluster } : {}), ...(kubeconfig ? { kubeconfig } : {}), ...(context ? { context } : {}), ...(broken ? { broken } : {}) });
     }
     case 'sim':
-      return (await import('./cluster/sim/index.js')).runSimCommand(args, process.stdout);
+      return (await import('./cluster/sim/cli.js')).runSimCommand(args, process.stdout);
     case 'match':
       process.exitCode = await (await import('./commands/match-cli.js')).runMatchCommand(args, process);
       return;

@@ -4,11 +4,11 @@
  * here is anchored and free of nested or overlapping repetition, so each runs in linear time.
  */
 
+import { isBinarySuffix, parseQuantity } from '../quantity.js';
+
 /** What a format checker concludes: fine, or what is wrong and (when clear) the value to use instead. */
 export type FormatVerdict = { ok: true } | { ok: false; problem: string; corrected?: unknown };
 
-const binarySize = /^[0-9]{1,12}(?:Ki|Mi|Gi|Ti|Pi|Ei)$/;
-const decimalSize = /^[0-9]{1,12}(?:\.[0-9]{1,6})?(?:[kMGTPE]|[KMGTPE]i)?$/;
 /** `20GB`, `20gb`, `20 Gi`, `20G`: the number and a unit someone meant as binary. */
 const sizeLike = /^([0-9]{1,12})[ \t]{0,3}([KkMmGgTtPpEe])(?:[Ii]?[Bb]?)$/;
 
@@ -20,9 +20,13 @@ const sizeLike = /^([0-9]{1,12})[ \t]{0,3}([KkMmGgTtPpEe])(?:[Ii]?[Bb]?)$/;
 export function checkSize(value: unknown): FormatVerdict {
   const text = typeof value === 'number' ? String(value) : value;
   if (typeof text !== 'string' || text.trim() === '') return { ok: false, problem: 'must be a size string such as 20Gi' };
-  if (binarySize.test(text)) return { ok: true };
-  if (/^[0-9]{1,12}$/.test(text)) return { ok: false, problem: `"${text}" is a number of bytes; a size needs a unit, e.g. ${text}Gi`, corrected: `${text}Gi` };
-  if (decimalSize.test(text) && /[kMGTPE]$/.test(text)) return { ok: true };
+  // Up to 12 digits (and 6 decimals): beyond that a size is a typing slip, not a volume anyone has.
+  const q = parseQuantity(text);
+  if (q && q.whole.length <= 12) {
+    if (isBinarySuffix(q.suffix) && q.fraction === '') return { ok: true };
+    if (q.suffix === '' && q.fraction === '') return { ok: false, problem: `"${text}" is a number of bytes; a size needs a unit, e.g. ${text}Gi`, corrected: `${text}Gi` };
+    if (q.suffix !== '' && !isBinarySuffix(q.suffix) && q.fraction.length <= 6) return { ok: true };
+  }
   const m = sizeLike.exec(text);
   if (m) {
     const corrected = `${m[1]}${m[2]!.toUpperCase()}i`;

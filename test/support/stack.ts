@@ -9,7 +9,7 @@ import { deletePrefix } from '../../src/jobs/cleanup.js';
 import { pino } from 'pino';
 import { catalogue } from '../../src/catalogue/index.js';
 import { startSimulatedCluster, type SimulatedCluster } from '../../src/cluster/sim/index.js';
-import type { PolicyRule, SimPolicy } from '../../src/cluster/sim/rbac.js';
+import type { PolicyRule, SimPolicy } from '../../src/cluster/sim/index.js';
 import { loadConfig, type Config } from '../../src/config.js';
 import { clusterQueueName } from '../../src/jobs/names.js';
 import { createLogger } from '../../src/logger.js';

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { GrowClaimStep } from '../../catalogue/model.js';
 import type { ClaimSize } from '../../cluster/gateway.js';
 import type { StepKind } from './context.js';
-import { compareQuantities } from './quantity.js';
+import { compareQuantities } from '../../quantity.js';
 import { code, paramOf, pollFor, writeWithOneRetry } from './support.js';
 
 const schema = z.object({ namespace: z.string(), claim: z.string(), uid: z.string(), from: z.string(), to: z.string() });

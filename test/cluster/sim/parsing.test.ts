@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { jsonPatch, mergePatch, strategicMergePatch } from '../../../src/cluster/sim/patch.js';
-import { matchesLabels, parseLabelSelector } from '../../../src/cluster/sim/selectors.js';
+import { jsonPatch, mergePatch, strategicMergePatch } from '../../../src/cluster/sim/apiserver/patch.js';
+import { matchesLabels, parseLabelSelector } from '../../../src/cluster/sim/apiserver/selectors.js';
 
 describe('label selectors', () => {
   const labels = { app: 'devtron', tier: 'api', 'app.kubernetes.io/name': 'argocd-server' };
@@ -56,5 +56,27 @@ describe('patches', () => {
     expect(out).toEqual({ a: [0, 1, 2, 3], b: { '~t': 5 }, d: { '~t': 5 } });
     expect(input).toEqual({ a: [1, 2], b: { 'x/y': 1, '~t': 2 } });
     expect(() => jsonPatch(input, [{ op: 'remove', path: '/nope' }])).toThrow(/nonexistent|missing/);
+  });
+
+  it('JSON patch refuses what kube-apiserver refuses, in its words, and applies nothing', () => {
+    const input = { a: [1, 2], b: { c: 1 } };
+    const refused = (ops: unknown[]) => {
+      try {
+        jsonPatch(input, ops);
+      } catch (error) {
+        return { message: (error as Error).message, kind: (error as { kind?: string }).kind };
+      }
+      return undefined;
+    };
+    expect(refused([{ op: 'add', path: '/x/y', value: 1 }])).toEqual({ message: 'doc is missing path: "/x/y": missing value', kind: 'invalid' });
+    expect(refused([{ op: 'add', path: '/a/5', value: 1 }])).toEqual({ message: 'Unable to access invalid index: 5 of "/a/5"', kind: 'invalid' });
+    expect(refused([{ op: 'remove', path: '/a/2' }])).toMatchObject({ kind: 'invalid' });
+    expect(refused([{ op: 'replace', path: '/b/nope', value: 1 }])).toEqual({ message: 'Unable to remove nonexistent key: nope: missing value', kind: 'invalid' });
+    expect(refused([{ op: 'copy', from: '/nope', path: '/c' }])).toEqual({ message: 'doc is missing path: "/nope": missing value', kind: 'invalid' });
+    expect(refused([{ op: 'add', path: '/c', value: 1 }, { op: 'test', path: '/b/c', value: 2 }])).toEqual({ message: 'testing value /b/c failed: test failed', kind: 'invalid' });
+    expect(refused([{ op: 'frobnicate', path: '/a' }])).toEqual({ message: 'Unexpected kind: frobnicate', kind: 'malformed' });
+    expect(refused([{ op: 'add', path: 'a', value: 1 }])).toEqual({ message: 'invalid JSON pointer "a"', kind: 'malformed' });
+    expect(refused({ op: 'add', path: '/a', value: 1 } as unknown as unknown[])).toMatchObject({ kind: 'malformed' });
+    expect(input).toEqual({ a: [1, 2], b: { c: 1 } });
   });
 });

@@ -3,7 +3,7 @@ import { catalogue } from '../../../src/catalogue/index.js';
 import { defaultPlatformNames } from '../../../src/platform-names.js';
 import { workerRbac } from '../../../src/remedies/rbac.js';
 import { workerSubject } from '../../../src/remedies/rbac-manifest.js';
-import { bytesOf, compareQuantities } from '../../../src/remedies/steps/quantity.js';
+import { bytesOf, compareQuantities } from '../../../src/quantity.js';
 import { harness, refs } from './support.js';
 
 const ns = 'devtroncd';

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
-import type { FaultEntry, SimView } from '../faults.js';
-import { kinds } from '../resources.js';
+import type { FaultEntry, SimView } from '../fault-model.js';
+import { kinds } from '../../apiserver/resources.js';
 
 /**
  * Sections 5.2 and 5.3: the admin password is lost. The state check remembers a hash (never the value)

@@ -5,6 +5,7 @@ import { defaultPropagation, deleteCascading, orphanedJobPodsWarning } from './g
 import type { PropagationPolicy } from './garbage-collector.js';
 import { podLog } from './logs.js';
 import { jsonPatch, mergePatch, PatchError, patchTypes, strategicMergePatch } from './patch.js';
+import type { PodRuntime } from './pod-runtime.js';
 import { randomSuffix } from './pods.js';
 import type { ResourceRequest } from './request-info.js';
 import type { ResourceKind } from './resources.js';
@@ -113,7 +114,7 @@ function writeScale(store: ObjectStore, call: ApiCall, previous: KubeObject, sca
   return ok(scaleOf(store.update(call.req.kind, next, { dryRun: isDryRun(call) })));
 }
 
-export function get(store: ObjectStore, call: ApiCall): ApiResult {
+export function get(store: ObjectStore, call: ApiCall, pods: PodRuntime): ApiResult {
   checkSubresource(call, ['status', 'log', 'scale']);
   const obj = current(store, call);
   if (call.req.subresource === 'scale') return ok(scaleOf(obj));
@@ -123,7 +124,7 @@ export function get(store: ObjectStore, call: ApiCall): ApiResult {
       container: call.query.get('container') ?? undefined,
       tailLines: tail === null ? undefined : Number(tail),
       timestamps: call.query.get('timestamps') === 'true',
-    });
+    }, pods.logLines(obj));
     return { status: 200, body: text, contentType: 'text/plain' };
   }
   if (wantsTable(call.accept)) return ok(toTable(call.req.kind, [obj], obj.metadata.resourceVersion ?? '', call.query.get('includeObject')));

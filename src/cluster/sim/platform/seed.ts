@@ -1,17 +1,17 @@
 import { randomUUID } from 'node:crypto';
-import type { PlatformNames } from '../../platform-names.js';
-import { admitCreate } from './admission.js';
-import type { Controllers } from './controllers.js';
-import { hostIP, nodeName, podFromTemplate, randomSuffix, runningStatus, succeededStatus } from './pods.js';
-import type { Container, PodTemplate } from './pods.js';
-import type { ResourceKind } from './resources.js';
+import type { PlatformNames } from '../../../platform-names.js';
+import { admitCreate } from '../apiserver/admission.js';
+import type { Controllers } from '../apiserver/controllers.js';
+import { hostIP, nodeName, podFromTemplate, randomSuffix, runningStatus, succeededStatus } from '../apiserver/pods.js';
+import type { Container, PodTemplate } from '../apiserver/pods.js';
+import type { ResourceKind } from '../apiserver/resources.js';
 import { rolloutCrd } from './rollout-crd.js';
 import { b64, bcryptLike, gitopsServerTls, newPassword } from './secret-material.js';
-import { kinds } from './resources.js';
-import { labelsOf } from './selectors.js';
-import type { ObjectStore } from './store.js';
-import type { JsonObject, KubeObject } from './types.js';
-import { kubeTime } from './types.js';
+import { kinds } from '../apiserver/resources.js';
+import { labelsOf } from '../apiserver/selectors.js';
+import type { ObjectStore } from '../apiserver/store.js';
+import type { JsonObject, KubeObject } from '../apiserver/types.js';
+import { kubeTime } from '../apiserver/types.js';
 
 /** What the standard install is built from. */
 export interface SeedOptions {

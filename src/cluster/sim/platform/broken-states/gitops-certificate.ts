@@ -1,6 +1,6 @@
 import { X509Certificate } from 'node:crypto';
-import type { FaultEntry } from '../faults.js';
-import { kinds } from '../resources.js';
+import type { FaultEntry } from '../fault-model.js';
+import { kinds } from '../../apiserver/resources.js';
 import { expiredGitopsServerTls } from '../secret-material.js';
 
 /**

@@ -1,6 +1,6 @@
-import type { FaultEntry } from '../faults.js';
-import { kinds } from '../resources.js';
-import type { KubeObject } from '../types.js';
+import type { FaultEntry } from '../fault-model.js';
+import { kinds } from '../../apiserver/resources.js';
+import type { KubeObject } from '../../apiserver/types.js';
 
 export const lastAppliedAnnotation = 'kubectl.kubernetes.io/last-applied-configuration';
 

@@ -1,3 +1,4 @@
+import { compareQuantities } from '../../../quantity.js';
 import { statusErrors } from './errors.js';
 import { pendingStatus, podFromTemplate } from './pods.js';
 import type { PodTemplate } from './pods.js';
@@ -26,15 +27,6 @@ export function validateName(kind: ResourceKind, name: string | undefined): void
       `Invalid value: "${name}": a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')`,
     );
   }
-}
-
-const units: Record<string, number> = { '': 1, k: 1e3, M: 1e6, G: 1e9, T: 1e12, P: 1e15, Ki: 2 ** 10, Mi: 2 ** 20, Gi: 2 ** 30, Ti: 2 ** 40, Pi: 2 ** 50, m: 1e-3 };
-
-/** A Kubernetes quantity ("10Gi", "500M") in base units; NaN when it is not one. */
-export function parseQuantity(text: string): number {
-  const m = /^([0-9.]+)([a-zA-Z]*)$/.exec(text.trim());
-  const unit = m ? units[m[2] ?? ''] : undefined;
-  return m && unit !== undefined ? Number(m[1]) * unit : NaN;
 }
 
 /** Fills in what the API server defaults on create. `uid` is the uid the object is about to get. */
@@ -142,7 +134,7 @@ function validateClaimResize(previous: KubeObject, next: KubeObject, store: Obje
     throw statusErrors.unprocessable(kinds.pvc, name, 'spec: Forbidden: spec is immutable after creation except resources.requests and volumeAttributesClassName for bound claims');
   }
   if (before === after || after === undefined) return;
-  if (parseQuantity(after) < parseQuantity(before ?? '0')) {
+  if (compareQuantities(after, before ?? '0') === -1) {
     throw statusErrors.unprocessable(kinds.pvc, name, 'spec.resources.requests.storage: Forbidden: field can not be less than status.capacity');
   }
   const className = (next['spec'] as { storageClassName?: string } | undefined)?.storageClassName ?? '';

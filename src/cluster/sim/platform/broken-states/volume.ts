@@ -1,7 +1,7 @@
-import { parseQuantity } from '../admission.js';
-import type { FaultEntry } from '../faults.js';
-import { kinds } from '../resources.js';
-import type { KubeObject } from '../types.js';
+import { bytesOf } from '../../../../quantity.js';
+import type { FaultEntry } from '../fault-model.js';
+import { kinds } from '../../apiserver/resources.js';
+import type { KubeObject } from '../../apiserver/types.js';
 
 const capacityOf = (claim: KubeObject | undefined) => (claim?.['status'] as { capacity?: { storage?: string } } | undefined)?.capacity?.storage ?? '0';
 
@@ -19,7 +19,10 @@ export const gitSensorVolumeFull: FaultEntry = {
     const className = (claim['spec'] as { storageClassName?: string }).storageClassName ?? '';
     const sc = store.get(kinds.storageClass, undefined, className);
     if (sc) store.update(kinds.storageClass, { ...sc, allowVolumeExpansion: options['expansion'] === true });
-    return parseQuantity(capacityOf(claim));
+    return bytesOf(capacityOf(claim));
   },
-  present: ({ store, names }, fullAt) => parseQuantity(capacityOf(store.get(kinds.pvc, names.platformNamespace, names.gitSensorClaim))) <= (fullAt as number),
+  present: ({ store, names }, fullAt) => {
+    const now = bytesOf(capacityOf(store.get(kinds.pvc, names.platformNamespace, names.gitSensorClaim)));
+    return now !== undefined && typeof fullAt === 'bigint' && now <= fullAt;
+  },
 };

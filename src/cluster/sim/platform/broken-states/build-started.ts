@@ -1,6 +1,6 @@
-import { podFromTemplate, randomSuffix, runningStatus } from '../pods.js';
-import type { SimView } from '../faults.js';
-import { kinds } from '../resources.js';
+import { podFromTemplate, randomSuffix, runningStatus } from '../../apiserver/pods.js';
+import type { SimView } from '../fault-model.js';
+import { kinds } from '../../apiserver/resources.js';
 
 /**
  * Entry 4's broken state as a person meets it: a build was just started and its pod did appear in the

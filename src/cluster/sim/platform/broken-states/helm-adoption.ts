@@ -1,6 +1,6 @@
-import type { FaultEntry, SimView } from '../faults.js';
-import { kinds } from '../resources.js';
-import type { KubeObject } from '../types.js';
+import type { FaultEntry, SimView } from '../fault-model.js';
+import { kinds } from '../../apiserver/resources.js';
+import type { KubeObject } from '../../apiserver/types.js';
 
 /**
  * Entry 18: the platform namespace's resources were not installed by the chart manager, so an upgrade

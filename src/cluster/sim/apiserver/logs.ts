@@ -1,5 +1,4 @@
 import { statusErrors } from './errors.js';
-import { faultsOf } from './faults.js';
 import { podPhase, podSpecOf } from './pods.js';
 import type { KubeObject } from './types.js';
 
@@ -11,10 +10,10 @@ export interface LogOptions {
 }
 
 /**
- * A pod's log: a few start-up lines, then the lines of every fault it carries. Lines are dated from the
- * pod's start so that a replaced pod visibly has a new, clean log.
+ * A pod's log: a few start-up lines, then `runtimeLines` (what the pod's runtime says its containers log,
+ * e.g. a fault's errors). Lines are dated from the pod's start so that a replaced pod visibly has a new, clean log.
  */
-export function podLog(pod: KubeObject, options: LogOptions): string {
+export function podLog(pod: KubeObject, options: LogOptions, runtimeLines: readonly string[]): string {
   const name = pod.metadata.name ?? '';
   const spec = podSpecOf(pod);
   const all = [...(spec.initContainers ?? []), ...spec.containers];
@@ -33,7 +32,7 @@ export function podLog(pod: KubeObject, options: LogOptions): string {
   const started = Date.parse((pod['status'] as { startTime?: string } | undefined)?.startTime ?? '') || Date.now();
   const messages = [`I starting ${chosen.name} (${chosen.image ?? 'unknown image'})`, 'I configuration loaded', 'I listening on :8080'];
   const isInit = (spec.initContainers ?? []).some((c) => c.name === chosen.name);
-  if (!isInit) messages.push(...faultsOf(pod).flatMap((f) => f.logLines));
+  if (!isInit) messages.push(...runtimeLines);
   let lines = messages.map((m, i) => {
     const stamp = new Date(started + i * 1000).toISOString();
     return options.timestamps ? `${stamp} ${stamp.replace(/\.\d+Z$/, 'Z')} ${m}` : `${stamp.replace(/\.\d+Z$/, 'Z')} ${m}`;

@@ -1,5 +1,5 @@
-import type { FaultEntry } from '../faults.js';
-import { kinds } from '../resources.js';
+import type { FaultEntry } from '../fault-model.js';
+import { kinds } from '../../apiserver/resources.js';
 import { rolloutCrd, rolloutCrdIsCurrent } from '../rollout-crd.js';
 
 /** Entry 2: the rollout CRD is an old version; fixed when a current one is applied. */

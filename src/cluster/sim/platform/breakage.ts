@@ -1,9 +1,9 @@
-import type { PlatformNames } from '../../platform-names.js';
+import type { PlatformNames } from '../../../platform-names.js';
 import { faultAnnotation, faultEntries, findFaultEntry, presentSymptoms, targets, waitingReasonOf, withFaults } from './faults.js';
-import { isPodReady, podPhase, runningStatus } from './pods.js';
-import { kinds } from './resources.js';
-import type { ObjectStore } from './store.js';
-import type { KubeObject } from './types.js';
+import { isPodReady, podPhase, runningStatus } from '../apiserver/pods.js';
+import { kinds } from '../apiserver/resources.js';
+import type { ObjectStore } from '../apiserver/store.js';
+import type { KubeObject } from '../apiserver/types.js';
 
 /**
  * Puts the cluster into (and out of) the broken state of a guide entry, through ordinary store writes,

@@ -1,4 +1,4 @@
-import type { FaultEntry } from '../faults.js';
+import type { FaultEntry } from '../fault-model.js';
 import { adminPasswordReset, adminPasswordResetLegacy } from './admin-password.js';
 import { gitopsCertificateExpired } from './gitops-certificate.js';
 import { helmAdoption } from './helm-adoption.js';

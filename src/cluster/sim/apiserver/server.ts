@@ -8,6 +8,7 @@ import { timingSafeEqual } from 'node:crypto';
 import { decodeBody, readBody } from './body.js';
 import { apiGroup, apiGroupList, apiResourceList, apiVersions, serverVersion } from './discovery.js';
 import { SimApiError, statusErrors } from './errors.js';
+import type { PodRuntime } from './pod-runtime.js';
 import { authorize, forbiddenReason } from './rbac.js';
 import type { SimPolicy } from './rbac.js';
 import { parseResourcePath } from './request-info.js';
@@ -28,13 +29,15 @@ export interface RequestRecord {
   status: number;
 }
 
-/** What the HTTP face needs: where to listen, the token to demand, the state, and the current RBAC policy. */
+/** What the HTTP face needs: where to listen, the token to demand, the state, the current RBAC policy and what pods log. */
 export interface ApiServerOptions {
   host: string;
   port: number;
   token: string;
   store: ObjectStore;
   policy: () => SimPolicy | undefined;
+  /** What pods log (their `/log` subresource). */
+  pods: PodRuntime;
   log?: (line: string) => void;
 }
 
@@ -167,7 +170,7 @@ export class SimApiServer {
     const named = call.req.name !== '';
     switch (call.req.verb) {
       case 'get':
-        return rest.get(store, call);
+        return rest.get(store, call, this.options.pods);
       case 'list':
         return rest.list(store, call);
       case 'create':

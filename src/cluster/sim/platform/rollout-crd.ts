@@ -1,4 +1,4 @@
-import type { KubeObject } from './types.js';
+import type { KubeObject } from '../apiserver/types.js';
 
 /**
  * The rollout custom resource definition, trimmed to what tells its versions apart: current CRDs

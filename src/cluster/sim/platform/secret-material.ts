@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { selfSignedCertificate } from './tls-cert.js';
+import { selfSignedCertificate } from '../apiserver/tls-cert.js';
 
 /** The kinds of secret material the platform keeps, made up fresh for the simulated cluster. */
 

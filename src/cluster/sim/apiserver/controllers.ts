@@ -1,5 +1,4 @@
-import type { PlatformNames } from '../../platform-names.js';
-import { inheritedFaults, waitingReasonOf, withFaults } from './faults.js';
+import type { PodRuntime } from './pod-runtime.js';
 import { controllerOf, podFromTemplate, podPhase, randomSuffix, runningStatus, safeHash, succeededStatus } from './pods.js';
 import type { ResourceKind } from './resources.js';
 import { apiVersionOf, kinds } from './resources.js';
@@ -39,9 +38,8 @@ export class Controllers {
     private readonly store: ObjectStore,
     private readonly scheduler: Scheduler,
     private readonly timings: ControllerTimings,
-    private readonly names: PlatformNames,
-    /** The entries broken now (shared with Breakage): some faults spread to new pods only while broken. */
-    private readonly broken: ReadonlyMap<string, unknown> = new Map(),
+    /** What happens inside pods: whether their containers come up (the platform's faults live there). */
+    private readonly runtime: PodRuntime,
   ) {
     this.unsubscribe = store.subscribe((event) => this.onEvent(event));
   }
@@ -104,7 +102,7 @@ export class Controllers {
   private startPod(namespace: string, name: string, uid: string): void {
     const pod = this.store.get(kinds.pod, namespace, name);
     if (!pod || pod.metadata.uid !== uid || podPhase(pod) !== 'Pending') return;
-    pod['status'] = runningStatus(pod, new Date(), waitingReasonOf(pod));
+    pod['status'] = runningStatus(pod, new Date(), this.runtime.waitingReason(pod));
     this.store.update(kinds.pod, pod);
     if (controllerOf(pod)?.kind === 'Job') {
       this.scheduler.after(this.timings.readyDelayMs, () => {
@@ -135,11 +133,9 @@ export class Controllers {
     return this.store.list(kinds.pod, owner.metadata.namespace).filter((p) => ownedBy(p, owner));
   }
 
-  /** Creates a controller's pod; a replacement may start with a fault it inherits from the cluster's state. */
+  /** Creates a controller's pod; the runtime may change it first (a replacement may inherit a fault from the cluster's state). */
   private createPod(pod: KubeObject): void {
-    const siblings = this.store.list(kinds.pod, pod.metadata.namespace);
-    const inherited = inheritedFaults(this.names, pod, siblings, new Set(this.broken.keys()));
-    if (inherited.length > 0) pod.metadata.annotations = withFaults(pod, inherited);
+    this.runtime.preparePod(pod, this.store.list(kinds.pod, pod.metadata.namespace));
     this.store.create(kinds.pod, pod);
   }
 

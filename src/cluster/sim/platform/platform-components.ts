@@ -1,11 +1,11 @@
-import type { PlatformNames } from '../../platform-names.js';
-import type { ControllerTimings } from './controllers.js';
-import { kinds } from './resources.js';
-import type { Scheduler } from './scheduler.js';
+import type { PlatformNames } from '../../../platform-names.js';
+import type { ControllerTimings } from '../apiserver/controllers.js';
+import { kinds } from '../apiserver/resources.js';
+import type { Scheduler } from '../apiserver/scheduler.js';
 import { b64, bcryptLike, gitopsServerTls, newPassword } from './secret-material.js';
-import { matchesLabels, parseLabelSelector } from './selectors.js';
-import type { ObjectStore, StoreEvent } from './store.js';
-import { kubeTime } from './types.js';
+import { matchesLabels, parseLabelSelector } from '../apiserver/selectors.js';
+import type { ObjectStore, StoreEvent } from '../apiserver/store.js';
+import { kubeTime } from '../apiserver/types.js';
 
 /**
  * What the platform's own components do to their secrets when they start, which the guide's resets

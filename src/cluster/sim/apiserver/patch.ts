@@ -1,5 +1,10 @@
-import { clone, deepEqual, isJsonObject } from './types.js';
+import jsonPatchLibrary from 'fast-json-patch';
+import type { Operation } from 'fast-json-patch';
+import { clone, isJsonObject } from './types.js';
 import type { JsonObject } from './types.js';
+
+const { applyOperation, JsonPatchError } = jsonPatchLibrary;
+type JsonPatchError = InstanceType<typeof JsonPatchError>;
 
 /** Media types of PATCH bodies the simulator understands. */
 export const patchTypes = {
@@ -105,113 +110,63 @@ function mergeList(current: unknown[], patch: unknown[], mergeKey: string): unkn
   return out;
 }
 
-/** One RFC 6902 operation. */
-interface JsonPatchOp {
-  op: string;
-  path: string;
-  value?: unknown;
-  from?: string;
+/** RFC 6902 operations, by name. */
+const operations = new Set(['add', 'remove', 'replace', 'move', 'copy', 'test']);
+
+/** The last reference token of a JSON pointer, unescaped: what kube-apiserver's messages name. */
+function lastToken(pointer: string): string {
+  return (pointer.split('/').pop() ?? '').replace(/~1/g, '/').replace(/~0/g, '~');
 }
 
-function parsePointer(pointer: string): string[] {
-  if (pointer === '') return [];
-  if (!pointer.startsWith('/')) throw new PatchError(`invalid JSON pointer "${pointer}"`, 'malformed');
-  return pointer
-    .slice(1)
-    .split('/')
-    .map((t) => t.replace(/~1/g, '/').replace(/~0/g, '~'));
-}
-
-type Container = JsonObject | unknown[];
-
-function resolveParent(doc: unknown, tokens: string[], pointer: string): { parent: Container; last: string } {
-  let node: unknown = doc;
-  for (const token of tokens.slice(0, -1)) {
-    if (Array.isArray(node)) node = node[Number(token)];
-    else if (isJsonObject(node)) node = node[token];
-    else node = undefined;
-    if (node === undefined) throw new PatchError(`doc is missing path: "${pointer}": missing value`, 'invalid');
+/** kube-apiserver's words (from evanphx/json-patch) for why an operation did not apply, by fast-json-patch's error name. */
+function failure(error: JsonPatchError, op: Operation): PatchError {
+  const from = 'from' in op ? op.from : '';
+  switch (error.name) {
+    case 'TEST_OPERATION_FAILED':
+      return new PatchError(`testing value ${op.path} failed: test failed`, 'invalid');
+    case 'OPERATION_VALUE_OUT_OF_BOUNDS':
+    case 'OPERATION_PATH_ILLEGAL_ARRAY_INDEX':
+      return new PatchError(`Unable to access invalid index: ${lastToken(op.path)} of "${op.path}"`, 'invalid');
+    case 'OPERATION_PATH_UNRESOLVABLE':
+      if (op.op === 'remove' || op.op === 'replace') return new PatchError(`Unable to remove nonexistent key: ${lastToken(op.path)}: missing value`, 'invalid');
+      return new PatchError(`doc is missing path: "${op.path}": missing value`, 'invalid');
+    case 'OPERATION_FROM_UNRESOLVABLE':
+      return new PatchError(`doc is missing path: "${from}": missing value`, 'invalid');
+    case 'OPERATION_VALUE_REQUIRED':
+    case 'OPERATION_VALUE_CANNOT_CONTAIN_UNDEFINED':
+      return new PatchError(`${op.op} operation on "${op.path}" has no value: missing value`, 'invalid');
+    default:
+      return new PatchError(`doc is missing path: "${op.path}": missing value`, 'invalid');
   }
-  if (!Array.isArray(node) && !isJsonObject(node)) throw new PatchError(`doc is missing path: "${pointer}": missing value`, 'invalid');
-  return { parent: node, last: tokens[tokens.length - 1] ?? '' };
 }
 
-function arrayIndex(parent: unknown[], token: string, forAdd: boolean, pointer: string): number {
-  if (forAdd && token === '-') return parent.length;
-  const index = /^(0|[1-9]\d*)$/.test(token) ? Number(token) : NaN;
-  const limit = forAdd ? parent.length : parent.length - 1;
-  if (Number.isNaN(index) || index > limit) throw new PatchError(`Unable to access invalid index: ${token} of "${pointer}"`, 'invalid');
-  return index;
-}
-
-function getAt(doc: unknown, pointer: string): unknown {
-  let node: unknown = doc;
-  for (const token of parsePointer(pointer)) {
-    if (Array.isArray(node)) node = node[Number(token)];
-    else if (isJsonObject(node)) node = node[token];
-    else node = undefined;
-    if (node === undefined) throw new PatchError(`doc is missing path: "${pointer}": missing value`, 'invalid');
-  }
-  return node;
-}
-
-function remove(doc: unknown, pointer: string): unknown {
-  const tokens = parsePointer(pointer);
-  const { parent, last } = resolveParent(doc, tokens, pointer);
-  if (Array.isArray(parent)) return parent.splice(arrayIndex(parent, last, false, pointer), 1)[0];
-  if (!(last in parent)) throw new PatchError(`Unable to remove nonexistent key: ${last}: missing value`, 'invalid');
-  const old = parent[last];
-  delete parent[last];
-  return old;
-}
-
-function add(doc: unknown, pointer: string, value: unknown): unknown {
-  const tokens = parsePointer(pointer);
-  if (tokens.length === 0) return clone(value);
-  const { parent, last } = resolveParent(doc, tokens, pointer);
-  if (Array.isArray(parent)) parent.splice(arrayIndex(parent, last, true, pointer), 0, clone(value));
-  else parent[last] = clone(value);
-  return doc;
-}
-
-/** RFC 6902 JSON patch (add, remove, replace, move, copy, test). The input is not modified. */
+/**
+ * RFC 6902 JSON patch (add, remove, replace, move, copy, test), applied by fast-json-patch with its
+ * validation on, so that a missing path or an index past the end fails as it does in kube-apiserver rather
+ * than being created. The input is not modified; errors carry kube-apiserver's texts.
+ */
 export function jsonPatch(target: unknown, ops: unknown): unknown {
   if (!Array.isArray(ops)) throw new PatchError('json: cannot unmarshal object into Go value of type jsonpatch.Patch', 'malformed');
-  let doc = clone(target);
   for (const raw of ops) {
     if (!isJsonObject(raw) || typeof raw['op'] !== 'string' || typeof raw['path'] !== 'string') {
       throw new PatchError('json patch operation must have "op" and "path"', 'malformed');
     }
-    const op = raw as unknown as JsonPatchOp;
-    switch (op.op) {
-      case 'add':
-        doc = add(doc, op.path, op.value);
-        break;
-      case 'remove':
-        remove(doc, op.path);
-        break;
-      case 'replace':
-        if (parsePointer(op.path).length === 0) doc = clone(op.value);
-        else {
-          remove(doc, op.path);
-          doc = add(doc, op.path, op.value);
-        }
-        break;
-      case 'move': {
-        const value = remove(doc, op.from ?? '');
-        doc = add(doc, op.path, value);
-        break;
-      }
-      case 'copy':
-        doc = add(doc, op.path, getAt(doc, op.from ?? ''));
-        break;
-      case 'test':
-        if (!deepEqual(getAt(doc, op.path), op.value)) {
-          throw new PatchError(`testing value ${op.path} failed: test failed`, 'invalid');
-        }
-        break;
-      default:
-        throw new PatchError(`Unexpected kind: ${op.op}`, 'malformed');
+    if (!operations.has(raw['op'])) throw new PatchError(`Unexpected kind: ${raw['op']}`, 'malformed');
+    for (const pointer of [raw['path'], ...(raw['op'] === 'move' || raw['op'] === 'copy' ? [raw['from']] : [])]) {
+      if (typeof pointer !== 'string' || (pointer !== '' && !pointer.startsWith('/'))) throw new PatchError(`invalid JSON pointer "${String(pointer)}"`, 'malformed');
+    }
+  }
+  // The library changes the document in place and inserts the operations' values by reference: both are copies.
+  const patch = clone(ops) as Operation[];
+  let doc = clone(target);
+  for (const op of patch) {
+    try {
+      doc = applyOperation(doc, op, true, true).newDocument;
+    } catch (error) {
+      if (error instanceof JsonPatchError) throw failure(error, op);
+      // fast-json-patch refuses `__proto__` paths with a TypeError; in a JSON document they name nothing.
+      if (error instanceof TypeError) throw new PatchError(`doc is missing path: "${op.path}": missing value`, 'invalid');
+      throw error;
     }
   }
   return doc;

@@ -1,13 +1,13 @@
 import { randomUUID } from 'node:crypto';
-import { admitCreate } from '../admission.js';
-import type { FaultEntry, SimView } from '../faults.js';
-import { deleteCascading } from '../garbage-collector.js';
-import { podFromTemplate, randomSuffix, runningStatus } from '../pods.js';
-import type { PodTemplate } from '../pods.js';
-import { apiVersionOf, kinds } from '../resources.js';
-import type { KubeObject } from '../types.js';
-import { kubeTime } from '../types.js';
-import { jobFailed } from '../workload-status.js';
+import { admitCreate } from '../../apiserver/admission.js';
+import type { FaultEntry, SimView } from '../fault-model.js';
+import { deleteCascading } from '../../apiserver/garbage-collector.js';
+import { podFromTemplate, randomSuffix, runningStatus } from '../../apiserver/pods.js';
+import type { PodTemplate } from '../../apiserver/pods.js';
+import { apiVersionOf, kinds } from '../../apiserver/resources.js';
+import type { KubeObject } from '../../apiserver/types.js';
+import { kubeTime } from '../../apiserver/types.js';
+import { jobFailed } from '../../apiserver/workload-status.js';
 
 /**
  * Entry 1: installer (migrator) jobs stuck at 0/1. A failed job (backoff limit reached, its pod in

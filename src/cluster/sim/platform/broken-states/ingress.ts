@@ -1,7 +1,7 @@
-import type { FaultEntry } from '../faults.js';
-import { kinds } from '../resources.js';
+import type { FaultEntry } from '../fault-model.js';
+import { kinds } from '../../apiserver/resources.js';
 import { platformIngressName, platformServiceName } from '../seed.js';
-import type { KubeObject } from '../types.js';
+import type { KubeObject } from '../../apiserver/types.js';
 
 export const bodySizeAnnotation = 'nginx.ingress.kubernetes.io/proxy-body-size';
 export const backendConfigAnnotation = 'cloud.google.com/backend-config';

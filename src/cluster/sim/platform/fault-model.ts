@@ -1,0 +1,62 @@
+import type { PlatformNames } from '../../../platform-names.js';
+import type { ObjectStore } from '../apiserver/store.js';
+
+/*
+ * The shapes of the platform's faults: what breaking a guide entry does to pods and objects. Kept apart
+ * from the tables of entries so that each broken state can name these types without importing the table
+ * that lists it.
+ */
+
+/** Something wrong inside one pod, which lasts until the pod is replaced by a clean one. */
+export interface PodFault {
+  /** The guide entry whose symptom this fault produces. */
+  entry: string;
+  /** The annotation text; unique across faults. */
+  text: string;
+  /** What the pod's log shows while it carries the fault. */
+  logLines: string[];
+  /** When set, the container is shown waiting with this reason (e.g. CrashLoopBackOff) instead of ready. */
+  waitingReason?: string;
+}
+
+/** Which pods of the platform namespace a rule is about. */
+export type PodTarget = { label: string } | { name: string };
+
+/** "Put this fault on these pods" — what breaking an entry does. */
+export interface FaultPlacement {
+  pods: PodTarget;
+  fault: PodFault;
+}
+
+/**
+ * "Pods newly created for `newPods` start with `fault`": while any pod carries `whileAnyPodHas`, or,
+ * while the entry is broken, when one of the new pod's images matches `whenImage` (an image source
+ * that went away: replacing the pod does not help until its workload names another image).
+ */
+export interface InheritanceRule {
+  newPods: PodTarget[];
+  fault: PodFault;
+  whileAnyPodHas?: PodFault;
+  whenImage?: (image: string) => boolean;
+}
+
+/** What a broken state that lives in objects (not in pods' faults) reads and writes. */
+export interface SimView {
+  readonly store: ObjectStore;
+  readonly names: PlatformNames;
+}
+
+/**
+ * A guide entry the simulator can break: where its pod faults go and how they spread to replacement
+ * pods, and/or how it changes objects (`breakState`) and how to tell from the objects that the
+ * symptom is still there (`present`, judged only while the entry is broken).
+ */
+export interface FaultEntry {
+  entryId: string;
+  guideEntry: number;
+  place?(names: PlatformNames, options: Record<string, unknown>): FaultPlacement[];
+  inheritance?(names: PlatformNames): InheritanceRule[];
+  /** Puts objects into the broken state; returns what `present` needs to remember (e.g. the old password's hash). */
+  breakState?(view: SimView, options: Record<string, unknown>): unknown;
+  present?(view: SimView, memo: unknown): boolean;
+}
