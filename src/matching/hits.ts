@@ -1,4 +1,4 @@
-import type { TableMarker } from './kubectl.js';
+import type { MarkerHit } from './table-markers.js';
 import { Kind, type CompiledCatalogue } from './literals.js';
 
 /** Evidence lines kept per entry and kind: enough to show, cheap on huge logs. */
@@ -13,13 +13,6 @@ export interface Hit {
   readonly line: number;
   readonly start: number;
   readonly ref: number;
-}
-
-/** A line where a kubectl table marker matched. */
-export interface MarkerHit {
-  readonly marker: TableMarker;
-  readonly line: number;
-  readonly start: number;
 }
 
 /** What one scan of a text found, per entry; filled by the scanner, read by the scorer. */

@@ -1,4 +1,4 @@
-import type { MarkerHit } from './hits.js';
+import type { MarkerHit } from './table-markers.js';
 import { lineAt } from './lines.js';
 import { patterns } from './patterns.js';
 
@@ -6,19 +6,6 @@ import { patterns } from './patterns.js';
  * Reading `kubectl get jobs` and `kubectl get pods` tables. The scanner flags only the lines that hold
  * a marker (a header word or a status), so a huge log costs nothing here unless it is a table.
  */
-
-/** What a flagged line may be. */
-export type TableMarker = 'job-header' | 'pod-header' | 'incomplete' | 'image-pull' | 'crash-loop';
-
-/** The literals that flag table lines (matched as whole words, case-insensitively). */
-export const TABLE_MARKERS: readonly (readonly [string, TableMarker])[] = [
-  ['completions', 'job-header'],
-  ['restarts', 'pod-header'],
-  ['0/1', 'incomplete'],
-  ['imagepullbackoff', 'image-pull'],
-  ['errimagepull', 'image-pull'],
-  ['crashloopbackoff', 'crash-loop'],
-];
 
 /** A fact read from a table row: a job at 0/1 completions, a pod failing to pull or crash-looping. */
 export interface TableFact {

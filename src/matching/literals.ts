@@ -1,6 +1,6 @@
 import type { CatalogueEntry } from '../catalogue/model.js';
 import { buildAutomaton, MAX_PATTERN_LENGTH, type Automaton } from './automaton.js';
-import { TABLE_MARKERS, type TableMarker } from './kubectl.js';
+import { TABLE_MARKERS, type TableMarker } from './table-markers.js';
 import { patterns } from './patterns.js';
 import { buildBagIndex, type BagIndex } from './prose.js';
 
