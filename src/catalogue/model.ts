@@ -37,7 +37,7 @@ export interface Permission {
 }
 
 /** A platform name that names one object, for RBAC rules limited by resourceNames. */
-export type ObjectName = 'platformSecret' | 'gitopsSecret' | 'databaseStatefulSet' | 'gitSensorClaim' | 'installerName';
+export type ObjectName = 'platformSecret' | 'gitopsSecret' | 'databaseStatefulSet' | 'gitSensorClaim' | 'installerName' | 'manifestConfigMap';
 
 /** A platform name that is one pod, or a list of pods (the message brokers). */
 export type PodName = 'gitSensorPod' | 'databasePod' | 'brokerPods';
@@ -101,7 +101,7 @@ export interface DeleteFailedJobsStep extends StepBase {
 /** A manifest the guide applies from {manifest_url}. */
 export type ManifestName = 'migrator' | 'rollout';
 
-/** Entries 1 and 2: apply a manifest fetched from a configured address, leaving named objects out. */
+/** Entries 1 and 2: apply a manifest of the installed platform version (bundled, an admin's ConfigMap or a mirror), leaving named objects out. */
 export interface ApplyManifestStep extends StepBase {
   readonly kind: 'applyManifest';
   readonly manifest: ManifestName;

@@ -26,6 +26,8 @@ export interface StepContext {
    * plans with them in mind.
    */
   readonly earlier?: readonly Step[];
+  /** Folder of the platform manifests bundled with platform-medic; default the package's manifests/ (tests point at a copy). */
+  readonly manifestBundle?: string;
 }
 
 /** The outcome of one step of a run. Expected outcomes are values; exceptions are bugs. */
