@@ -117,11 +117,11 @@ export function stepProblems(entries: readonly EntrySteps[]): string[] {
         const parsed = kindOf(step.kind).step.safeParse(step);
         if (!parsed.success) {
           const issue = parsed.error.issues[0];
-          problems.push(`${where}: a ${step.kind} step is not valid: ${issue?.path.join('.') || '(step)'}: ${issue?.message}`);
+          problems.push(`${where}: a step of kind ${step.kind} is not valid: ${issue?.path.join('.') || '(step)'}: ${issue?.message}`);
           continue;
         }
         for (const name of parametersOf(parsed.data)) {
-          if (!declaredParams.has(name)) problems.push(`${where}: a ${step.kind} step uses parameter ${name} that the entry does not declare`);
+          if (!declaredParams.has(name)) problems.push(`${where}: a step of kind ${step.kind} uses parameter ${name} that the entry does not declare`);
         }
       }
     }
