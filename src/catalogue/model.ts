@@ -15,7 +15,6 @@ export type GuideRef = `${5 | 7}.${number}`;
  * only, so that loading the catalogue loads none of them.
  */
 export type { Step } from '../remedies/steps/registry.js';
-export type { ApprovalNeed, Risk } from '../remedies/steps/step.js';
 export { approvalOf } from '../remedies/steps/step.js';
 
 /** Where a decision leads: another stage, or the end of the remedy. */

@@ -13,5 +13,5 @@ import { stepProblems } from './registry.js';
 const problems = stepProblems(catalogue);
 if (problems.length > 0) throw new Error(`The catalogue's steps are inconsistent:\n${problems.join('\n')}`);
 
-export { isStepKind, parametersOf, permissionsOf, planStep, runStep, stepKinds, stepProblems, type Step } from './registry.js';
+export { permissionsOf, planStep, runStep, stepKinds, stepProblems, type Step } from './registry.js';
 export type { StepContext, StepResult } from './context.js';

@@ -8,13 +8,15 @@ import type { LabelName, NamespaceName } from '../../platform-names.js';
  */
 
 /** How much a step can disturb the platform; it decides whether a person must approve it. */
-export type Risk = 'read-only' | 'restart' | 'destructive';
+const risk = z.enum(['read-only', 'restart', 'destructive']);
+export type Risk = z.infer<typeof risk>;
 
 /**
  * Who must approve a step before it runs: nobody, any configured approver, or an approver other than
  * the person who asked (two-person rule).
  */
-export type ApprovalNeed = 'none' | 'approver' | 'second-person';
+const approvalNeed = z.enum(['none', 'approver', 'second-person']);
+export type ApprovalNeed = z.infer<typeof approvalNeed>;
 
 /** The Kubernetes verbs a step may need. */
 export type Verb = 'get' | 'list' | 'watch' | 'create' | 'update' | 'patch' | 'delete';
@@ -65,9 +67,9 @@ export const parameterName = z.string().min(1);
 export const stepBase = {
   /** What the step does, in the guide's words; shown on the approval card. */
   does: z.string().min(1),
-  risk: z.enum(['read-only', 'restart', 'destructive']),
+  risk,
   /** Defaults from risk: read-only → none, restart → approver, destructive → second-person. */
-  approval: z.enum(['none', 'approver', 'second-person']).optional(),
+  approval: approvalNeed.optional(),
 };
 
 /** What every step says about itself, whatever its kind. */
