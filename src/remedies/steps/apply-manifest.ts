@@ -1,11 +1,24 @@
 import { z } from 'zod';
-import type { ApplyManifestStep, ManifestName, Permission } from '../../catalogue/model.js';
 import { ClusterError } from '../../cluster/errors.js';
 import { applicableKinds, type ApplicableKind, type ManifestObject } from '../../cluster/gateway.js';
-import type { StepContext, StepKind } from './context.js';
+import type { StepContext } from './context.js';
+import { deleteFailedJobs } from './delete-failed-jobs.js';
 import { incompleteJobs } from './incomplete-jobs.js';
-import { locateManifest, relocateManifest, type LocatedManifest, type RawObject } from './manifest-source.js';
+import { defineStep } from './kind.js';
+import { locateManifest, manifestName, relocateManifest, type LocatedManifest, type ManifestName, type RawObject } from './manifest-source.js';
+import { namespaceName, stepBase, type Permission } from './step.js';
 import { code } from './support.js';
+
+/** Entries 1 and 2: apply a manifest of the installed platform version (bundled, an admin's ConfigMap or a mirror), leaving named objects out. */
+const applyManifestStep = z.strictObject({
+  ...stepBase,
+  kind: z.literal('applyManifest'),
+  manifest: manifestName,
+  namespace: namespaceName,
+  /** Objects of the manifest that must not be applied, e.g. the database-migrator secret. */
+  exclude: z.array(z.strictObject({ kind: z.string(), nameContains: z.string() })),
+});
+export type ApplyManifestStep = z.infer<typeof applyManifestStep>;
 
 /** The rollout controller's CRDs: the only cluster-wide objects the worker may change, by name. */
 const rolloutCrds = ['analysisruns.argoproj.io', 'analysistemplates.argoproj.io', 'clusteranalysistemplates.argoproj.io', 'experiments.argoproj.io', 'rollouts.argoproj.io'];
@@ -21,7 +34,7 @@ const applies: Record<ManifestName, { kind: ApplicableKind; names?: readonly str
 
 const action = z.enum(['create', 'recreate', 'update', 'unchanged', 'keep']);
 const schema = z.object({
-  manifest: z.enum(['migrator', 'rollout']),
+  manifest: manifestName,
   origin: z.enum(['bundled', 'configmap', 'mirror']),
   location: z.string(),
   version: z.string(),
@@ -64,7 +77,7 @@ function headline(manifest: ManifestName, m: LocatedManifest): string {
 
 /** Jobs the step before (deleteFailedJobs) deletes, so this step creates them again. */
 async function jobsDeletedEarlier(ctx: StepContext, namespace: string): Promise<Set<string>> {
-  const deletes = (ctx.earlier ?? []).some((s) => s.kind === 'deleteFailedJobs' && ctx.names[s.namespace] === namespace);
+  const deletes = (ctx.earlier ?? []).some((s) => deleteFailedJobs.is(s) && ctx.names[s.namespace] === namespace);
   if (!deletes) return new Set();
   return new Set((await incompleteJobs(ctx, namespace)).filter((i) => !i.stillRunning).map((i) => i.job.name));
 }
@@ -107,9 +120,11 @@ async function apply(ctx: StepContext, obj: ManifestObject, namespace: string): 
  * plan says which file, for which version, from where, and pins its sha256; it shows every object and
  * what happens to it, validated by a server-side dry run. The run applies exactly that file or stops.
  */
-export const applyManifest: StepKind<ApplyManifestStep, Data> = {
+export const applyManifest = defineStep({
   kind: 'applyManifest',
-  schema,
+  step: applyManifestStep,
+  data: schema,
+  parameters: () => [],
   permissions(step): Permission[] {
     // Where the manifest comes from: the admin's ConfigMap, by name, and the installer's version line.
     const source: Permission[] = [
@@ -134,7 +149,8 @@ export const applyManifest: StepKind<ApplyManifestStep, Data> = {
     const namespace = ctx.names[step.namespace];
     const located = await locateManifest(ctx, step.manifest);
     if ('problem' in located) {
-      return { lines: [step.does], targets: [], data: { manifest: step.manifest, origin: 'bundled', location: '', version: '', sha256: '', namespace, objects: [] }, blocked: `Cannot plan the manifest: ${located.problem}.` };
+      const empty: Data = { manifest: step.manifest, origin: 'bundled', location: '', version: '', sha256: '', namespace, objects: [] };
+      return { lines: [step.does], targets: [], data: empty, blocked: `Cannot plan the manifest: ${located.problem}.` };
     }
     const { origin, location, version, sha256 } = located;
     const recreated = await jobsDeletedEarlier(ctx, namespace);
@@ -190,4 +206,4 @@ export const applyManifest: StepKind<ApplyManifestStep, Data> = {
     if (details.length === 0) return { status: 'skipped', message: `Everything in ${location} that this remedy applies is already in place.` };
     return { status: 'done', message: `Applied ${details.length} object(s) of ${location}.`, details };
   },
-};
+});

@@ -4,7 +4,6 @@ import { readFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
-import type { ManifestName } from '../../catalogue/model.js';
 import { compareVersions, parseVersion } from './version.js';
 
 /**
@@ -13,6 +12,10 @@ import { compareVersions, parseVersion } from './version.js';
  * index pinning each file's sha256 and saying where it came from. The worker needs no network for
  * entries 1 and 2: its NetworkPolicy allows no public HTTPS, and the terminal demo runs offline.
  */
+
+/** A manifest the guide applies: `migrator.yaml` (entry 1) or `rollout.yaml` (entry 2). */
+export const manifestName = z.enum(['migrator', 'rollout']);
+export type ManifestName = z.infer<typeof manifestName>;
 
 const fileSchema = z.object({
   sha256: z.string().regex(/^[0-9a-f]{64}$/),

@@ -1,9 +1,10 @@
 import { createHash } from 'node:crypto';
 import { parseAllDocuments } from 'yaml';
-import type { ManifestName } from '../../catalogue/model.js';
 import { networkCode } from '../../net-errors.js';
 import type { StepContext } from './context.js';
-import { bundledManifest, bundleRoot } from './manifest-bundle.js';
+import { bundledManifest, bundleRoot, type ManifestName } from './manifest-bundle.js';
+
+export { manifestName, type ManifestName } from './manifest-bundle.js';
 import { platformVersion } from './version.js';
 
 /**
