@@ -1,9 +1,9 @@
 import { readInput } from './input.js';
 import { closestIds, findEntry } from '../catalogue/index.js';
-import { explainBlocks } from '../handlers/blocks/explain.js';
+import { explainBlocks } from '../views/slack/explain.js';
 import { match, type MatchResult } from '../matching/index.js';
 import { redact } from '../redact.js';
-import { blocksToText } from '../terminal/render.js';
+import { blocksToText } from '../views/text.js';
 
 /** The largest input `match` reads. */
 export const MAX_INPUT_BYTES = 10 * 1024 * 1024;

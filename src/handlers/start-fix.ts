@@ -3,8 +3,8 @@ import { resolveParams } from '../catalogue/params.js';
 import { findCluster } from '../config.js';
 import { RedisUnavailableError } from '../jobs/redis.js';
 import type { Announcement } from '../remedies/coordinator.js';
-import { esc } from './blocks/kit.js';
-import { rootText } from './blocks/remedy.js';
+import { esc } from '../views/slack/kit.js';
+import { rootText } from '../views/slack/remedy.js';
 import type { HandlerDeps } from './deps.js';
 
 /** What a person asked to fix, from a command or a "Plan fix" button. */

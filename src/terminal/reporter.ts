@@ -1,10 +1,10 @@
 import type { CatalogueEntry, Decision, Stage } from '../catalogue/model.js';
-import { approvalCard, endBlocks, failureBlocks, planningText, progressBlocks, stageEndBlocks } from '../handlers/blocks/remedy.js';
+import { approvalCard, endBlocks, failureBlocks, planningText, progressBlocks, stageEndBlocks } from '../views/slack/remedy.js';
 import type { RemedyRequest } from '../jobs/requests.js';
 import type { RemedyEnd, RemedyReporter } from '../remedies/reporter.js';
 import type { Plan } from '../remedies/plan.js';
 import type { RunOutcome, StepProgress } from '../remedies/runner.js';
-import { blocksToText, mrkdwnToText } from './render.js';
+import { blocksToText, mrkdwnToText } from '../views/text.js';
 
 /** A question the terminal asks; each answer is a word the person types. */
 export interface Question {

@@ -1,19 +1,19 @@
 import { clearLine, createInterface, cursorTo } from 'node:readline';
 import type { Logger } from 'pino';
 import { closestIds, findEntry } from '../catalogue/index.js';
-import { parseCommand } from '../commands/parse.js';
+import { parseCommand } from '../core/parse.js';
 import type { Config } from '../config.js';
 import type { RedisOutageLog } from '../jobs/redis-outage.js';
 import { approvalRules, findCluster } from '../config.js';
-import { helpBlocks, listBlocks, unknownEntryBlocks } from '../handlers/blocks/catalogue.js';
-import { auditBlocks } from '../handlers/blocks/audit.js';
-import { explainBlocks } from '../handlers/blocks/explain.js';
-import { matchAnswer } from '../handlers/blocks/match.js';
+import { helpBlocks, listBlocks, unknownEntryBlocks } from '../views/slack/catalogue.js';
+import { auditBlocks } from '../views/slack/audit.js';
+import { explainBlocks } from '../views/slack/explain.js';
+import { matchAnswer } from '../views/slack/match.js';
 import { looksLikeError } from '../handlers/messages/looks-like-error.js';
 import { match } from '../matching/index.js';
 import { RemedyCoordinator, type ApprovalPolicy } from '../remedies/coordinator.js';
-import { valuesTerminalAnswer } from '../values/cli.js';
-import { blocksToText } from './render.js';
+import { valuesTerminalAnswer } from '../commands/values-cli.js';
+import { blocksToText } from '../views/text.js';
 import { TerminalReporter, type Question } from './reporter.js';
 
 /** What a terminal session runs against. */

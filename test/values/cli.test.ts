@@ -2,8 +2,8 @@ import { spawnSync } from 'node:child_process';
 import { PassThrough, Readable } from 'node:stream';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { parseCommand } from '../../src/commands/parse.js';
-import { runValuesCommand, valuesTerminalAnswer } from '../../src/values/cli.js';
+import { parseCommand } from '../../src/core/parse.js';
+import { runValuesCommand, valuesTerminalAnswer } from '../../src/commands/values-cli.js';
 
 const fixtures = join(import.meta.dirname, 'fixtures');
 

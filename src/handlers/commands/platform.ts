@@ -1,12 +1,12 @@
 import type { AllMiddlewareArgs, SlackCommandMiddlewareArgs } from '@slack/bolt';
 import { closestIds, findEntry } from '../../catalogue/index.js';
-import { parseCommand } from '../../commands/parse.js';
+import { parseCommand } from '../../core/parse.js';
 import { match } from '../../matching/index.js';
-import { helpBlocks, listBlocks, unknownEntryBlocks } from '../blocks/catalogue.js';
-import { auditBlocks } from '../blocks/audit.js';
-import { explainBlocks } from '../blocks/explain.js';
-import { esc } from '../blocks/kit.js';
-import { matchAnswer } from '../blocks/match.js';
+import { helpBlocks, listBlocks, unknownEntryBlocks } from '../../views/slack/catalogue.js';
+import { auditBlocks } from '../../views/slack/audit.js';
+import { explainBlocks } from '../../views/slack/explain.js';
+import { esc } from '../../views/slack/kit.js';
+import { matchAnswer } from '../../views/slack/match.js';
 import type { HandlerDeps } from '../deps.js';
 import { checkFixAsk, startFix } from '../start-fix.js';
 import { valuesCommand } from '../values/index.js';

@@ -1,7 +1,7 @@
 import type { AllMiddlewareArgs, SlackCommandMiddlewareArgs } from '@slack/bolt';
-import type { PlatformCommand } from '../../commands/parse.js';
+import type { PlatformCommand } from '../../core/parse.js';
 import { checkValues } from '../../values/check.js';
-import { upgradeModal, valuesAnswer } from '../blocks/values.js';
+import { upgradeModal, valuesAnswer } from '../../views/slack/values.js';
 import type { HandlerDeps } from '../deps.js';
 import { fromSlackText } from './slack-text.js';
 

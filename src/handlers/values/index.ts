@@ -1,5 +1,5 @@
 import type { App, ViewSubmitAction } from '@slack/bolt';
-import { valuesUpgradeCallbackId } from '../blocks/values.js';
+import { valuesUpgradeCallbackId } from '../../views/slack/values.js';
 import type { HandlerDeps } from '../deps.js';
 import { valuesUpgradeSubmission } from './submit.js';
 

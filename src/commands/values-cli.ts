@@ -1,10 +1,10 @@
-import { readInput } from '../commands/input.js';
-import { upgradeCommandBlocks, valuesAnswer } from '../handlers/blocks/values.js';
+import { readInput } from './input.js';
+import { upgradeCommandBlocks, valuesAnswer } from '../views/slack/values.js';
 import { defaultPlatformNames, type PlatformNames } from '../platform-names.js';
-import { blocksToText } from '../terminal/render.js';
-import { checkValues, type CheckOptions, type ValuesCheck } from './check.js';
-import type { ValuesCommand } from './parse-command.js';
-import { buildUpgradeCommand, upgradeRequestErrors, upgradeRequestSchema, type UpgradeRequestInput } from './upgrade.js';
+import { blocksToText } from '../views/text.js';
+import { checkValues, type CheckOptions, type ValuesCheck } from '../values/check.js';
+import type { ValuesCommand } from '../values/parse-command.js';
+import { buildUpgradeCommand, upgradeRequestErrors, upgradeRequestSchema, type UpgradeRequestInput } from '../values/upgrade.js';
 
 /** Streams a CLI command uses. */
 export interface ValuesIO {
