@@ -108,7 +108,8 @@ export class TerminalReporter implements RemedyReporter {
   }
 
   async stageEnded(req: RemedyRequest, plan: Plan, outcome: Exclude<RunOutcome, { status: 'waiting' }>, decision?: Decision): Promise<void> {
-    const m = stageEndBlocks(req, plan, outcome, decision);
+    // The question is asked by the prompt below, once.
+    const m = stageEndBlocks(req, plan, outcome);
     this.io.print(`${this.tag(req)} ${blocksToText(m.blocks.filter((b) => b.type !== 'actions'))}`);
     if (decision) {
       this.io.ask({
