@@ -1,10 +1,10 @@
 import { readInput } from './input.js';
-import { upgradeCommandBlocks, valuesAnswer } from '../views/slack/values.js';
+import { upgradeAnswer, upgradeFlagsUsage, upgradeFromFlags, upgradeView, valuesCheckAnswer, valuesCheckView } from '../core/values.js';
 import { defaultPlatformNames, type PlatformNames } from '../platform-names.js';
-import { blocksToText } from '../views/text.js';
 import { checkValues, type CheckOptions, type ValuesCheck } from '../values/check.js';
 import type { ValuesCommand } from '../values/parse-command.js';
-import { buildUpgradeCommand, upgradeRequestErrors, upgradeRequestSchema, type UpgradeRequestInput } from '../values/upgrade.js';
+import { buildUpgradeCommand } from '../values/upgrade.js';
+import { toText } from '../views/plain.js';
 
 /** Streams a CLI command uses. */
 export interface ValuesIO {
@@ -17,9 +17,7 @@ export interface ValuesIO {
 const MAX_BYTES = 1024 * 1024;
 
 export const valuesCliUsage = `usage: platform-medic values check [--json] [--iam-role | --no-iam-role] [--s3-compatible] [FILE]
-       platform-medic values upgrade --provider S3|AZURE|GCP|BUNDLED [--logs-bucket B] [--cache-bucket B]
-             [--logs-region R] [--cache-region R] [--iam-role] [--endpoint URL] [--azure-account NAME]
-             [--azure-logs-container C] [--azure-cache-container C] [--volume-size 20Gi]`;
+       platform-medic values upgrade ${upgradeFlagsUsage}`;
 
 const readValues = (file: string | undefined, stdin: NodeJS.ReadableStream) => readInput(file, stdin, MAX_BYTES, 'a values file is at most 1 MB');
 
@@ -29,45 +27,12 @@ export function valuesJson(check: Extract<ValuesCheck, { ok: true }>): string {
   return JSON.stringify({ form: check.form, problems, notes: check.notes, ...(check.notesLeftOut > 0 ? { notesLeftOut: check.notesLeftOut } : {}) });
 }
 
-/** The answer to a check as terminal text (the same blocks Slack shows). */
-export function valuesCheckText(text: string, options: CheckOptions = {}): string {
-  return blocksToText(valuesAnswer(checkValues(text, options)).blocks);
-}
-
-const upgradeFlags: Record<string, keyof UpgradeRequestInput> = {
-  '--provider': 'provider',
-  '--logs-bucket': 'logsBucket',
-  '--cache-bucket': 'cacheBucket',
-  '--logs-region': 'logsRegion',
-  '--cache-region': 'cacheRegion',
-  '--endpoint': 'endpoint',
-  '--azure-account': 'azureAccount',
-  '--azure-logs-container': 'azureLogsContainer',
-  '--azure-cache-container': 'azureCacheContainer',
-  '--volume-size': 'volumeSize',
-};
-
 /** The upgrade command from flags that mirror the modal, or what is wrong with them. */
 export function valuesUpgradeText(args: readonly string[], names: Pick<PlatformNames, 'platformNamespace' | 'installerReleaseName'> = defaultPlatformNames): { ok: true; text: string; script: string } | { ok: false; message: string } {
-  const input: Record<string, unknown> = { iamRole: false };
-  for (let i = 0; i < args.length; i++) {
-    const [name, inline] = args[i]!.split(/=(.*)/s, 2) as [string, string | undefined];
-    if (name === '--iam-role') {
-      input.iamRole = true;
-      continue;
-    }
-    const field = upgradeFlags[name];
-    const value = inline ?? args[++i];
-    if (!field) return { ok: false, message: `unknown option ${name.slice(0, 40)}\n${valuesCliUsage}` };
-    if (value === undefined || value.startsWith('--')) return { ok: false, message: `${name} needs a value` };
-    input[field] = field === 'provider' ? value.toUpperCase() : value;
-  }
-  const parsed = upgradeRequestSchema.safeParse(input);
-  if (!parsed.success) return { ok: false, message: parsed.error.issues.map((i) => `--${String(i.path[0]).replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}: ${i.message}`).join('\n') };
-  const errors = Object.entries(upgradeRequestErrors(parsed.data));
-  if (errors.length > 0) return { ok: false, message: errors.map(([f, m]) => `--${f.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}: ${m}`).join('\n') };
-  const command = buildUpgradeCommand(parsed.data, names);
-  return { ok: true, text: blocksToText(upgradeCommandBlocks(parsed.data, command).blocks), script: command.script };
+  const read = upgradeFromFlags(args);
+  if (!read.ok) return { ok: false, message: read.unknown ? `${read.message}\n${valuesCliUsage}` : read.message };
+  const command = buildUpgradeCommand(read.request, names);
+  return { ok: true, text: toText(upgradeView(read.request, command)), script: command.script };
 }
 
 /**
@@ -110,20 +75,11 @@ export async function runValuesCommand(args: string[], io: ValuesIO): Promise<nu
     io.stderr.write(`platform-medic values check: ${check.message}\n`);
     return 2;
   }
-  io.stdout.write(`${rest.includes('--json') ? valuesJson(check) : blocksToText(valuesAnswer(check).blocks)}\n`);
+  io.stdout.write(`${rest.includes('--json') ? valuesJson(check) : toText(valuesCheckView(check))}\n`);
   return check.problems.length === 0 ? 0 : 1;
 }
 
-/** `values check <text>` and `values upgrade --provider …` typed in the terminal adapter. */
+/** `values check <text>` and `values upgrade --provider …` as a line typed in the terminal: the core's answer, as text. */
 export function valuesTerminalAnswer(command: ValuesCommand, names: Pick<PlatformNames, 'platformNamespace' | 'installerReleaseName'> = defaultPlatformNames): string {
-  if (command.action === 'upgrade') {
-    if (command.args.length === 0) return `In the terminal, give the modal's fields as flags:\n${valuesCliUsage.split('\n').slice(1).join('\n').replace('platform-medic values', 'values')}`;
-    const r = valuesUpgradeText(command.args, names);
-    return r.ok ? r.text : r.message;
-  }
-  return valuesCheckText(command.text, {
-    ...(command.nodeIamRole !== undefined ? { nodeIamRole: command.nodeIamRole } : {}),
-    ...(command.s3Compatible ? { s3Compatible: true } : {}),
-    names,
-  });
+  return toText(command.action === 'upgrade' ? upgradeAnswer(command.args, names) : valuesCheckAnswer(command, names));
 }

@@ -49,6 +49,14 @@ describe('platform-medic values', () => {
     expect(missing).toMatchObject({ code: 2, stderr: expect.stringContaining('--azure-account: The storage account name is needed') });
   });
 
+  it('check prints plain text: corrected lines bare, ready to paste, and worded for the form pasted', async () => {
+    const r = await values(['check'], '--set installer.modules=cicd --set configs.BLOB_STORAGE_PROVIDER=s3');
+    expect(r.code).toBe(1);
+    expect(r.stdout).not.toContain('`');
+    expect(r.stdout).toMatch(/\d+ problems? in these --set flags/);
+    expect(r.stdout.split('\n')).toContain('--set installer.modules={cicd}');
+  });
+
   it('is wired into the platform-medic command itself', () => {
     const r = spawnSync(process.execPath, ['--import', 'tsx', 'src/cli.ts', 'values', 'check', join(fixtures, 's3-keys.yaml')], { encoding: 'utf8', timeout: 30_000, env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp' } });
     expect(r.status).toBe(0);
