@@ -107,7 +107,7 @@ describe('/platform fix build-logs, from a signed Slack request to the cluster a
     const thread = stack.thread(rootTs).map((m) => m.text).join('\n');
     expect(thread).toContain('✅ Step 2 of 4: Deleted 2 pod(s); replacements are Ready with new uids.');
     expect(thread).toContain('⏳ Step 3 of 4: Waiting 0.3 s');
-    expect(thread).toContain('✅ Step 4 of 4: Your turn: Trigger a new build.');
+    expect(thread).toContain('👉 Step 4 of 4: Your turn: Trigger a new build.');
 
     const cardNow = stack.thread(rootTs).find((m) => m.ts === card.ts)!;
     const cardText = blocksText(cardNow.blocks);
