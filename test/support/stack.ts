@@ -294,11 +294,11 @@ export async function endRemedy(stack: Stack, requestId: string): Promise<void> 
 }
 
 /**
- * How many Slack requests of a kind (`command`, `action`, `event`, `shortcut`) the bots behind `urls`
+ * How many Slack requests of a kind (`command`, `action`, `event`, `shortcut`, `view`) the bots behind `urls`
  * have finished handling: the count rises only after every listener of a request has returned. To
  * say that something did not happen, wait until the request that could have done it was handled.
  */
-export async function requestsHandled(urls: string | readonly string[], kind: 'command' | 'action' | 'event' | 'shortcut'): Promise<number> {
+export async function requestsHandled(urls: string | readonly string[], kind: 'command' | 'action' | 'event' | 'shortcut' | 'view'): Promise<number> {
   let sum = 0;
   for (const url of typeof urls === 'string' ? [urls] : urls) {
     const page = await (await fetch(url.replace('/slack/events', '/metrics'))).text();
