@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import { afterAll, describe, expect, it } from 'vitest';
 import { blocksText, type StoredMessage } from '../fakes/slack-api.js';
-import { approver, channel, secondApprover, startFix, startStack, type Stack } from '../support/stack.js';
+import { approver, channel, eventually, jobsOf, requestIdOf, secondApprover, startFix, startStack, type Stack } from '../support/stack.js';
 
 const pods = { group: '', version: 'v1', plural: 'pods' };
 
@@ -110,6 +110,8 @@ describe('exactly once, under faults', () => {
       const { rootTs, card } = await startFix(stack, 'build-logs');
       await stack.click(card, 'remedy-approve', approver);
       await ending(stack, rootTs, /⏳ Step 3 of 4: Waiting 4 s/);
+      // The thread says "Waiting" as the step starts; the continuation is written just after. Restart once it is in Redis.
+      await eventually(async () => (await jobsOf(stack, requestIdOf(card), ['delayed'])).length > 0, { what: 'the delayed continuation' });
       // The delayed continuation lives in Redis only: stop Redis (it writes its append-only file) and start it again.
       const stopped = new Promise((r) => redis.once('exit', r));
       const admin = new Redis({ port });
