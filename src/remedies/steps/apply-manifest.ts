@@ -182,7 +182,7 @@ export const applyManifest = defineStep({
         targets.push({ kind: o.kind, namespace: ns, name, uid: d.uid, state: d.action, pin: `manifest sha256 ${sha256.slice(0, 16)}` });
       }
     }
-    const warnings = leftToPerson.length === 0 ? [] : [`The manifest also holds ${leftToPerson.join(', ')}, which this remedy does not apply; apply them by hand if the cluster needs them.`];
+    const warnings = leftToPerson.length === 0 ? [] : [`The manifest also holds ${leftToPerson.join(', ')}, which this remedy does not apply; apply ${leftToPerson.length === 1 ? 'it' : 'them'} by hand if the cluster needs ${leftToPerson.length === 1 ? 'it' : 'them'}.`];
     const data: Data = { manifest: step.manifest, origin, location, version, sha256, namespace, objects };
     if (objects.length === 0) return { lines, targets, data, warnings, blocked: `The manifest ${location} holds nothing this remedy applies.` };
     return { lines, targets, data, warnings };
