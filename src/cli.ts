@@ -22,6 +22,9 @@ Usage:
   platform-medic values upgrade --provider S3|AZURE|GCP|BUNDLED [--logs-bucket B …]
                                              print the exact upgrade command (flags mirror the Slack modal)
   platform-medic list                        list the catalogue
+  platform-medic gen-rbac --config FILE [--out DIR]
+                                             write the worker's RBAC for each cluster of FILE, with its
+                                             names, to DIR/rbac-<cluster>.yaml; exit 2 on a bad file
 
 Configuration: environment variables and an optional YAML file (PLATFORM_MEDIC_CONFIG); see the README.`;
 
@@ -62,6 +65,10 @@ async function main(argv: string[]): Promise<void> {
       return;
     case 'values':
       process.exitCode = await (await import('./commands/values-cli.js')).runValuesCommand(args, process);
+      return;
+    case 'gen-rbac':
+      if (!args.includes('--config')) throw new InputError('gen-rbac: --config FILE is required (the repository\'s deploy/rbac.yaml comes from npm run gen:rbac)');
+      process.exitCode = await (await import('./remedies/gen-rbac.js')).runGenRbac(args, process);
       return;
     case 'list': {
       if (args.length > 0) throw new InputError(`list takes no arguments (unknown: ${args.join(' ').slice(0, 80)})`);

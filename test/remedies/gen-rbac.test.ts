@@ -85,4 +85,16 @@ describe('gen:rbac --config FILE', { timeout: 120_000 }, () => {
     const code = await runGenRbac(['--config', join(dir, 'nowhere.yaml')], { stdout: { write: () => true }, stderr: { write: (t: string) => (stderr += t) } });
     expect({ code, stderr }).toEqual({ code: 2, stderr: `gen:rbac: config file ${join(dir, 'nowhere.yaml')} does not exist\n` });
   });
+
+  it('is also the bin\'s subcommand: platform-medic gen-rbac --config FILE --out DIR writes the same file', async () => {
+    const dir = await scratch();
+    const config = join(dir, 'platform-medic.yaml');
+    await writeFile(config, 'clusters:\n  - name: prod-ap\n    ciNamespace: builds\n');
+    const r = await promisify(execFile)(process.execPath, ['--import', 'tsx', 'src/cli.ts', 'gen-rbac', '--config', config, '--out', dir], { cwd: root, env: { PATH: process.env.PATH } });
+    expect(r.stdout).toBe(`wrote ${join(dir, 'rbac-prod-ap.yaml')} (cluster prod-ap: namespaces builds, devtroncd)\n`);
+    const mine = await readFile(join(dir, 'rbac-prod-ap.yaml'), 'utf8');
+    expect(mine).toContain('namespace: builds');
+    await runGenRbac(['--config', config, '--out', join(dir, 'again')], { stdout: { write: () => true }, stderr: { write: () => true } });
+    expect(await readFile(join(dir, 'again', 'rbac-prod-ap.yaml'), 'utf8')).toBe(mine);
+  });
 });
