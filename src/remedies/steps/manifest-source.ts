@@ -95,10 +95,14 @@ async function fromConfigMap(ctx: StepContext, manifest: ManifestName): Promise<
   return located('configmap', `${ns}/${name}`, '', `${where} (the admin's override)`, text);
 }
 
-async function fromMirror(baseUrl: string, manifest: ManifestName, version: string): Promise<LocatedManifest | { problem: string }> {
-  const url = manifestUrl(baseUrl, manifest, version);
+async function fromMirror(ctx: StepContext, manifest: ManifestName, version: string): Promise<LocatedManifest | { problem: string }> {
+  const url = manifestUrl(ctx.names.manifestBaseUrl ?? '', manifest, version);
   const text = await fetchText(url);
-  return typeof text === 'string' ? located('mirror', url, version, `mirror ${url} (manifestBaseUrl)`, text) : text;
+  if (typeof text !== 'string') return text;
+  // A mirror may serve a patched file on purpose; the plan says when it is not the upstream release's.
+  const upstream = await bundledManifest(version, manifest, ctx.manifestBundle ?? bundleRoot());
+  const differs = 'sha256' in upstream && upstream.sha256 !== sha256Of(text) ? `; not the upstream file of ${version} (sha256 ${upstream.sha256.slice(0, 12)}…)` : '';
+  return located('mirror', url, version, `mirror ${url} (manifestBaseUrl)${differs}`, text);
 }
 
 async function fromBundle(ctx: StepContext, manifest: ManifestName, version: string): Promise<LocatedManifest | { problem: string }> {
@@ -114,7 +118,7 @@ export async function locateManifest(ctx: StepContext, manifest: ManifestName): 
   if (own) return own;
   const found = await platformVersion(ctx);
   if ('problem' in found) return { problem: `${found.problem}, and the version chooses the manifest (or put it in ConfigMap ${ctx.names.platformNamespace}/${ctx.names.manifestConfigMap}, key ${configMapKey(manifest)})` };
-  return ctx.names.manifestBaseUrl ? fromMirror(ctx.names.manifestBaseUrl, manifest, found.version) : fromBundle(ctx, manifest, found.version);
+  return ctx.names.manifestBaseUrl ? fromMirror(ctx, manifest, found.version) : fromBundle(ctx, manifest, found.version);
 }
 
 /** Reads again, for the run, the manifest a plan located: from the same place, never another. */

@@ -137,5 +137,7 @@ describe('an admin\'s own manifest', () => {
     const p = await plan('install-jobs-failed');
     expect(p.blocked).toBeUndefined();
     expect(linesOf(p)).toContain(`manifest \`migrator.yaml\` for platform \`v0.6.29\`: mirror ${mirror.url}devtron/v0.6.29/manifests/yamls/migrator.yaml (manifestBaseUrl)`);
+    // The mirror's file is the trimmed fixture, not the release's: the plan says so.
+    expect(linesOf(p)).toContain(`(manifestBaseUrl); not the upstream file of v0.6.29 (sha256 ${index.files['v0.6.29/migrator.yaml']!.sha256.slice(0, 12)}…); sha256`);
   });
 });
