@@ -3,8 +3,9 @@ import { homedir } from 'node:os';
 import { resolve } from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
+import { UserFacingError } from './errors.js';
 import { knownSecrets } from './known-secrets.js';
-import { platformNamesSchema } from './platform-names.js';
+import { platformNamesSchema } from './platform-names-schema.js';
 
 /**
  * The only reader of the environment and of the optional YAML config file.
@@ -231,9 +232,9 @@ const envNames: Record<string, string> = {
 };
 
 /** A configuration problem; its message names the key and what is expected, and never a secret value. */
-export class ConfigError extends Error {
+export class ConfigError extends UserFacingError {
   constructor(readonly problems: string[]) {
-    super(`Configuration is not valid:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+    super('config', `Configuration is not valid:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
     this.name = 'ConfigError';
   }
 }

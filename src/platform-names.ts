@@ -1,60 +1,60 @@
-import { z } from 'zod';
-
 /**
  * The real names behind the guide's placeholders, for one cluster.
- * The defaults are those of a standard install of the platform; every one can be changed per cluster.
+ * The defaults are those of a standard install of the platform; every one can be changed per cluster
+ * (platform-names-schema.ts checks a configuration's values). Free of the schema library on purpose:
+ * the catalogue and the command line read these defaults, and must start fast.
  */
-export const platformNamesSchema = z.object({
+const standardInstall = {
   /** {platform_ns}: namespace of the platform's control components. */
-  platformNamespace: z.string().min(1).default('devtroncd'),
+  platformNamespace: 'devtroncd',
   /** {ci_ns}: namespace in which build pods run. */
-  ciNamespace: z.string().min(1).default('devtron-ci'),
+  ciNamespace: 'devtron-ci',
   /** `<platform>-secret`: the platform secret holding the admin password keys. */
-  platformSecret: z.string().min(1).default('devtron-secret'),
+  platformSecret: 'devtron-secret',
   /** `app=<platform>`: the main platform pod. */
-  mainPodLabel: z.string().min(1).default('app=devtron'),
+  mainPodLabel: 'app=devtron',
   /** `app=<event_watcher>`: the build-event watcher pod. */
-  eventWatcherLabel: z.string().min(1).default('app=kubewatch'),
+  eventWatcherLabel: 'app=kubewatch',
   /** The two message broker pods. */
-  brokerPods: z.array(z.string().min(1)).min(1).default(['devtron-nats-0', 'devtron-stan-0']),
-  databaseStatefulSet: z.string().min(1).default('postgresql-postgresql'),
-  databasePod: z.string().min(1).default('postgresql-postgresql-0'),
-  databaseInitContainer: z.string().min(1).default('init-chmod-data'),
-  databaseContainer: z.string().min(1).default('postgresql-postgresql'),
-  gitSensorPod: z.string().min(1).default('git-sensor-0'),
-  gitSensorLabel: z.string().min(1).default('app=git-sensor'),
-  gitSensorClaim: z.string().min(1).default('git-volume-git-sensor-0'),
-  gitopsSecret: z.string().min(1).default('argocd-secret'),
-  dexServerLabel: z.string().min(1).default('app.kubernetes.io/name=argocd-dex-server'),
-  gitopsServerLabel: z.string().min(1).default('app.kubernetes.io/name=argocd-server'),
+  brokerPods: ['devtron-nats-0', 'devtron-stan-0'],
+  databaseStatefulSet: 'postgresql-postgresql',
+  databasePod: 'postgresql-postgresql-0',
+  databaseInitContainer: 'init-chmod-data',
+  databaseContainer: 'postgresql-postgresql',
+  gitSensorPod: 'git-sensor-0',
+  gitSensorLabel: 'app=git-sensor',
+  gitSensorClaim: 'git-volume-git-sensor-0',
+  gitopsSecret: 'argocd-secret',
+  dexServerLabel: 'app.kubernetes.io/name=argocd-dex-server',
+  gitopsServerLabel: 'app.kubernetes.io/name=argocd-server',
   /** {dashboard_url}: the metrics dashboard service, as reached from inside the cluster. */
-  dashboardUrl: z.string().url().default('http://devtron-grafana.devtroncd/grafana'),
-  dashboardUser: z.string().min(1).default('admin'),
+  dashboardUrl: 'http://devtron-grafana.devtroncd/grafana',
+  dashboardUser: 'admin',
   /** The installer custom resource whose `status.sync.data` carries the `LTAG=` version line. */
-  installerName: z.string().min(1).default('installer-devtron'),
+  installerName: 'installer-devtron',
   /** {manifest_url}: where the platform's manifests (`manifests/yamls/migrator.yaml`, `rollout.yaml`) are fetched from. */
-  manifestBaseUrl: z.string().url().default('https://raw.githubusercontent.com/devtron-labs/devtron/main/'),
+  manifestBaseUrl: 'https://raw.githubusercontent.com/devtron-labs/devtron/main/',
   /** The chart manager (Helm) release that adopts the platform namespace's resources (entry 18). */
-  installerReleaseName: z.string().min(1).default('devtron'),
+  installerReleaseName: 'devtron',
   /** Key of the platform secret holding the dashboard password (the guide's DASHBOARD_PASSWORD). */
-  dashboardPasswordKey: z.string().min(1).default('GRAFANA_PASSWORD'),
+  dashboardPasswordKey: 'GRAFANA_PASSWORD',
   /** {dashboard_url_catalogue}: the public dashboard catalogue the four dashboards are downloaded from. */
-  dashboardCatalogueUrl: z.string().url().default('https://grafana.com/api/dashboards'),
+  dashboardCatalogueUrl: 'https://grafana.com/api/dashboards',
   /** The dashboard organisation App Details reads (id 2); the platform's documentation names it so. */
-  dashboardOrgName: z.string().min(1).default('devtron-metrics-view'),
+  dashboardOrgName: 'devtron-metrics-view',
   /** The platform's PostgreSQL service, as reached from inside the cluster (entry 16). */
-  databaseHost: z.string().min(1).default('postgresql-postgresql.devtroncd'),
-  databasePort: z.coerce.number().int().min(1).max(65535).default(5432),
-  databaseUser: z.string().min(1).default('postgres'),
+  databaseHost: 'postgresql-postgresql.devtroncd',
+  databasePort: 5432,
+  databaseUser: 'postgres',
   /** Key of the platform secret holding the database password. */
-  databasePasswordKey: z.string().min(1).default('PG_PASSWORD'),
-});
+  databasePasswordKey: 'PG_PASSWORD',
+};
 
 /** The real names behind the guide's placeholders, for one cluster. */
-export type PlatformNames = z.infer<typeof platformNamesSchema>;
+export type PlatformNames = { -readonly [K in keyof typeof standardInstall]: (typeof standardInstall)[K] };
 
 /** The names of a standard install. */
-export const defaultPlatformNames: PlatformNames = Object.freeze(platformNamesSchema.parse({}));
+export const defaultPlatformNames: PlatformNames = Object.freeze(standardInstall);
 
 /** A key of PlatformNames whose value is one label selector such as `app=devtron`. */
 export type LabelName = 'mainPodLabel' | 'eventWatcherLabel' | 'gitSensorLabel' | 'dexServerLabel' | 'gitopsServerLabel';
