@@ -1,7 +1,7 @@
 import { closestIds, findEntry } from '../catalogue/index.js';
 import { resolveParams } from '../catalogue/params.js';
 import { findCluster } from '../config.js';
-import { RedisUnavailableError } from '../jobs/redis.js';
+import { toUserError } from '../errors.js';
 import type { Announcement } from '../remedies/coordinator.js';
 import { esc } from './blocks/kit.js';
 import { rootText } from './blocks/remedy.js';
@@ -58,7 +58,8 @@ export async function startFix(deps: HandlerDeps, ask: FixAsk): Promise<string |
     const started = await deps.coordinator.requestFix({ entryId: entry.id, cluster, requestedBy: ask.user, ...(ask.params ? { params: ask.params } : {}), announce });
     return started.ok ? undefined : started.message;
   } catch (err) {
-    const unreachable = err instanceof RedisUnavailableError || /ECONNREFUSED|Connection is closed|max retries|ETIMEDOUT/i.test((err as Error).message);
+    // Starting a fix talks to Redis alone: a service that does not answer can only be the queue.
+    const unreachable = ['redis-unavailable', 'unreachable'].includes(toUserError(err).code);
     deps.logger.error({ err: (err as Error).message }, 'could not start the fix');
     const text = unreachable
       ? '❌ Could not queue the plan: the queue (Redis) is unreachable. Nothing was done; ask again once it is back.'

@@ -1,4 +1,6 @@
+import { parseFlags, unknownFlagMessage, type ParsedFlags } from '../cli-flags.js';
 import { readInput } from '../commands/input.js';
+import { InputError } from '../errors.js';
 import { upgradeCommandBlocks, valuesAnswer } from '../handlers/blocks/values.js';
 import { defaultPlatformNames, type PlatformNames } from '../platform-names.js';
 import { blocksToText } from '../terminal/render.js';
@@ -58,7 +60,7 @@ export function valuesUpgradeText(args: readonly string[], names: Pick<PlatformN
     }
     const field = upgradeFlags[name];
     const value = inline ?? args[++i];
-    if (!field) return { ok: false, message: `unknown option ${name.slice(0, 40)}\n${valuesCliUsage}` };
+    if (!field) return { ok: false, message: unknownFlagMessage(name, ['--iam-role', ...Object.keys(upgradeFlags)]) };
     if (value === undefined || value.startsWith('--')) return { ok: false, message: `${name} needs a value` };
     input[field] = field === 'provider' ? value.toUpperCase() : value;
   }
@@ -89,28 +91,29 @@ export async function runValuesCommand(args: string[], io: ValuesIO): Promise<nu
     io.stderr.write(`${valuesCliUsage}\n`);
     return 2;
   }
-  const known = new Set(['--json', '--iam-role', '--no-iam-role', '--s3-compatible']);
-  const unknown = rest.filter((a) => a.startsWith('--') && !known.has(a));
-  const files = rest.filter((a) => !a.startsWith('--'));
-  if (unknown.length > 0 || files.length > 1) {
-    io.stderr.write(`${valuesCliUsage}\n(unknown: ${[...unknown, ...files.slice(1)].join(' ')})\n`);
+  let flags: ParsedFlags;
+  try {
+    flags = parseFlags('values check', rest, { '--json': 'switch', '--iam-role': 'switch', '--no-iam-role': 'switch', '--s3-compatible': 'switch' }, 1);
+  } catch (err) {
+    if (!(err instanceof InputError)) throw err;
+    io.stderr.write(`platform-medic ${err.safeMessage}\n`);
     return 2;
   }
-  const input = await readValues(files[0], io.stdin);
+  const input = await readValues(flags.positional[0], io.stdin);
   if (!input.ok) {
     io.stderr.write(`platform-medic values check: ${input.message}\n`);
     return 2;
   }
   const options: CheckOptions = {
-    ...(rest.includes('--iam-role') ? { nodeIamRole: true } : rest.includes('--no-iam-role') ? { nodeIamRole: false } : {}),
-    ...(rest.includes('--s3-compatible') ? { s3Compatible: true } : {}),
+    ...(flags.has('--iam-role') ? { nodeIamRole: true } : flags.has('--no-iam-role') ? { nodeIamRole: false } : {}),
+    ...(flags.has('--s3-compatible') ? { s3Compatible: true } : {}),
   };
   const check = checkValues(input.text, options);
   if (!check.ok) {
     io.stderr.write(`platform-medic values check: ${check.message}\n`);
     return 2;
   }
-  io.stdout.write(`${rest.includes('--json') ? valuesJson(check) : blocksToText(valuesAnswer(check).blocks)}\n`);
+  io.stdout.write(`${flags.has('--json') ? valuesJson(check) : blocksToText(valuesAnswer(check).blocks)}\n`);
   return check.problems.length === 0 ? 0 : 1;
 }
 

@@ -6,7 +6,7 @@ import { defaultPlatformNames } from '../../platform-names.js';
 import type { PlatformNames } from '../../platform-names.js';
 import { Breakage } from './breakage.js';
 import { Controllers } from './controllers.js';
-import { kubeconfigYaml } from './kubeconfig.js';
+import { kubeconfigYaml, simulatedClusterName } from './kubeconfig.js';
 import { PlatformComponents } from './platform-components.js';
 import type { SimPolicy } from './rbac.js';
 import { kindOf } from './resources.js';
@@ -24,6 +24,7 @@ export type { KubeObject, ObjectMeta, OwnerReference, ResourceRef } from './type
 export { faultAnnotation, faultEntries } from './faults.js';
 export { resourceKinds } from './resources.js';
 export { runSimCommand } from './cli.js';
+export { simulatedClusterName } from './kubeconfig.js';
 
 /** How to start a simulated cluster; every field has a default suited to a test. */
 export interface SimulatedClusterOptions {
@@ -56,7 +57,7 @@ export interface SimulatedCluster {
   readonly url: string;
   readonly token: string;
   readonly names: PlatformNames;
-  /** A kubeconfig whose cluster, user and context are all named `context` (default `platform-sim`). */
+  /** A kubeconfig whose cluster, user and context are all named `context` (default `simulated`). */
   kubeconfigYaml(context?: string): string;
   writeKubeconfig(path: string): Promise<void>;
   /** A client-node KubeConfig loaded from `kubeconfigYaml()`. */
@@ -100,7 +101,7 @@ export async function startSimulatedCluster(opts: SimulatedClusterOptions = {}):
   const server = new SimApiServer({ host: opts.host ?? '127.0.0.1', port: opts.port ?? 0, token, store, policy: () => policy, log: opts.log });
   const urls = await server.listen();
   const url = urls.http;
-  const yaml = (context = 'platform-sim') => kubeconfigYaml(urls.https, server.certificatePem, token, context, names.platformNamespace);
+  const yaml = (context = simulatedClusterName) => kubeconfigYaml(urls.https, server.certificatePem, token, context, names.platformNamespace);
   let closed = false;
 
   return {
