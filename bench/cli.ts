@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { writeSection } from './results.js';
@@ -25,10 +25,24 @@ interface Command {
 /** Prints the process's peak resident memory when it ends, whichever way it ends. */
 const peakRss = "data:text/javascript,import{writeSync}from'node:fs';process.on('exit',()=>writeSync(2,'\\npeak-rss-kb='+process.resourceUsage().maxRSS+'\\n'))";
 
-function run(args: readonly string[], extra: readonly string[] = []): { ms: number; stderr: string; status: number | null } {
+/**
+ * CPU time (user and system, ms) of this process's ended children, from /proc (Linux): a child's own
+ * work, whatever else the machine runs meanwhile. Counted in clock ticks; summed over many runs.
+ */
+function childrenCpuMs(): number {
+  try {
+    const fields = readFileSync('/proc/self/stat', 'utf8').replace(/^.*\) /s, '').split(' ');
+    return ((Number(fields[13]) + Number(fields[14])) * 1000) / 100;
+  } catch {
+    return NaN;
+  }
+}
+
+function run(args: readonly string[], extra: readonly string[] = []): { ms: number; cpuMs: number; stderr: string; status: number | null } {
+  const cpu0 = childrenCpuMs();
   const start = process.hrtime.bigint();
   const r = spawnSync(process.execPath, [...extra, ...args], { cwd: root, encoding: 'utf8', env: { PATH: process.env.PATH ?? '', HOME: tmpdir() } });
-  return { ms: Number(process.hrtime.bigint() - start) / 1e6, stderr: r.stderr, status: r.status };
+  return { ms: Number(process.hrtime.bigint() - start) / 1e6, cpuMs: childrenCpuMs() - cpu0, stderr: r.stderr, status: r.status };
 }
 
 const quantile = (sorted: readonly number[], q: number): number => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!;
@@ -39,8 +53,12 @@ export interface CliBenchRow {
   readonly minMs: number;
   readonly p90Ms: number;
   readonly peakRssMb: number;
+  /** Mean CPU time (user and system) of a run. */
+  readonly cpuMs: number;
   /** Median against the bare start's median. */
   readonly ratio: number;
+  /** Mean CPU time against the bare start's. */
+  readonly cpuRatio: number;
   readonly barred: boolean;
 }
 
@@ -63,20 +81,25 @@ export function benchCli(): { rows: CliBenchRow[]; loadBefore: number; loadAfter
   const loadBefore = loadavg()[0]!;
   for (let i = 0; i < warmups; i++) for (const c of commands) run(c.args);
   const times = new Map(commands.map((c) => [c.name, [] as number[]]));
+  const cpu = new Map(commands.map((c) => [c.name, 0]));
   for (let round = 0; round < rounds; round++) {
     for (let k = 0; k < commands.length; k++) {
       const c = commands[(round + k) % commands.length]!;
-      times.get(c.name)!.push(run(c.args).ms);
+      const r = run(c.args);
+      times.get(c.name)!.push(r.ms);
+      cpu.set(c.name, cpu.get(c.name)! + r.cpuMs);
     }
   }
   const loadAfter = loadavg()[0]!;
   const sorted = (name: string) => [...times.get(name)!].sort((a, b) => a - b);
   const bare = quantile(sorted('node -e 0'), 0.5);
+  const bareCpu = cpu.get('node -e 0')! / rounds;
   const rows = commands.map((c) => {
     const s = sorted(c.name);
     const rss = Number(/peak-rss-kb=(\d+)/.exec(run(c.args, ['--import', peakRss]).stderr)?.[1] ?? NaN);
     const median = quantile(s, 0.5);
-    return { name: c.name, medianMs: median, minMs: s[0]!, p90Ms: quantile(s, 0.9), peakRssMb: rss / 1024, ratio: median / bare, barred: c.barred };
+    const cpuMs = cpu.get(c.name)! / rounds;
+    return { name: c.name, medianMs: median, minMs: s[0]!, p90Ms: quantile(s, 0.9), peakRssMb: rss / 1024, cpuMs, ratio: median / bare, cpuRatio: cpuMs / bareCpu, barred: c.barred };
   });
   return { rows, loadBefore, loadAfter };
 }
@@ -86,15 +109,17 @@ export function recordCliBench(results: string): boolean {
   const { rows, loadBefore, loadAfter } = benchCli();
   const passes = rows.every((r) => !r.barred || r.ratio <= 4);
   const table = rows
-    .map((r) => `| \`${r.name}\` | ${r.medianMs.toFixed(0)} | ${r.minMs.toFixed(0)} | ${r.p90Ms.toFixed(0)} | ${r.peakRssMb.toFixed(0)} MB | ${r.ratio.toFixed(2)}x | ${r.barred ? (r.ratio <= 4 ? 'PASS (within 4x)' : 'FAIL (over 4x)') : ''} |`)
+    .map((r) => `| \`${r.name}\` | ${r.medianMs.toFixed(0)} | ${r.minMs.toFixed(0)} | ${r.p90Ms.toFixed(0)} | ${r.cpuMs.toFixed(0)} | ${r.peakRssMb.toFixed(0)} MB | ${r.ratio.toFixed(2)}x | ${r.cpuRatio.toFixed(2)}x | ${r.barred ? (r.ratio <= 4 ? 'PASS (within 4x)' : 'FAIL (over 4x)') : ''} |`)
     .join('\n');
   const body = `Run ${new Date().toISOString().slice(0, 10)} on ${availableParallelism()} cores (nproc), Node ${process.version}, 1-minute load average ${loadBefore.toFixed(2)} at the start and ${loadAfter.toFixed(2)} at the end.
 Produced by \`npm run bench -- cli\` (bench/cli.ts): the built bin (\`npm run build\`, then \`node dist/src/cli.js …\`), ${rounds} rounds
 after ${warmups} unmeasured ones, every command once per round in a rotating order, wall time of the whole
-process from spawn to exit. Peak memory is the process's maximum resident set, from one more run each.
+process from spawn to exit; CPU is the mean user and system time of a run (what the process itself
+costs, whatever else the machine runs). The bar is on wall time, median against median. Peak memory is
+the process's maximum resident set, from one more run each.
 
-| command | median ms | min ms | p90 ms | peak RSS | median / \`node -e 0\` | bar |
-|---|---|---|---|---|---|---|
+| command | median ms | min ms | p90 ms | CPU ms | peak RSS | median / \`node -e 0\` | CPU / \`node -e 0\` | bar |
+|---|---|---|---|---|---|---|---|---|
 ${table}
 
 Before (the issue's figures): \`match\` 1.3 s and 163 MB, 17 times a bare start, because every subcommand
