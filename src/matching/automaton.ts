@@ -160,9 +160,22 @@ export function buildAutomaton(patterns: readonly string[]): Automaton {
       queue[tail++] = t;
     }
   }
-  // Fold the boundary symbol and whitespace runs into the input transitions.
-  // Each state's entry in the table (premultiplied, negative where literals end), and where the
-  // boundary symbol leads from it; computed once per state rather than once per transition.
+  const delta = foldTable(full, states, classCount, wordClass, endsInSpace, outputs);
+  const { outStart, outPatterns } = flattenOutputs(outputs);
+  const endsWithWord = Uint8Array.from(patterns, (p) => (isWordChar(p.charCodeAt(p.length - 1)) ? 1 : 0));
+  const lineStart = full[B]! * classCount;
+  return { classOf, backslashClass, wordClass, classCount, delta, lineStart, outStart, outPatterns, endsWithWord };
+}
+
+/**
+ * The scanning table: the boundary symbol and whitespace runs folded into the input transitions,
+ * each entry premultiplied by the class count and negative where literals end. Its own function, as
+ * are the other phases: V8 then optimises each small loop where it runs, rather than recompiling the
+ * whole compiler at each hot loop, which cost tens of milliseconds at every command-line start.
+ */
+function foldTable(full: Int32Array, states: number, classCount: number, wordClass: Uint8Array, endsInSpace: Uint8Array, outputs: readonly (readonly number[])[]): Int32Array {
+  const symbols = classCount + 1;
+  const B = classCount;
   const entry = Int32Array.from(outputs, (o, t) => (o.length > 0 ? ~(t * classCount) : t * classCount));
   const afterBoundary = new Int32Array(states);
   for (let t = 0; t < states; t++) afterBoundary[t] = full[t * symbols + B]!;
@@ -176,6 +189,12 @@ export function buildAutomaton(patterns: readonly string[]): Automaton {
     }
     if (endsInSpace[s]) delta[out + CLASS_SPACE] = entry[s]!;
   }
+  return delta;
+}
+
+/** The literals ending at each state, as one array and per-state offsets into it. */
+function flattenOutputs(outputs: readonly (readonly number[])[]): { outStart: Int32Array; outPatterns: Int32Array } {
+  const states = outputs.length;
   const outStart = new Int32Array(states + 1);
   let total = 0;
   for (let s = 0; s < states; s++) {
@@ -184,8 +203,6 @@ export function buildAutomaton(patterns: readonly string[]): Automaton {
   }
   outStart[states] = total;
   const outPatterns = new Int32Array(total);
-  for (let s = 0; s < states; s++) outPatterns.set(outputs[s]!, outStart[s]!);
-  const endsWithWord = Uint8Array.from(patterns, (p) => (isWordChar(p.charCodeAt(p.length - 1)) ? 1 : 0));
-  const lineStart = full[B]! * classCount;
-  return { classOf, backslashClass, wordClass, classCount, delta, lineStart, outStart, outPatterns, endsWithWord };
+  for (let s = 0; s < states; s++) if (outputs[s]!.length > 0) outPatterns.set(outputs[s]!, outStart[s]!);
+  return { outStart, outPatterns };
 }
