@@ -104,7 +104,7 @@ describe.skipIf(!existsSync(kubectlPath))("kubectl's everyday commands against t
     );
   });
 
-  it('creates a ConfigMap and a Deployment from kubectl create, whose bodies are protobuf', async () => {
+  it('creates a ConfigMap, a Deployment and a Service from kubectl create, whose bodies are protobuf', async () => {
     const cm = await kubectl('create', 'configmap', 'x', '--from-literal=a=b');
     expect(cm.err).toBe('');
     expect(cm.out.trim()).toBe('configmap/x created');
@@ -114,6 +114,13 @@ describe.skipIf(!existsSync(kubectlPath))("kubectl's everyday commands against t
     const spec = (sim.get(deployments, 'devtroncd', 'zero') as { spec: { replicas: number; template: { spec: { containers: unknown[] } } } }).spec;
     expect(spec.replicas).toBe(0);
     expect(spec.template.spec.containers).toEqual([{ name: 'nginx', image: 'nginx:1.27', ports: [{ containerPort: 80 }] }]);
+    const svc = await kubectl('create', 'service', 'clusterip', 'web', '--tcp=80:8080', '--tcp=443:web-tls');
+    expect(svc.out.trim()).toBe('service/web created');
+    const ports = (sim.get({ group: '', version: 'v1', plural: 'services' }, 'devtroncd', 'web') as { spec: { ports: unknown[] } }).spec.ports;
+    expect(ports).toEqual([
+      { name: '80-8080', protocol: 'TCP', port: 80, targetPort: 8080 },
+      { name: '443-web-tls', protocol: 'TCP', port: 443, targetPort: 'web-tls' },
+    ]);
   });
 
   it('exec fails with the error of a server that cannot upgrade the connection', async () => {

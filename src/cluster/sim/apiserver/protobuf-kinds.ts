@@ -1,6 +1,6 @@
 /**
  * The protobuf messages of the kinds kubectl's typed commands send (`create configmap|secret|namespace|
- * serviceaccount|deployment|job`), by field number as in k8s.io/api/{core,apps,batch}/v1/generated.proto and
+ * serviceaccount|service|deployment|job`), by field number as in k8s.io/api/{core,apps,batch}/v1/generated.proto and
  * k8s.io/apimachinery/pkg/apis/meta/v1/generated.proto. Kubernetes' generated marshallers write every
  * non-pointer scalar even when empty, so those are listed too; a field not listed (volumes, probes, affinity,
  * security contexts...) makes the body unreadable rather than silently dropped.
@@ -115,7 +115,30 @@ const job: Message = {
   3: ['status', { 4: ['active', 'int'], 5: ['succeeded', 'int'], 6: ['failed', 'int'], 7: ['completedIndexes', 'string'], 9: ['ready', 'int', true], 11: ['terminating', 'int', true] }],
 };
 
+const service: Message = {
+  1: ['metadata', objectMeta],
+  2: [
+    'spec',
+    {
+      1: ['ports', [{ 1: ['name', 'string'], 2: ['protocol', 'string'], 3: ['port', 'int'], 4: ['targetPort', 'intorstring'], 5: ['nodePort', 'int'], 6: ['appProtocol', 'string', true] }]],
+      2: ['selector', 'map'],
+      3: ['clusterIP', 'string'],
+      4: ['type', 'string'],
+      5: ['externalIPs', 'strings'],
+      7: ['sessionAffinity', 'string'],
+      8: ['loadBalancerIP', 'string'],
+      10: ['externalName', 'string'],
+      11: ['externalTrafficPolicy', 'string'],
+      12: ['healthCheckNodePort', 'int'],
+      13: ['publishNotReadyAddresses', 'bool'],
+      18: ['clusterIPs', 'strings'],
+    },
+  ],
+  3: ['status', { 1: ['loadBalancer', {}] }],
+};
+
 const messages: Record<string, Message> = {
+  'v1/Service': service,
   'v1/ConfigMap': { 1: ['metadata', objectMeta], 2: ['data', 'map'], 3: ['binaryData', 'bytemap'], 4: ['immutable', 'bool', true] },
   'v1/Secret': { 1: ['metadata', objectMeta], 2: ['data', 'bytemap'], 3: ['type', 'string'], 4: ['stringData', 'map'], 5: ['immutable', 'bool', true] },
   'v1/Namespace': { 1: ['metadata', objectMeta], 2: ['spec', { 1: ['finalizers', 'strings'] }], 3: ['status', { 1: ['phase', 'string'] }] },
