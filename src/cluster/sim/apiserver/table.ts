@@ -92,12 +92,12 @@ const columnsByKind: Record<string, Column[]> = {
   // The columns of printPersistentVolumeClaim: capacity and access modes are shown once the claim names its volume.
   PersistentVolumeClaim: [
     nameColumn,
-    { name: 'Status', type: 'string', cell: (o) => String(status(o)['phase'] ?? '') },
+    { name: 'Status', type: 'string', cell: (o) => (o.metadata.deletionTimestamp ? 'Terminating' : String(status(o)['phase'] ?? '')) },
     { name: 'Volume', type: 'string', cell: (o) => String(spec(o)['volumeName'] ?? '') },
     { name: 'Capacity', type: 'string', cell: (o) => (spec(o)['volumeName'] ? String((status(o)['capacity'] as JsonObject | undefined)?.['storage'] ?? '') : '') },
     { name: 'Access Modes', type: 'string', cell: (o) => (spec(o)['volumeName'] ? accessModes(status(o)['accessModes']) : '') },
     { name: 'StorageClass', type: 'string', cell: (o) => String(spec(o)['storageClassName'] ?? '') },
-    { name: 'VolumeAttributesClass', type: 'string', cell: (o) => String(spec(o)['volumeAttributesClassName'] || '<unset>') },
+    { name: 'VolumeAttributesClass', type: 'string', cell: (o) => String(spec(o)['volumeAttributesClassName'] ?? '<unset>') },
     ageColumn,
     { name: 'VolumeMode', type: 'string', priority: 1, cell: (o) => String(spec(o)['volumeMode'] ?? '<unset>') },
   ],
