@@ -9,6 +9,10 @@ import type { Message } from './protobuf-kinds.js';
  * 3 contentEncoding, 4 contentType) whose `raw` is the object in the kind's own message
  * (k8s.io/apimachinery/pkg/runtime/serializer/protobuf/protobuf.go). Decoded here into the JSON object a
  * JSON client would have sent, for the kinds protobuf-kinds.ts describes.
+ *
+ * Answering 415 instead would not make kubectl retry in JSON: client-go degrades to JSON after a 415 only
+ * for CBOR, and "generated clients accessing built-in kube resources are forced to protobuf, so those will
+ * not degrade to JSON" (k8s.io/client-go/rest/client.go, requestClientContentConfigProvider).
  */
 
 export const protobufMediaType = 'application/vnd.kubernetes.protobuf';
