@@ -21,7 +21,9 @@ import { resourceKinds } from './resources.js';
  * The component schemas are open objects (the kind's envelope, the rest preserved): the simulator knows
  * no field schemas. They carry no `x-kubernetes-group-version-kind`, so kubectl's apply finds no schema to
  * compute a strategic merge patch from (patcher.go, buildStrategicMergePatchFromOpenAPIV3 returns nothing)
- * and computes it from its compiled-in Go types, which is what the real schemas are generated from.
+ * and computes it from its compiled-in Go types, which is what the real schemas are generated from. (With
+ * the extension on these open schemas kubectl tries them and warns "error calculating patch from openapi v3
+ * spec: unable to find api field". The price: `kubectl explain` finds no schema.)
  */
 
 type Json = Record<string, unknown>;
