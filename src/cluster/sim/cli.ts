@@ -73,7 +73,8 @@ export async function runSimCommand(argv: string[], out: NodeJS.WritableStream):
     });
     out.write(
       [
-        `simulated cluster serving at ${sim.url}`,
+        // The address the kubeconfig holds (kubectl sends a token only over TLS); plain HTTP on the same port is for tests.
+        `simulated cluster serving at ${sim.tlsUrl} (certificate in the kubeconfig)`,
         `kubeconfig written to ${kubeconfig}`,
         ...(args.broken.length > 0 ? [`broken: ${args.broken.map((b) => b.entryId + (b.depth ? `:${b.depth}` : '')).join(', ')}`] : []),
         'try:',

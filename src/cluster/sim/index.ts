@@ -55,6 +55,8 @@ export interface SimulatedCluster {
    * kubectl never sends a token over plain HTTP.
    */
   readonly url: string;
+  /** `https://127.0.0.1:PORT`, the same port's TLS side: the address the kubeconfig gives kubectl. */
+  readonly tlsUrl: string;
   readonly token: string;
   readonly names: PlatformNames;
   /** A kubeconfig whose cluster, user and context are all named `context` (default `simulated`). */
@@ -107,6 +109,7 @@ export async function startSimulatedCluster(opts: SimulatedClusterOptions = {}):
 
   return {
     url,
+    tlsUrl: urls.https,
     token,
     names,
     kubeconfigYaml: yaml,
