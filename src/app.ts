@@ -3,7 +3,7 @@ import { userInfo } from 'node:os';
 import { runBot } from './bot.js';
 import { simulatedClusterName, startSimulatedCluster, type SimulatedCluster } from './cluster/sim/index.js';
 import { assertClusterReachable, loadKubeConfig } from './cluster/kubeconfig.js';
-import { findCluster, hasSlackCredentials, loadConfig, type ClusterConfig, type Config, type ConfigSources } from './config.js';
+import { findCluster, hasSlackCredentials, loadConfig, noSuchClusterText, type ClusterConfig, type Config, type ConfigSources } from './config.js';
 import { InputError, UserFacingError } from './errors.js';
 import { startPrivateRedis, redisServerInstalled } from './jobs/private-redis.js';
 import { assertRedisReachable, RedisUnavailableError, safeRedisUrl } from './jobs/redis.js';
@@ -27,7 +27,7 @@ export async function runWorker(config: Config, clusterName: string): Promise<vo
   const logger = createLogger(config.logLevel).child({ cluster: clusterName });
   installProcessGuards(logger);
   const cluster = findCluster(config, clusterName);
-  if (!cluster) throw new UserFacingError('unknown-cluster', `There is no cluster "${clusterName}". Configured clusters: ${config.clusters.map((c) => c.name).join(', ')}.`);
+  if (!cluster) throw new UserFacingError('unknown-cluster', noSuchClusterText(clusterName, config.clusters.map((c) => c.name)));
   await assertRedisReachable(config.redisUrl);
   const kubeConfig = loadKubeConfig(cluster.kube);
   await assertClusterReachable(kubeConfig, cluster.platformNamespace);
@@ -69,7 +69,7 @@ function chosenCluster(config: Config, options: TerminalDemoOptions): ClusterCon
   const configured = findCluster(config, options.cluster);
   if (configured) return configured;
   const names = [simulatedClusterName, ...config.clusters.map((c) => c.name)];
-  throw new InputError(`--cluster: there is no cluster "${options.cluster.slice(0, 60)}" (clusters: ${names.join(', ')}); or use --kubeconfig PATH`);
+  throw new InputError(`--cluster: ${noSuchClusterText(options.cluster, names)} Or use --kubeconfig PATH.`);
 }
 
 /** The terminal adapter: same commands, prompts for approval, real jobs through Redis. */

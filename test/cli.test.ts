@@ -53,7 +53,7 @@ describe('the platform-medic command', spawning, () => {
   it('names the configured clusters when asked for a worker of an unknown one', () => {
     const r = cli(['worker', '--cluster', 'prod-us']);
     expect(r.code).toBe(1);
-    expect(r.err).toContain('There is no cluster "prod-us". Configured clusters: default.');
+    expect(r.err).toContain('There is no cluster "prod-us". Configured clusters: "default".');
   });
 
   it('prints its usage, and rejects an unknown command with exit code 2', () => {
@@ -185,7 +185,7 @@ describe('unknown flags are refused with the closest known one, on every subcomm
 
 describe('the simulated cluster has one name', spawning, () => {
   it('the terminal answers an unknown --cluster with the clusters it can use, the simulated one by the name the session gives it', () => {
-    badInput(cli(['terminal', '--cluster', 'prod-eu']), 'platform-medic: --cluster: there is no cluster "prod-eu" (clusters: simulated, default); or use --kubeconfig PATH');
+    badInput(cli(['terminal', '--cluster', 'prod-eu']), 'platform-medic: --cluster: There is no cluster "prod-eu". Configured clusters: "simulated", "default". Or use --kubeconfig PATH.');
   });
 
   it('--broken is refused with a real cluster rather than ignored', () => {
