@@ -1,4 +1,4 @@
-import { localDatabase, startSimulatedCluster, type SimulatedCluster } from './index.js';
+import { faultEntries, localDatabase, startSimulatedCluster, versionGates, type SimulatedCluster } from './index.js';
 
 /** The simulated platform of the demo, and what to tell the person trying it. */
 export interface DemoPlatform {
@@ -23,16 +23,28 @@ export async function startDemoPlatform(options: { broken?: readonly string[]; h
     const notes = [`Metrics dashboard at ${sim.dashboard.url} (user ${sim.names.dashboardUser}, password in ${sim.names.platformNamespace}/${sim.names.platformSecret} key ${sim.names.dashboardPasswordKey}).`];
     const problem = await sim.database?.problem();
     if (problem) notes.push(problem);
-    for (const broken of options.broken ?? []) {
-      const [entry = '', depth] = broken.split(':');
-      await sim.break(entry, depth ? { depth } : undefined);
-    }
-    for (const name of sim.database?.blockedDatabases() ?? []) {
-      notes.push(`Database "${name}" on PostgreSQL at ${localDatabase.host}:${localDatabase.port} has a session open, so it cannot be dropped: try \`fix database-drop-blocked database=${name}\`.`);
-    }
+    for (const broken of options.broken ?? []) notes.push(...(await breakForDemo(sim, broken)));
     return { sim, notes };
   } catch (error) {
     await sim.close();
     throw error;
   }
+}
+
+/**
+ * What `--broken ENTRY[:DEPTH]` does: the installer's version first set to one the entry's remedy
+ * accepts, then the entry's broken state when the platform has one (an entry with only a version gate,
+ * whose repair is in the platform's dashboard, gets only the version). Returns what to tell the person.
+ */
+export async function breakForDemo(sim: SimulatedCluster, spec: string): Promise<string[]> {
+  const [entryId = '', depth] = spec.split(':');
+  const notes: string[] = [];
+  const version = sim.meetVersionGate(entryId);
+  if (version) notes.push(`The installer's version is now ${version}, as ${entryId} needs.`);
+  if (versionGates[entryId] !== undefined && !faultEntries.some((e) => e.entryId === entryId)) return notes;
+  await sim.break(entryId, depth ? { depth } : undefined);
+  for (const name of sim.database?.blockedDatabases() ?? []) {
+    notes.push(`Database "${name}" on PostgreSQL at ${localDatabase.host}:${localDatabase.port} has a session open, so it cannot be dropped: try \`fix database-drop-blocked database=${name}\`.`);
+  }
+  return notes;
 }

@@ -13,6 +13,7 @@ import { InstalledDashboard } from './platform/dashboard/installed.js';
 import { startDashboardServer, type DashboardServer } from './platform/dashboard/server.js';
 import { PlatformDatabase, type DatabaseServer } from './platform/database.js';
 import { newPassword } from './platform/secret-material.js';
+import { meetVersionGate } from './platform/versions.js';
 import type { SimPolicy } from './apiserver/rbac.js';
 import { kindOf } from './apiserver/resources.js';
 import { Scheduler } from './apiserver/scheduler.js';
@@ -27,6 +28,7 @@ export type { PolicyRule, SimPolicy } from './apiserver/rbac.js';
 export type { RequestRecord } from './apiserver/server.js';
 export type { KubeObject, ObjectMeta, OwnerReference, ResourceRef } from './apiserver/types.js';
 export { faultAnnotation, faultEntries } from './platform/faults.js';
+export { versionGates } from './platform/versions.js';
 export { resourceKinds } from './apiserver/resources.js';
 export { localDatabase, type DatabaseServer } from './platform/database.js';
 export type { InstalledDashboard } from './platform/dashboard/installed.js';
@@ -73,12 +75,16 @@ export interface SimulatedCluster {
   /** A client-node KubeConfig loaded from `kubeconfigYaml()`. */
   kubeConfig(): KubeConfig;
   /**
-   * Puts the cluster into the broken state of a guide entry (`sso-login`, `build-logs`, `git-sensor-stuck`),
-   * and an entry gated on the platform's version onto a version its remedy accepts. Objects and pods are
-   * broken on return; the promise resolves when the database is too (entry 16), and rejects with one line
-   * saying how to give the cluster a database when it has none.
+   * Puts the cluster into the broken state of a guide entry (`sso-login`, `build-logs`, `git-sensor-stuck`).
+   * Objects and pods are broken on return; the promise resolves when the database is too (entry 16), and
+   * rejects with one line saying how to give the cluster a database when it has none.
    */
   break(entryId: string, options?: Record<string, unknown>): Promise<void>;
+  /**
+   * Sets the installer's version to one the entry's remedy accepts (entry 26 needs v0.7.1 or later, 5.3 a
+   * version below v0.6.9), unless it already does; returns the version set. `--broken` does this first.
+   */
+  meetVersionGate(entryId: string): string | undefined;
   /** Clears every fault. */
   heal(): void;
   /** Ids of the entries whose symptom is present now: the ground truth for "did the remedy work". */
@@ -161,6 +167,7 @@ export async function startSimulatedCluster(opts: SimulatedClusterOptions = {}):
       return kc;
     },
     break: (entryId, options) => breakage.break(entryId, options),
+    meetVersionGate: (entryId) => meetVersionGate(store, names, entryId),
     heal: () => breakage.heal(),
     symptoms: () => breakage.symptoms(),
     setPolicy(next) {

@@ -1,7 +1,6 @@
 import type { PlatformNames } from '../../../platform-names.js';
 import type { SimView } from './fault-model.js';
 import { faultAnnotation, faultEntries, findFaultEntry, presentSymptoms, targets, waitingReasonOf, withFaults } from './faults.js';
-import { meetVersionGate, versionGates } from './versions.js';
 import { isPodReady, podPhase, runningStatus } from '../apiserver/pods.js';
 import { kinds } from '../apiserver/resources.js';
 import type { ObjectStore } from '../apiserver/store.js';
@@ -24,15 +23,8 @@ export class Breakage {
     this.names = view.names;
   }
 
-  /**
-   * Breaks the entry at once, in the objects and pods; resolves when what lives outside them (a real
-   * database) is broken too. An entry gated on the platform's version first gets a version it accepts;
-   * an entry with only a gate (its remedy is in the dashboard) gets only that.
-   */
+  /** Breaks the entry at once, in the objects and pods; resolves when what lives outside them (a real database) is broken too. */
   break(entryId: string, options: Record<string, unknown> = {}): Promise<void> {
-    const gated = versionGates[entryId] !== undefined;
-    if (gated) meetVersionGate(this.store, this.names, entryId);
-    if (gated && !faultEntries.some((e) => e.entryId === entryId)) return Promise.resolve();
     const entry = findFaultEntry(entryId);
     const pods = this.store.list(kinds.pod, this.names.platformNamespace);
     for (const placement of entry.place?.(this.names, options) ?? []) {

@@ -6,7 +6,6 @@ import type { KubeObject } from '../apiserver/types.js';
 import { stateEntries } from './broken-states/index.js';
 import type { FaultEntry, PodFault, PodTarget } from './fault-model.js';
 import { podFaultEntries, podFaults } from './pod-faults.js';
-import { versionGates } from './versions.js';
 
 /** The annotation that marks a pod as carrying one or more faults (texts joined by "; "). */
 export const faultAnnotation = 'sim.platform-medic.dev/fault';
@@ -22,8 +21,7 @@ const allFaults: readonly PodFault[] = Object.values(podFaults);
 export function findFaultEntry(entryId: string): FaultEntry {
   const entry = faultEntries.find((e) => e.entryId === entryId);
   if (!entry) {
-    const known = [...new Set([...faultEntries.map((e) => e.entryId), ...Object.keys(versionGates)])];
-    throw new Error(`the simulated cluster cannot break "${entryId}"; it knows ${known.join(', ')}`);
+    throw new Error(`the simulated cluster cannot break "${entryId}"; it knows ${faultEntries.map((e) => e.entryId).join(', ')}`);
   }
   return entry;
 }
