@@ -61,11 +61,11 @@ async function main(argv: string[]): Promise<void> {
       process.exitCode = (await import('./commands/match-cli.js')).runExplainCommand(args, process);
       return;
     case 'values':
-      process.exitCode = await (await import('./values/cli.js')).runValuesCommand(args, process);
+      process.exitCode = await (await import('./commands/values-cli.js')).runValuesCommand(args, process);
       return;
     case 'list': {
       if (args.length > 0) throw new InputError(`list takes no arguments (unknown: ${args.join(' ').slice(0, 80)})`);
-      const [{ listBlocks }, { blocksToText }] = await Promise.all([import('./handlers/blocks/catalogue.js'), import('./terminal/render.js')]);
+      const [{ listBlocks }, { blocksToText }] = await Promise.all([import('./views/slack/catalogue.js'), import('./views/text.js')]);
       process.stdout.write(`${blocksToText(listBlocks())}\n`);
       return;
     }

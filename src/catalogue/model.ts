@@ -47,7 +47,7 @@ export interface EntryParam {
   readonly example: string;
   /**
    * `in-cluster-url`: an address a platform component will call; loopback, link-local, unspecified
-   * and cloud metadata addresses are refused in every spelling (see catalogue/endpoint.ts).
+   * and cloud metadata addresses are refused in every spelling (see remedies/dashboard/endpoint.ts).
    */
   readonly format?: 'in-cluster-url';
 }

@@ -1,9 +1,9 @@
 import { readInput } from './input.js';
-import { closestIds, findEntry } from '../catalogue/index.js';
-import { explainBlocks } from '../handlers/blocks/explain.js';
+import { explainView, unknownEntryView } from '../core/catalogue.js';
+import { findEntry } from '../catalogue/index.js';
 import { match, type MatchResult } from '../matching/index.js';
 import { redact } from '../redact.js';
-import { blocksToText } from '../terminal/render.js';
+import { plainText, toText } from '../views/plain.js';
 
 /** The largest input `match` reads. */
 export const MAX_INPUT_BYTES = 10 * 1024 * 1024;
@@ -66,10 +66,9 @@ export function runExplainCommand(args: string[], io: CliIO): number {
   }
   const entry = findEntry(id);
   if (!entry) {
-    const closest = closestIds(id);
-    io.stderr.write(`There is no entry "${id.slice(0, 60)}".${closest.length > 0 ? ` Closest: ${closest.join(', ')}.` : ' See platform-medic list.'}\n`);
+    io.stderr.write(`${plainText(unknownEntryView(id).summary)} See platform-medic list.\n`);
     return 2;
   }
-  io.stdout.write(`${blocksToText(explainBlocks(entry))}\n`);
+  io.stdout.write(`${toText(explainView(entry))}\n`);
   return 0;
 }

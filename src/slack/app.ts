@@ -8,7 +8,7 @@ import { registerShortcuts } from '../handlers/shortcuts/index.js';
 import { registerValues } from '../handlers/values/index.js';
 import { PasteBudget } from '../handlers/paste-budget.js';
 import { SlackReporter } from '../handlers/slack-reporter.js';
-import { who } from '../handlers/blocks/kit.js';
+import { who } from '../views/slack/kit.js';
 import { RemedyCoordinator } from '../jobs/lifecycle/coordinator.js';
 import { connectRedis, safeRedisUrl } from '../jobs/redis.js';
 import { RedisOutageLog } from '../jobs/redis-outage.js';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { endpointProblem } from '../../catalogue/endpoint.js';
+import { endpointProblem } from '../dashboard/endpoint.js';
 import { dashboardFailure, openDashboard } from '../dashboard/connect.js';
 import { inspectOrg, orgRepairSchema, type OrgRepairData } from '../dashboard/org-inspect.js';
 import { repairOrg } from '../dashboard/org-repair.js';

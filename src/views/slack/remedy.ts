@@ -105,7 +105,9 @@ const progressIcon: Record<StepProgress['status'], string> = {
 
 /** One step's result, as a thread reply. */
 export function progressBlocks(plan: Plan, p: StepProgress): { text: string; blocks: Block[] } {
-  const head = `${progressIcon[p.status]} Step ${p.index + 1} of ${plan.steps.length}: ${esc(p.message)}`;
+  // A person's task is handed over, not ticked: it is theirs to do after this message.
+  const icon = p.status === 'done' && plan.steps[p.index]?.kind === 'manual' ? '👉' : progressIcon[p.status];
+  const head = `${icon} Step ${p.index + 1} of ${plan.steps.length}: ${esc(p.message)}`;
   const lines = (p.details ?? []).map((d) => `• ${esc(d)}`);
   return { text: head, blocks: [section(fitLines([head, ...lines]))] };
 }

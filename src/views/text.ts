@@ -1,4 +1,4 @@
-import type { Block } from '../handlers/blocks/kit.js';
+import type { Block } from './slack/kit.js';
 
 /** mrkdwn to terminal text: mentions and escapes undone, emphasis marks dropped. */
 export function mrkdwnToText(text: string): string {

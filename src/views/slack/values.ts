@@ -2,48 +2,15 @@ import type { types } from '@slack/bolt';
 import type { ValuesCheck } from '../../values/check.js';
 import type { UpgradeCommand, UpgradeRequest } from '../../values/upgrade.js';
 import { defaultVolumeSize } from '../../values/upgrade.js';
-import { clip, context, esc, limits, section, type Block } from './kit.js';
+import { valuesCheckView, upgradeView } from '../../core/values.js';
+import { slackMessage } from './answer.js';
+import { section, type Block } from './kit.js';
 
 /** The modal's callback id, and the fields of its blocks (block_id = field name, action_id = `value`). */
 export const valuesUpgradeCallbackId = 'values-upgrade';
 
-const formNames = { yaml: 'values file', set: '--set flags', helm: 'helm command' } as const;
-
-/** A code block that cannot be closed early by the text inside it. */
-function code(text: string): string {
-  return `\`\`\`${esc(text.replace(/`{3}/g, "'''"))}\`\`\``;
-}
-
-/** Problems shown one section each; the rest are counted, so the message stays within Slack's 50 blocks. */
-const maxProblems = 40;
-
-/** The notes in one context block (Slack takes 10 elements): the first nine, then how many more there are. */
-function notesBlock(notes: readonly string[], leftOut: number): Block {
-  const fits = notes.length + leftOut <= limits.contextElements;
-  const shown = fits ? notes : notes.slice(0, limits.contextElements - 1);
-  const more = notes.length + leftOut - shown.length;
-  return context(...shown.map((n) => `ℹ️ ${esc(n)}`), ...(more > 0 ? [`… and ${more} more notes`] : []));
-}
-
 /** The answer to `/platform values check`: each problem with its rule and corrected line, or "clean". */
-export function valuesAnswer(check: ValuesCheck): { text: string; blocks: Block[] } {
-  if (!check.ok) return { text: check.message, blocks: [section(`⚠️ ${esc(check.message)}`)] };
-  const form = formNames[check.form];
-  const notes = check.notes.length > 0 ? [notesBlock(check.notes, check.notesLeftOut)] : [];
-  if (check.problems.length === 0) {
-    const text = `No problems found in this ${form}: it follows sections 2.2 and 2.3 of the guide.`;
-    return { text, blocks: [section(`✅ ${text}`), ...notes] };
-  }
-  const n = check.problems.length;
-  const text = `${n} problem${n === 1 ? '' : 's'} in this ${form}`;
-  const blocks: Block[] = [section(`🩺 *${text}* — each with the corrected line, secrets redacted.`)];
-  for (const p of check.problems.slice(0, maxProblems)) {
-    const head = `*\`${esc(p.key)}\`* ${esc(p.problem)} _(${p.rule})_`;
-    blocks.push(section(`${clip(head, limits.sectionText - 400)}\n${code(clip(p.fix, 300))}`));
-  }
-  if (n > maxProblems) blocks.push(context(`… and ${n - maxProblems} more: fix these and check again.`));
-  return { text, blocks: [...blocks, ...notes] };
-}
+export const valuesAnswer = (check: ValuesCheck): { text: string; blocks: Block[] } => slackMessage(valuesCheckView(check));
 
 /** What the modal keeps between opening and submission: where to answer. Ids only. */
 export interface UpgradeModalMetadata {
@@ -124,16 +91,5 @@ export function upgradeModal(metadata: UpgradeModalMetadata, clusters: readonly 
   };
 }
 
-const providerNames: Record<UpgradeRequest['provider'], string> = { S3: 'S3', AZURE: 'Azure Blob Storage', GCP: 'Google Cloud Storage', BUNDLED: 'the bundled local store' };
-
 /** The command, as posted (ephemerally) after the modal: what to fill in, then the script. */
-export function upgradeCommandBlocks(request: UpgradeRequest, command: UpgradeCommand): { text: string; blocks: Block[] } {
-  const text = `The upgrade command for ${providerNames[request.provider]}`;
-  const fill = command.script.includes('<') ? 'Replace every `<…>` placeholder with your own value before running it; ' : '';
-  const blocks: Block[] = [
-    section(`🛠️ *${text}*, with the database volume size ${esc(request.volumeSize)} (entry 18).`),
-    section(code(command.script)),
-    context(`${fill}it reuses the release's values and keeps installer.modules={cicd} (rule 4 of 2.2).${command.file ? ` The service-account JSON goes into ${command.file.name}, which the command encodes in base64 as the chart expects.` : ''}`),
-  ];
-  return { text, blocks };
-}
+export const upgradeCommandBlocks = (request: UpgradeRequest, command: UpgradeCommand): { text: string; blocks: Block[] } => slackMessage(upgradeView(request, command));
