@@ -1,5 +1,5 @@
 import type { Step } from '../remedies/steps/registry.js';
-import { approvalOf, type ApprovalNeed } from '../remedies/steps/step.js';
+import { approvalOf, type ApprovalNeed } from '../remedies/steps/approval.js';
 
 /**
  * The catalogue model: every entry of the guide (section 7's symptoms, section 5's procedures) is one
@@ -15,7 +15,7 @@ export type GuideRef = `${5 | 7}.${number}`;
  * only, so that loading the catalogue loads none of them.
  */
 export type { Step } from '../remedies/steps/registry.js';
-export { approvalOf } from '../remedies/steps/step.js';
+export { approvalOf } from '../remedies/steps/approval.js';
 
 /** Where a decision leads: another stage, or the end of the remedy. */
 export type DecisionOutcome =
