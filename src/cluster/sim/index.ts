@@ -5,7 +5,7 @@ import { KubeConfig } from '@kubernetes/client-node';
 import { defaultPlatformNames } from '../../platform-names.js';
 import type { PlatformNames } from '../../platform-names.js';
 import { Breakage } from './platform/breakage.js';
-import { faultyPods } from './platform/faults.js';
+import { faultAnnotation, faultyPods } from './platform/faults.js';
 import { Controllers } from './apiserver/controllers.js';
 import { kubeconfigYaml } from './apiserver/kubeconfig.js';
 import { PlatformComponents } from './platform/platform-components.js';
@@ -45,6 +45,11 @@ export interface SimulatedClusterOptions {
   platformVersion?: string;
   /** Receives one line per request and internal errors; default silent. */
   log?: (line: string) => void;
+  /**
+   * Leaves the simulator's fault annotation out of everything the API serves, as a real cluster would
+   * not have it: what a client sees is then only the real signals (states, events, logs). Default false.
+   */
+  hideMarkers?: boolean;
 }
 
 /** A running in-memory Kubernetes API server holding a standard install of the platform. */
@@ -98,7 +103,16 @@ export async function startSimulatedCluster(opts: SimulatedClusterOptions = {}):
   seedStandardInstall(store, controllers, { names, platformVersion: opts.platformVersion ?? 'v0.6.29' });
   const components = new PlatformComponents(store, scheduler, timings, names);
   const breakage = new Breakage(store, names, broken);
-  const server = new SimApiServer({ host: opts.host ?? '127.0.0.1', port: opts.port ?? 0, token, store, policy: () => policy, pods, log: opts.log });
+  const server = new SimApiServer({
+    host: opts.host ?? '127.0.0.1',
+    port: opts.port ?? 0,
+    token,
+    store,
+    policy: () => policy,
+    pods,
+    log: opts.log,
+    ...(opts.hideMarkers ? { hiddenAnnotations: [faultAnnotation] } : {}),
+  });
   const urls = await server.listen();
   const url = urls.http;
   const yaml = (context = 'platform-sim') => kubeconfigYaml(urls.https, server.certificatePem, token, context, names.platformNamespace);
