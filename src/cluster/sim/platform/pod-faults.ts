@@ -38,6 +38,12 @@ export const podFaults = {
     logLines: ['E dial tcp: lookup postgresql-postgresql.devtroncd: connection refused', 'F could not connect to the database, exiting'],
     waitingReason: 'CrashLoopBackOff',
   },
+  registryCredentialsRefused: {
+    entry: 'image-pull-private-registry',
+    text: 'registry credentials refused',
+    logLines: [],
+    waitingReason: 'ImagePullBackOff',
+  },
   latestCommitNotFetched: {
     entry: 'git-sensor-stuck',
     text: 'latest commit not fetched',
