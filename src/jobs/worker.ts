@@ -69,6 +69,26 @@ function userSafe(err: unknown, requestId: string, logger: Logger): Unrecoverabl
 }
 
 /**
+ * The worker's two connections: BullMQ's (blocking commands) and the one for its own writes (the step
+ * ledger, a wait's continuation job, the cancel flag). Both wait for Redis to come back rather than
+ * fail: a write that failed during a Redis restart ended a remedy mid-run with an internal error,
+ * where the same write a second later would have succeeded. Nobody waits on a worker's answer, and a
+ * worker that waits too long loses its job's lock to another, which resumes from the ledger.
+ */
+export function workerConnections(url: string): { queueConnection: Redis; workerConnection: Redis } {
+  return { queueConnection: connectRedis(url, 'worker'), workerConnection: connectRedis(url, 'worker') };
+}
+
+/** QUIT, or, when Redis does not answer within 2 s (it is away, and these connections wait for it), drop the connection. */
+async function quitOrDrop(connection: Redis): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<'late'>((r) => (timer = setTimeout(() => r('late'), 2_000)));
+  const answer = await Promise.race([connection.quit().catch(() => 'failed'), late]);
+  clearTimeout(timer);
+  if (answer !== 'OK') connection.disconnect();
+}
+
+/**
  * Starts the worker of one cluster: plan jobs resolve targets read-only, run jobs carry out exactly
  * the approved plan. Jobs are not retried: a step that is not idempotent must never run twice blindly.
  */
@@ -83,8 +103,7 @@ export function startClusterWorker(options: ClusterWorkerOptions): ClusterWorker
     now: () => new Date(),
   };
   // BullMQ does not close connections it was handed; close() quits them.
-  const queueConnection = connectRedis(config.redisUrl, 'client');
-  const workerConnection = connectRedis(config.redisUrl, 'worker');
+  const { queueConnection, workerConnection } = workerConnections(config.redisUrl);
   // While Redis is away (a restart, a failover) ioredis reconnects by itself; the log says so once.
   const outage = options.outage ?? new RedisOutageLog({ logger, redis: safeRedisUrl(config.redisUrl) });
   outage.watchConnection(queueConnection);
@@ -183,7 +202,7 @@ export function startClusterWorker(options: ClusterWorkerOptions): ClusterWorker
     async close(force = false) {
       await worker.close(force);
       await continuations.close();
-      await Promise.allSettled([queueConnection.quit(), workerConnection.quit()]);
+      await Promise.allSettled([quitOrDrop(queueConnection), quitOrDrop(workerConnection)]);
     },
   };
 }
