@@ -1,4 +1,5 @@
 import { readdirSync, readFileSync } from 'node:fs';
+import { CoreV1Api } from '@kubernetes/client-node';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { catalogue } from '../../src/catalogue/index.js';
@@ -73,6 +74,18 @@ describe("the simulator's fault annotation never reaches a detector", () => {
       const res = await fetch(`${sim.url}${path}`, { headers: { authorization: `Bearer ${sim.token}` } });
       expect(await res.text(), path).not.toContain(faultAnnotation);
     }
+  });
+
+  it('survives a client writing back an object it read without it (PUT)', async () => {
+    const sim = track(await hiddenSim());
+    sim.break('git-sensor-stuck');
+    await sim.settle();
+    const core = sim.kubeConfig().makeApiClient(CoreV1Api);
+    const pod = await core.readNamespacedPod({ namespace: 'devtroncd', name: 'git-sensor-0' });
+    expect(pod.metadata?.annotations?.[faultAnnotation]).toBeUndefined();
+    await core.replaceNamespacedPod({ namespace: 'devtroncd', name: 'git-sensor-0', body: { ...pod, metadata: { ...pod.metadata, labels: { ...pod.metadata?.labels, touched: 'yes' } } } });
+    expect(sim.get({ group: '', version: 'v1', plural: 'pods' }, 'devtroncd', 'git-sensor-0').metadata.labels.touched).toBe('yes');
+    expect(sim.symptoms()).toEqual(['git-sensor-stuck']);
   });
 
   it('is named nowhere in the doctor or its reads', () => {
