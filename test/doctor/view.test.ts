@@ -12,6 +12,7 @@ const report: DoctorReport = {
   findings: [
     finding('install-jobs-failed', { state: 'present', evidence: [{ object: 'job/devtroncd/postgresql-migrate-devtron', detail: '0/1 completions, BackoffLimitExceeded 3m ago' }] }),
     finding('database-image-pull', { state: 'unknown', reason: 'forbidden', message: 'Permission missing for list events in all namespaces' }),
+    finding('image-pull-private-registry', { state: 'unknown', reason: 'forbidden', message: 'Permission missing for list events in all namespaces' }),
     finding('rollout-crds-outdated', { state: 'unknown', reason: 'no-detector', message: 'this entry has no detector yet' }),
     finding('stale-session-cookie', { state: 'not-observable', message: 'In the browser: delete the cookie.' }),
     finding('sso-nat-allowlist', { state: 'not-observable', message: 'Ask the cloud console.' }),
@@ -28,10 +29,10 @@ describe("the doctor's answer", () => {
       'job/devtroncd/postgresql-migrate-devtron 0/1 completions, BackoffLimitExceeded 3m ago',
       '  Type "fix install-jobs-failed prod-eu".',
       'Could not tell',
-      'database-image-pull — the worker may not read it: Permission missing for list events in all namespaces',
+      'database-image-pull, image-pull-private-registry — the worker may not read it: Permission missing for list events in all namespaces',
       '  Not checked yet (no detector): rollout-crds-outdated.',
       '  Not observable from the cluster (a browser, a cloud console, chart values): stale-session-cookie, sso-nat-allowlist; explain <id> says what to check.',
-      '  Checked 5 entries in 1.2 s, read-only.',
+      '  Checked 6 entries in 1.2 s, read-only.',
     ]);
   });
 
