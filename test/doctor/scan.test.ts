@@ -44,7 +44,10 @@ describe('the scan reads each thing once for every detector', () => {
 
   it('says unknown, and why, where a read is forbidden, and still answers the rest', async () => {
     const rbac = workerRbac(catalogue, defaultPlatformNames);
-    const withoutEvents = { ...rbac, clusterRules: rbac.clusterRules.filter((r) => !r.resources.includes('events')) };
+    const withoutEvents = {
+      clusterRules: rbac.clusterRules.filter((r) => !r.resources.includes('events')),
+      namespaceRules: { ...rbac.namespaceRules, devtroncd: rbac.namespaceRules['devtroncd']!.filter((r) => !r.resources.includes('events')) },
+    };
     const sim = track(await startSimulatedCluster({ ...fast, hideMarkers: true, policy: { subject: workerSubject(defaultPlatformNames), ...withoutEvents } }));
     sim.break('install-jobs-failed');
     await sim.settle();
@@ -52,6 +55,18 @@ describe('the scan reads each thing once for every detector', () => {
     expect(stateOf(report, 'database-image-pull')).toMatchObject({ state: 'unknown', reason: 'forbidden', message: expect.stringContaining('list events') });
     expect(stateOf(report, 'image-pull-private-registry')).toMatchObject({ state: 'unknown', reason: 'forbidden' });
     expect(present(report)).toEqual(['install-jobs-failed']);
+  });
+
+  it('falls back to the platform namespaces where the whole cluster may not be listed', async () => {
+    const rbac = workerRbac(catalogue, defaultPlatformNames);
+    const noClusterWide = { ...rbac, clusterRules: rbac.clusterRules.filter((r) => !r.resources.includes('events') && !r.resources.includes('pods')) };
+    const sim = track(await startSimulatedCluster({ ...fast, hideMarkers: true, policy: { subject: workerSubject(defaultPlatformNames), ...noClusterWide } }));
+    sim.break('database-image-pull');
+    await sim.settle();
+    const report = await scan(new ClusterGateway(sim.kubeConfig()), sim.names, catalogue);
+    expect(present(report)).toEqual(['database-image-pull']);
+    expect(stateOf(report, 'image-pull-private-registry')).toMatchObject({ state: 'unknown', reason: 'forbidden' });
+    expect(stateOf(report, 'build-logs')?.state).toBe('absent');
   });
 
   it('says unreachable when the cluster does not answer', async () => {
