@@ -3,6 +3,8 @@ import { CoreV1Api } from '@kubernetes/client-node';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { catalogue } from '../../src/catalogue/index.js';
+import type { CatalogueEntry } from '../../src/catalogue/model.js';
+import { knownSecrets } from '../../src/known-secrets.js';
 import { ClusterGateway } from '../../src/cluster/gateway.js';
 import { faultAnnotation, startSimulatedCluster, type SimulatedCluster } from '../../src/cluster/sim/index.js';
 import { scan } from '../../src/doctor/index.js';
@@ -67,6 +69,17 @@ describe('the scan reads each thing once for every detector', () => {
     expect(present(report)).toEqual(['database-image-pull']);
     expect(stateOf(report, 'image-pull-private-registry')).toMatchObject({ state: 'unknown', reason: 'forbidden' });
     expect(stateOf(report, 'build-logs')?.state).toBe('absent');
+  });
+
+  it('redacts evidence: secret-looking values and every secret value the worker has read', async () => {
+    const sim = track(await hiddenSim());
+    const image = sim.list({ group: '', version: 'v1', plural: 'pods' }, 'devtroncd', 'app=devtron')[0].spec.containers[0].image as string;
+    knownSecrets.add(image);
+    const entry = { ...catalogue[0]!, id: 'probe', detector: { kind: 'logLines', namespace: 'platformNamespace', sources: [{ label: 'mainPodLabel' }], lines: ['starting'] } } as CatalogueEntry;
+    const report = await scan(new ClusterGateway(sim.kubeConfig()), sim.names, [entry]);
+    const shown = JSON.stringify(report.findings[0]);
+    expect(shown).toContain('[redacted]');
+    expect(shown).not.toContain(image);
   });
 
   it('says unreachable when the cluster does not answer', async () => {
