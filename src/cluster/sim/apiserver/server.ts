@@ -41,6 +41,18 @@ export interface ApiServerOptions {
   /** What pods log (their `/log` subresource). */
   pods: PodRuntime;
   log?: (line: string) => void;
+  /**
+   * Annotations left out of every object served (reads, lists, watches): the simulator's own
+   * bookkeeping, which a real cluster would not show to a client.
+   */
+  hiddenAnnotations?: readonly string[];
+}
+
+/** A JSON.stringify replacer that leaves out the named annotation keys. */
+export function hidingAnnotations(keys: readonly string[] | undefined): ((key: string, value: unknown) => unknown) | undefined {
+  if (!keys || keys.length === 0) return undefined;
+  const hidden = new Set(keys);
+  return (key, value) => (hidden.has(key) ? undefined : value);
 }
 
 /**
@@ -134,13 +146,14 @@ export class SimApiServer {
       // As in kube-apiserver, the body is read by the handler, after authentication and authorisation.
       const contentType = (req.headers['content-type'] ?? 'application/json').split(';')[0]?.trim() ?? '';
       const body = decodeBody(await readBody(req), resource, contentType);
+      if (resource.verb === 'update') this.keepHidden(resource, body);
       const call: ApiCall = { req: resource, query: url.searchParams, accept: req.headers.accept, contentType, body };
       if (connectSubresources.includes(resource.subresource)) {
         record.status = this.send(res, connect(this.options.store, resource));
         return;
       }
       if (resource.verb === 'watch') {
-        const watch = serveWatch(this.options.store, resource, url.searchParams, req.headers.accept, res);
+        const watch = serveWatch(this.options.store, resource, url.searchParams, req.headers.accept, res, hidingAnnotations(this.options.hiddenAnnotations));
         this.watches.add(watch);
         res.on('close', () => this.watches.delete(watch));
         record.status = 200;
@@ -154,6 +167,18 @@ export class SimApiServer {
     } finally {
       this.options.log?.(`${method} ${url.pathname}${url.search} ${record.status}`);
     }
+  }
+
+  /**
+   * A client that read an object without its hidden annotations and writes it back (PUT) does not mean
+   * to remove them: they are copied from the stored object, as if the client had never seen them.
+   */
+  private keepHidden(r: ResourceRequest, body: unknown): void {
+    const hidden = this.options.hiddenAnnotations ?? [];
+    const meta = (body as { metadata?: { annotations?: Record<string, string> } } | undefined)?.metadata;
+    if (hidden.length === 0 || !meta) return;
+    const stored = this.options.store.get(r.kind, r.namespace || undefined, r.name)?.metadata.annotations ?? {};
+    for (const key of hidden) if (stored[key] !== undefined && meta.annotations?.[key] === undefined) meta.annotations = { ...(meta.annotations ?? {}), [key]: stored[key] };
   }
 
   private authenticate(req: IncomingMessage): void {
@@ -217,7 +242,7 @@ export class SimApiServer {
 
   private send(res: ServerResponse, result: ApiResult): number {
     const contentType = result.contentType ?? 'application/json';
-    const payload = contentType === 'application/json' ? JSON.stringify(result.body) : String(result.body);
+    const payload = contentType === 'application/json' ? JSON.stringify(result.body, hidingAnnotations(this.options.hiddenAnnotations)) : String(result.body);
     res.writeHead(result.status, { ...(result.headers ?? {}), 'Content-Type': contentType, 'Content-Length': Buffer.byteLength(payload) });
     res.end(payload);
     return result.status;

@@ -14,7 +14,12 @@ export const podFaults = {
   watcherNotRelaying: {
     entry: 'build-logs',
     text: 'build events not relayed',
-    logLines: ['E pubsub: no message received on CI-RUNNER.CI-WORKFLOW-STATUS-UPDATE for 300s', 'E build log stream closed: watcher not relaying'],
+    // What the platform's pubsub client writes when it loses the broker (zap JSON lines; messages from
+    // devtron-labs/common-lib pubsub-lib/NatsClient.go, DisconnectErrHandler and ClosedHandler).
+    logLines: [
+      '{"level":"error","caller":"pubsub-lib/NatsClient.go:88","msg":"Nats Connection got disconnected!","Reason":"nats: stale connection"}',
+      '{"level":"error","caller":"pubsub-lib/NatsClient.go:94","msg":"Nats Client Connection closed!","Reason":"nats: connection closed"}',
+    ],
   },
   brokerNotDelivering: {
     entry: 'build-logs',
@@ -32,6 +37,12 @@ export const podFaults = {
     text: 'database unreachable',
     logLines: ['E dial tcp: lookup postgresql-postgresql.devtroncd: connection refused', 'F could not connect to the database, exiting'],
     waitingReason: 'CrashLoopBackOff',
+  },
+  registryCredentialsRefused: {
+    entry: 'image-pull-private-registry',
+    text: 'registry credentials refused',
+    logLines: [],
+    waitingReason: 'ImagePullBackOff',
   },
   latestCommitNotFetched: {
     entry: 'git-sensor-stuck',

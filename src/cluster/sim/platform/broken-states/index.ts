@@ -6,6 +6,7 @@ import { gitopsCertificateExpired } from './gitops-certificate.js';
 import { helmAdoption } from './helm-adoption.js';
 import { terminalDisconnects, uploadTooLarge } from './ingress.js';
 import { installJobsFailed } from './install-jobs.js';
+import { imagePullPrivateRegistry } from './private-registry.js';
 import { rolloutCrdsOutdated } from './rollout-crds.js';
 import { rolloutInvalidJson } from './rollout-json.js';
 import { gitSensorVolumeFull } from './volume.js';
@@ -30,4 +31,5 @@ export const stateEntries: readonly FaultEntry[] = [
   datasourceUpdateFailed,
   cpuGraphsEmpty,
   databaseDropBlocked,
+  imagePullPrivateRegistry,
 ];
