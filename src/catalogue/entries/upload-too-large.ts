@@ -4,6 +4,7 @@ import type { CatalogueEntry } from '../model.js';
 export const uploadTooLarge: CatalogueEntry = {
   id: 'upload-too-large',
   ref: '7.12',
+  appliesTo: 'any-product',
   title: 'Upload above a size fails',
   symptom: 'Uploading a file above a certain size fails.',
   cause: 'The ingress limits the request body size.',
