@@ -10,7 +10,7 @@ import type { AskReason } from './types.js';
  */
 
 /** Entries within this much of the best are as plausible as it: the person chooses. */
-const CLOSE = 0.1;
+const CLOSE = 0.04;
 /** Below this, a destructive remedy with gentler alternatives is not proposed alone. */
 const SURE_ENOUGH_TO_DESTROY = 0.8;
 /** Below this, a platform remedy for a paste that never names the platform is asked about, not proposed. */
@@ -43,14 +43,17 @@ export function decide(text: string, scored: readonly Scored[], ranked: readonly
   const top = kept[0]!;
   const topEntry = entries[top.entry]!;
   const byId = new Map(entries.map((e, i) => [e.id, i]));
-  const gentler = (topEntry.gentler ?? []).map((id) => byId.get(id)).filter((i): i is number => i !== undefined && scored[i] !== undefined);
+  // Only when the message the gentler entries share is all the paste shows ("reset the password" says which).
+  const onlyShared = top.evidence.every((f) => topEntry.gentler?.forTexts.includes(f.literal));
+  const gentler = (onlyShared ? (topEntry.gentler?.entries ?? []) : []).map((id) => byId.get(id)).filter((i): i is number => i !== undefined && scored[i] !== undefined);
   if (gentler.length > 0 && top.confidence < SURE_ENOUGH_TO_DESTROY && !gentler.some((i) => scored[i]!.confidence >= top.confidence)) {
     // The gentler entries explain the same message: they are shown with it, as likely as the top, in the catalogue's order.
     const first = gentler.map((i): Scored => ({ ...scored[i]!, confidence: Math.max(scored[i]!.confidence, top.confidence), evidence: scored[i]!.evidence.length > 0 ? scored[i]!.evidence : top.evidence }));
     return { verdict: 'ask', order: [...first, top].slice(0, MAX_MATCHES), why: 'gentler' };
   }
   const close = kept.filter((s) => top.confidence - s.confidence < CLOSE - 1e-9).slice(0, MAX_MATCHES);
-  if (close.length >= 2) {
+  // Close candidates are asked about when proposing the best would start a destructive remedy while a gentler one fits as well.
+  if (close.length >= 2 && close.some((s) => riskOf(entries[s.entry]!) < riskOf(topEntry))) {
     // When remedies are about as likely, the one that can break least is offered first.
     const order = [...close].sort((a, b) => riskOf(entries[a.entry]!) - riskOf(entries[b.entry]!) || rank(a, b));
     return { verdict: 'ask', order, why: 'close' };
