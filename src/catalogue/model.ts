@@ -70,6 +70,11 @@ export interface Signatures {
   readonly phrases: readonly string[];
   /** Words that make the entry more likely when they appear with its evidence (component names). */
   readonly context?: readonly string[];
+  /**
+   * Texts that show the entry's fix is already in place (the setting the guide prescribes); with words
+   * saying the error persists, the entry is not proposed again (see matching/applied.ts).
+   */
+  readonly applied?: readonly string[];
   /** Texts that point elsewhere (near-misses): when present, the entry is not proposed. */
   readonly excludes?: readonly string[];
 }

@@ -81,5 +81,6 @@ function askView(candidates: readonly Candidate[], why: AskReason): View {
       choices: [{ label: `Plan fix ${c.id}`, action: matchActionIds.planFix, value: { e: c.id } satisfies PlanFixRef, command: `fix ${c.id}` }, explainChoice(c.id, `Explain ${c.id}`)],
     });
   });
-  return { summary: t`Could be ${candidates.map((c) => c.id).join(' or ')}: which one?`, parts };
+  const summary = why === 'applied' ? t`The guide's remedy for ${candidates[0]!.id} appears to be applied already` : t`Could be ${candidates.map((c) => c.id).join(' or ')}: which one?`;
+  return { summary, parts };
 }

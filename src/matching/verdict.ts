@@ -1,5 +1,6 @@
 import type { CatalogueEntry } from '../catalogue/model.js';
 import { THRESHOLD, type Scored } from './score.js';
+import { alreadyApplied } from './applied.js';
 import { readSubject } from './subject.js';
 import type { AskReason } from './types.js';
 
@@ -42,6 +43,7 @@ export function decide(text: string, scored: readonly Scored[], ranked: readonly
   if (kept.length === 0) return { verdict: 'no-match' };
   const top = kept[0]!;
   const topEntry = entries[top.entry]!;
+  if (alreadyApplied(text, topEntry)) return { verdict: 'ask', order: kept.slice(0, MAX_MATCHES), why: 'applied' };
   const byId = new Map(entries.map((e, i) => [e.id, i]));
   // Only when the message the gentler entries share is all the paste shows ("reset the password" says which).
   const onlyShared = top.evidence.every((f) => topEntry.gentler?.forTexts.includes(f.literal));

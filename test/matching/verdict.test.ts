@@ -40,3 +40,24 @@ describe('the three-way answer', () => {
     expect(choices.filter((c) => c.command?.startsWith('fix ')).map((c) => c.command)).toEqual(['fix admin-password', 'fix stale-session-cookie', 'fix admin-password-reset']);
   });
 });
+
+describe('what the paste is about', () => {
+  it("matches nothing for an expired certificate the GitOps controller's repo server reports about a chart repository", () => {
+    const paste =
+      'argocd-repo-server-5c9d7 time="2024-03-01T10:00:00Z" level=error msg="finished unary call with code Unknown" error="rpc error: code = Unknown desc = Get \\"https://charts.example.com/index.yaml\\": x509: certificate has expired or is not yet valid" grpc.method=GenerateManifest grpc.service=repository.RepoServerService';
+    expect(match(paste).verdict).toBe('no-match');
+  });
+
+  it('does not propose the body-size annotation again when the person says it is set and the 413 persists', () => {
+    const paste = 'I have set nginx.ingress.kubernetes.io/proxy-body-size: 200m on the ingress and the upload still fails with 413 Request Entity Too Large';
+    const r = match(paste);
+    expect(r.verdict).toBe('ask');
+    expect(r.verdict === 'ask' && r.why).toBe('applied');
+    expect(plainText(matchView(r).summary)).toContain('appears to be applied already');
+  });
+
+  it('proposes the body-size annotation when nothing says it is in place', () => {
+    const r = match('the upload fails with 413 Request Entity Too Large from nginx');
+    expect(r.verdict === 'match' && r.matches[0]!.id).toBe('upload-too-large');
+  });
+});

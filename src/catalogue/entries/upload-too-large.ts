@@ -12,6 +12,7 @@ export const uploadTooLarge: CatalogueEntry = {
     errors: ['413 Request Entity Too Large', 'client intended to send too large body'],
     phrases: ['upload fails for large files', 'file too large to upload', 'cannot upload chart', 'request entity too large'],
     context: ['nginx', 'ingress', 'upload', 'proxy-body-size'],
+    applied: ['proxy-body-size:', 'proxy-body-size=', 'proxy-body-size": '],
   },
   params: [{ name: 'size', description: 'the largest body to accept, an integer followed by m (MiB)', default: '100m', pattern: '^[1-9][0-9]{0,5}m$', example: '200m' }],
   stages: [
