@@ -61,3 +61,18 @@ describe('what the paste is about', () => {
     expect(r.verdict === 'match' && r.matches[0]!.id).toBe('upload-too-large');
   });
 });
+
+describe('sentences wherever they are (issue 13 item 5)', () => {
+  it("matches the guide's 7.4 sentence repeated in one line of over 1,000 bytes", () => {
+    const line = Array.from({ length: 19 }, () => 'Build logs are not visible and the build cannot be aborted.').join(' ');
+    expect(line.length).toBeGreaterThan(1000);
+    const r = match(line);
+    expect(r.verdict === 'match' && r.matches[0]!.id).toBe('build-logs');
+  });
+
+  it('matches a symptom sentence inside a long message of other sentences', () => {
+    const chatter = Array.from({ length: 12 }, (_, i) => `We upgraded the cluster last week and moved team ${i} to the new node pool without trouble.`).join(' ');
+    const r = match(`${chatter} Since then the build logs are not streaming in the UI. ${chatter}`);
+    expect(r.verdict === 'match' && r.matches[0]!.id).toBe('build-logs');
+  });
+});
