@@ -26,12 +26,12 @@ const PLATFORM_NAMES = [
 const NEUTRAL = new Set(['kube-system', 'default', 'argocd', 'pull', 'name', 'pod', 'the', 'is', 'xxx']);
 
 /** Pastes up to this size are read whole; in longer ones, only around the evidence (linear either way). */
-const WHOLE = 64 * 1024;
-const AROUND = 2000;
+const WHOLE = 8 * 1024;
+const AROUND = 1000;
 
 /** Reads the subject of a paste; `around` are the offsets of the evidence, for long pastes. */
 export function readSubject(text: string, around: readonly number[]): Subject {
-  const parts = text.length <= WHOLE ? [text] : around.slice(0, 6).map((at) => text.slice(Math.max(0, at - AROUND), at + AROUND));
+  const parts = text.length <= WHOLE ? [text] : around.slice(0, 4).map((at) => text.slice(Math.max(0, at - AROUND), at + AROUND));
   let platform = false;
   const foreign: string[] = [];
   for (const part of parts) {
