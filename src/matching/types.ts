@@ -30,8 +30,9 @@ export type AskReason = 'close' | 'gentler' | 'subject' | 'applied';
 
 /**
  * `match`: one entry clearly, its fix is proposed (alternatives after it). `ask`: two or three plausible
- * entries, or one with a doubt (`why`), shown for the person to choose; no fix is proposed. Or ranked matches (best first, at most 3), or an abstention with the entries worth explaining
- * (never a fix). `note` says why it abstained when the reason is not the text itself ('binary').
+ * entries, or one with a doubt (`why`), shown for the person to choose; no fix is proposed. In both,
+ * `matches` are at most 3, in the order shown. `no-match`: an abstention with the entries worth
+ * explaining (never a fix); `note` says why when the reason is not the text itself ('binary').
  */
 export type MatchResult =
   | { readonly verdict: 'match'; readonly matches: readonly Candidate[] }
