@@ -17,6 +17,7 @@ import { matchesLabels, parseLabelSelector } from './apiserver/selectors.js';
 import { SimApiServer } from './apiserver/server.js';
 import type { RequestRecord } from './apiserver/server.js';
 import { ObjectStore } from './apiserver/store.js';
+import { PodTermination } from './apiserver/termination.js';
 import type { ResourceRef } from './apiserver/types.js';
 
 export type { PolicyRule, SimPolicy } from './apiserver/rbac.js';
@@ -37,6 +38,13 @@ export interface SimulatedClusterOptions {
   recreateDelayMs?: number;
   /** Between a pod's creation and Running/Ready; default 1000 ms. */
   readyDelayMs?: number;
+  /**
+   * How long a deleted pod's containers take to stop, so how long it stays Terminating (never longer than
+   * its grace period, 30 s unless the pod or the request says otherwise); default `readyDelayMs`.
+   */
+  podStopMs?: number;
+  /** Deleted pods stay Terminating until `holdTermination(false)`, as on a node that does not answer; default false. */
+  holdTerminatingPods?: boolean;
   /** RBAC for every request; default none (everything allowed, as for a cluster admin). */
   policy?: SimPolicy;
   /** The bearer token clients must send; default random. */
@@ -67,6 +75,8 @@ export interface SimulatedCluster {
   heal(): void;
   /** Ids of the entries whose symptom is present now: the ground truth for "did the remedy work". */
   symptoms(): string[];
+  /** While on, deleted pods stay Terminating (their node does not answer); turning it off lets the held pods go. */
+  holdTermination(on: boolean): void;
   /** Replaces the RBAC policy; undefined allows everything. */
   setPolicy(policy: SimPolicy | undefined): void;
   /**
@@ -94,11 +104,13 @@ export async function startSimulatedCluster(opts: SimulatedClusterOptions = {}):
   const broken = new Map<string, unknown>();
   const timings = { recreateDelayMs: opts.recreateDelayMs ?? 1500, readyDelayMs: opts.readyDelayMs ?? 1000 };
   const pods = faultyPods(names, broken);
-  const controllers = new Controllers(store, scheduler, timings, pods);
+  const termination = { stopMs: opts.podStopMs ?? timings.readyDelayMs, hold: opts.holdTerminatingPods ?? false };
+  const terminating = new PodTermination(store, scheduler, termination);
+  const controllers = new Controllers(store, scheduler, timings, pods, terminating);
   seedStandardInstall(store, controllers, { names, platformVersion: opts.platformVersion ?? 'v0.6.29' });
   const components = new PlatformComponents(store, scheduler, timings, names);
   const breakage = new Breakage(store, names, broken);
-  const server = new SimApiServer({ host: opts.host ?? '127.0.0.1', port: opts.port ?? 0, token, store, policy: () => policy, pods, log: opts.log });
+  const server = new SimApiServer({ host: opts.host ?? '127.0.0.1', port: opts.port ?? 0, token, store, policy: () => policy, pods, termination: terminating, log: opts.log });
   const urls = await server.listen();
   const url = urls.http;
   const yaml = (context = 'platform-sim') => kubeconfigYaml(urls.https, server.certificatePem, token, context, names.platformNamespace);
@@ -121,6 +133,10 @@ export async function startSimulatedCluster(opts: SimulatedClusterOptions = {}):
     break: (entryId, options) => breakage.break(entryId, options),
     heal: () => breakage.heal(),
     symptoms: () => breakage.symptoms(),
+    holdTermination(on) {
+      termination.hold = on;
+      if (!on) terminating.release();
+    },
     setPolicy(next) {
       policy = next;
     },

@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { admitCreate, validateName, validateUpdate } from './admission.js';
 import { SimApiError, statusErrors } from './errors.js';
-import { defaultPropagation, deleteCascading, orphanedJobPodsWarning } from './garbage-collector.js';
-import type { PropagationPolicy } from './garbage-collector.js';
+import { readDeleteOptions } from './delete-options.js';
+import type { DeleteOptions } from './delete-options.js';
+import { deleteCascading, orphanedJobPodsWarning } from './garbage-collector.js';
 import { podLog } from './logs.js';
 import { jsonPatch, mergePatch, PatchError, patchTypes, strategicMergePatch } from './patch.js';
 import type { PodRuntime } from './pod-runtime.js';
@@ -13,6 +14,7 @@ import { apiVersionOf, kinds } from './resources.js';
 import { matchesFields, matchesLabels, parseFieldSelector, parseLabelSelector } from './selectors.js';
 import type { WorkloadSelector } from './selectors.js';
 import type { ObjectStore } from './store.js';
+import type { PodTermination } from './termination.js';
 import { toTable, wantsTable } from './table.js';
 import type { KubeObject } from './types.js';
 import { clone, isJsonObject } from './types.js';
@@ -24,6 +26,8 @@ export interface ApiResult {
   /** Defaults to application/json; logs are text/plain. */
   contentType?: string;
   headers?: Record<string, string>;
+  /** DeleteOptions parameters of the query that the server did not read, because a body carried the options. */
+  ignoredQuery?: string[];
 }
 
 /** One decoded request, as the handlers need it. */
@@ -37,12 +41,11 @@ export interface ApiCall {
 
 const ok = (body: unknown, status = 200): ApiResult => ({ status, body });
 
+/** Create, update and patch take dryRun from the query only (their body is the object); DELETE reads its own options. */
 function isDryRun(call: ApiCall): boolean {
   const values = call.query.getAll('dryRun');
-  const fromBody = isJsonObject(call.body) && Array.isArray(call.body['dryRun']) ? (call.body['dryRun'] as unknown[]).map(String) : [];
-  const all = [...values, ...fromBody];
-  for (const v of all) if (v !== 'All') throw statusErrors.badRequest(`Invalid dry run value: ${v}`);
-  return all.length > 0;
+  for (const v of values) if (v !== 'All') throw statusErrors.badRequest(`Invalid dry run value: ${v}`);
+  return values.length > 0;
 }
 
 function namespaceOf(call: ApiCall): string | undefined {
@@ -176,6 +179,11 @@ function write(store: ObjectStore, call: ApiCall, previous: KubeObject, next: Ku
     if (previous['status'] === undefined) delete next['status'];
     else next['status'] = previous['status'];
   }
+  // Only a DELETE starts or shortens a deletion; a write carries the pending one over as it is.
+  for (const field of ['deletionTimestamp', 'deletionGracePeriodSeconds']) {
+    if (previous.metadata[field] === undefined) delete next.metadata[field];
+    else next.metadata[field] = previous.metadata[field];
+  }
   validateUpdate(kind, previous, next, store);
   return ok(store.update(kind, next, { dryRun: isDryRun(call) }));
 }
@@ -223,24 +231,8 @@ export function patch(store: ObjectStore, call: ApiCall): ApiResult {
   return write(store, call, previous, next);
 }
 
-interface DeleteOptions {
-  propagationPolicy?: string;
-  orphanDependents?: boolean;
-  preconditions?: { uid?: string; resourceVersion?: string };
-}
-
-function deleteOptions(call: ApiCall): { policy: PropagationPolicy; explicit: boolean; preconditions: DeleteOptions['preconditions'] } {
-  const body = (isJsonObject(call.body) ? call.body : {}) as DeleteOptions;
-  const raw = call.query.get('propagationPolicy') ?? body.propagationPolicy ?? (body.orphanDependents === true ? 'Orphan' : undefined);
-  if (raw !== undefined && raw !== 'Background' && raw !== 'Foreground' && raw !== 'Orphan') {
-    throw statusErrors.badRequest(`DeleteOptions.meta.k8s.io "" is invalid: propagationPolicy: Unsupported value: "${raw}": supported values: "Foreground", "Background", "Orphan"`);
-  }
-  return { policy: raw ?? defaultPropagation(call.req.kind), explicit: raw !== undefined, preconditions: body.preconditions };
-}
-
-function deleteOne(store: ObjectStore, call: ApiCall, name: string, dryRun: boolean): { obj: KubeObject; warn: boolean } {
+function deleteOne(store: ObjectStore, call: ApiCall, name: string, options: DeleteOptions, pods: PodTermination): { obj: KubeObject; warn: boolean } {
   const { kind } = call.req;
-  const options = deleteOptions(call);
   const existing = store.get(kind, namespaceOf(call), name);
   if (!existing) throw statusErrors.notFound(kind, name);
   const pre = options.preconditions;
@@ -252,17 +244,19 @@ function deleteOne(store: ObjectStore, call: ApiCall, name: string, dryRun: bool
     });
   }
   if (pre?.resourceVersion && pre.resourceVersion !== existing.metadata.resourceVersion) throw statusErrors.conflict(kind, name);
-  if (dryRun) return { obj: existing, warn: false };
-  const obj = deleteCascading(store, kind, namespaceOf(call), name, options.policy);
+  if (kind === kinds.pod) return { obj: pods.delete(namespaceOf(call) ?? '', name, options.gracePeriodSeconds, options.dryRun), warn: false };
+  if (options.dryRun) return { obj: existing, warn: false };
+  const obj = deleteCascading(store, kind, namespaceOf(call), name, options.policy, pods);
   return { obj, warn: kind === kinds.job && !options.explicit };
 }
 
-export function remove(store: ObjectStore, call: ApiCall): ApiResult {
+export function remove(store: ObjectStore, call: ApiCall, pods: PodTermination): ApiResult {
   checkSubresource(call, []);
   const { kind } = call.req;
-  const { obj, warn } = deleteOne(store, call, call.req.name, isDryRun(call));
+  const options = readDeleteOptions(kind, call.query, call.body);
+  const { obj, warn } = deleteOne(store, call, call.req.name, options, pods);
   const headers = warn ? { Warning: orphanedJobPodsWarning } : undefined;
-  // Pods answer with the object itself (they are deleted gracefully in a real cluster); other kinds with a Status.
+  // Pods answer with the object itself (Terminating, or as it was when it went); other kinds with a Status.
   const body =
     kind === kinds.pod
       ? obj
@@ -273,14 +267,15 @@ export function remove(store: ObjectStore, call: ApiCall): ApiResult {
           status: 'Success',
           details: { name: call.req.name, ...(kind.group ? { group: kind.group } : {}), kind: kind.plural, uid: obj.metadata.uid },
         };
-  return { status: 200, body, ...(headers ? { headers } : {}) };
+  return { status: 200, body, ...(headers ? { headers } : {}), ignoredQuery: options.ignoredQuery };
 }
 
-export function removeCollection(store: ObjectStore, call: ApiCall): ApiResult {
+export function removeCollection(store: ObjectStore, call: ApiCall, pods: PodTermination): ApiResult {
   checkSubresource(call, []);
   const { kind } = call.req;
-  const dryRun = isDryRun(call);
-  const deleted = selectObjects(store, kind, namespaceOf(call), call.query).map((o) => deleteOne(store, call, o.metadata.name ?? '', dryRun).obj);
-  return ok({ kind: `${kind.kind}List`, apiVersion: apiVersionOf(kind), metadata: { resourceVersion: String(store.resourceVersion) }, items: deleted.map((o) => asListItem(kind, o)) });
+  const options = readDeleteOptions(kind, call.query, call.body);
+  const deleted = selectObjects(store, kind, namespaceOf(call), call.query).map((o) => deleteOne(store, call, o.metadata.name ?? '', options, pods).obj);
+  const list = { kind: `${kind.kind}List`, apiVersion: apiVersionOf(kind), metadata: { resourceVersion: String(store.resourceVersion) }, items: deleted.map((o) => asListItem(kind, o)) };
+  return { status: 200, body: list, ignoredQuery: options.ignoredQuery };
 }
 

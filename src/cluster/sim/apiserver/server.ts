@@ -16,6 +16,7 @@ import type { ResourceRequest } from './request-info.js';
 import * as rest from './rest.js';
 import type { ApiCall, ApiResult } from './rest.js';
 import type { ObjectStore } from './store.js';
+import type { PodTermination } from './termination.js';
 import { serveWatch } from './watch.js';
 import type { OpenWatch } from './watch.js';
 import { selfSignedCertificate } from './tls-cert.js';
@@ -27,6 +28,11 @@ export interface RequestRecord {
   /** The query string without the leading `?`, e.g. `labelSelector=app%3Ddevtron`. */
   query: string;
   status: number;
+  /**
+   * DeleteOptions the query carried but the server did not read, because the request also had a body
+   * (a real server reads one or the other, never both): a client relying on them is wrong on a real cluster.
+   */
+  ignoredQuery?: string[];
 }
 
 /** What the HTTP face needs: where to listen, the token to demand, the state, the current RBAC policy and what pods log. */
@@ -38,6 +44,8 @@ export interface ApiServerOptions {
   policy: () => SimPolicy | undefined;
   /** What pods log (their `/log` subresource). */
   pods: PodRuntime;
+  /** How deleted pods terminate. */
+  termination: PodTermination;
   log?: (line: string) => void;
 }
 
@@ -140,7 +148,9 @@ export class SimApiServer {
         record.status = 200;
         return;
       }
-      record.status = this.send(res, this.dispatch(call));
+      const result = this.dispatch(call);
+      if (result.ignoredQuery?.length) record.ignoredQuery = result.ignoredQuery;
+      record.status = this.send(res, result);
     } catch (error) {
       const failure = error instanceof SimApiError ? error : new SimApiError(500, 'InternalError', `Internal error occurred: ${String(error)}`);
       if (!(error instanceof SimApiError)) this.options.log?.(`internal error on ${method} ${url.pathname}: ${String(error)}`);
@@ -182,9 +192,9 @@ export class SimApiServer {
         if (!named) throw statusErrors.methodNotAllowed();
         return rest.patch(store, call);
       case 'delete':
-        return rest.remove(store, call);
+        return rest.remove(store, call, this.options.termination);
       case 'deletecollection':
-        return rest.removeCollection(store, call);
+        return rest.removeCollection(store, call, this.options.termination);
       default:
         throw statusErrors.methodNotAllowed();
     }
