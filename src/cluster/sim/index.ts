@@ -10,7 +10,7 @@ import { Controllers } from './apiserver/controllers.js';
 import { kubeconfigYaml } from './apiserver/kubeconfig.js';
 import { PlatformComponents } from './platform/platform-components.js';
 import type { SimPolicy } from './apiserver/rbac.js';
-import { kindOf } from './apiserver/resources.js';
+import { kindOf, kinds } from './apiserver/resources.js';
 import { Scheduler } from './apiserver/scheduler.js';
 import { seedStandardInstall } from './platform/seed.js';
 import { matchesLabels, parseLabelSelector } from './apiserver/selectors.js';
@@ -18,6 +18,8 @@ import { SimApiServer } from './apiserver/server.js';
 import type { RequestRecord } from './apiserver/server.js';
 import { ObjectStore } from './apiserver/store.js';
 import { PodTermination } from './apiserver/termination.js';
+import { InformerCache } from './apiserver/informer-cache.js';
+import { VolumeResizer } from './apiserver/volume-resizer.js';
 import type { ResourceRef } from './apiserver/types.js';
 
 export type { PolicyRule, SimPolicy } from './apiserver/rbac.js';
@@ -45,6 +47,13 @@ export interface SimulatedClusterOptions {
   podStopMs?: number;
   /** Deleted pods stay Terminating until `holdTermination(false)`, as on a node that does not answer; default false. */
   holdTerminatingPods?: boolean;
+  /**
+   * How late the API server's admission plugins see a StorageClass change (their informer cache): a claim
+   * resized sooner after its class allowed expansion is refused; default 300 ms.
+   */
+  storageClassCacheLagMs?: number;
+  /** Between a claim's larger request and its `status.capacity` showing it (resizer and kubelet); default 20 s. */
+  volumeResizeMs?: number;
   /** RBAC for every request; default none (everything allowed, as for a cluster admin). */
   policy?: SimPolicy;
   /** The bearer token clients must send; default random. */
@@ -107,10 +116,15 @@ export async function startSimulatedCluster(opts: SimulatedClusterOptions = {}):
   const termination = { stopMs: opts.podStopMs ?? timings.readyDelayMs, hold: opts.holdTerminatingPods ?? false };
   const terminating = new PodTermination(store, scheduler, termination);
   const controllers = new Controllers(store, scheduler, timings, pods, terminating);
+  const classes = new InformerCache(store, kinds.storageClass, scheduler, () => opts.storageClassCacheLagMs ?? 300);
+  const resizer = new VolumeResizer(store, scheduler, () => opts.volumeResizeMs ?? 20_000);
   seedStandardInstall(store, controllers, { names, platformVersion: opts.platformVersion ?? 'v0.6.29' });
   const components = new PlatformComponents(store, scheduler, timings, names);
   const breakage = new Breakage(store, names, broken);
-  const server = new SimApiServer({ host: opts.host ?? '127.0.0.1', port: opts.port ?? 0, token, store, policy: () => policy, pods, termination: terminating, log: opts.log });
+  const server = new SimApiServer({ host: opts.host ?? '127.0.0.1', port: opts.port ?? 0, token, store, policy: () => policy, pods, termination: terminating,
+    admission: { storageClass: (name) => classes.get(undefined, name) },
+    log: opts.log,
+  });
   const urls = await server.listen();
   const url = urls.http;
   const yaml = (context = 'platform-sim') => kubeconfigYaml(urls.https, server.certificatePem, token, context, names.platformNamespace);
@@ -154,6 +168,8 @@ export async function startSimulatedCluster(opts: SimulatedClusterOptions = {}):
       closed = true;
       scheduler.close();
       controllers.stop();
+      classes.stop();
+      resizer.stop();
       components.stop();
       await server.close();
     },

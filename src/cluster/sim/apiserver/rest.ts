@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { admitCreate, validateName, validateUpdate } from './admission.js';
+import type { AdmissionCaches } from './admission.js';
 import { SimApiError, statusErrors } from './errors.js';
 import { readDeleteOptions } from './delete-options.js';
 import type { DeleteOptions } from './delete-options.js';
@@ -165,7 +166,7 @@ export function create(store: ObjectStore, call: ApiCall): ApiResult {
 }
 
 /** Writes `next` over `previous`, honouring the status subresource split, validation and dry run. */
-function write(store: ObjectStore, call: ApiCall, previous: KubeObject, next: KubeObject): ApiResult {
+function write(store: ObjectStore, call: ApiCall, previous: KubeObject, next: KubeObject, caches: AdmissionCaches): ApiResult {
   const { kind } = call.req;
   next.metadata.name = previous.metadata.name;
   if (kind.namespaced) next.metadata.namespace = previous.metadata.namespace;
@@ -184,11 +185,11 @@ function write(store: ObjectStore, call: ApiCall, previous: KubeObject, next: Ku
     if (previous.metadata[field] === undefined) delete next.metadata[field];
     else next.metadata[field] = previous.metadata[field];
   }
-  validateUpdate(kind, previous, next, store);
+  validateUpdate(kind, previous, next, caches);
   return ok(store.update(kind, next, { dryRun: isDryRun(call) }));
 }
 
-export function update(store: ObjectStore, call: ApiCall): ApiResult {
+export function update(store: ObjectStore, call: ApiCall, caches: AdmissionCaches): ApiResult {
   checkSubresource(call, ['status', 'scale']);
   const obj = requireObject(call);
   if (call.req.subresource === 'scale') return writeScale(store, call, current(store, call), obj);
@@ -197,13 +198,13 @@ export function update(store: ObjectStore, call: ApiCall): ApiResult {
   if (call.req.kind.namespaced && namespace && namespace !== call.req.namespace) {
     throw statusErrors.badRequest('the namespace of the provided object does not match the namespace sent on the request');
   }
-  return write(store, call, current(store, call), obj);
+  return write(store, call, current(store, call), obj, caches);
 }
 
 const builtInPatchTypes = [patchTypes.json, patchTypes.merge, patchTypes.strategic];
 const customPatchTypes = [patchTypes.json, patchTypes.merge];
 
-export function patch(store: ObjectStore, call: ApiCall): ApiResult {
+export function patch(store: ObjectStore, call: ApiCall, caches: AdmissionCaches): ApiResult {
   checkSubresource(call, ['status', 'scale']);
   const { kind } = call.req;
   const accepted = kind.custom ? customPatchTypes : builtInPatchTypes;
@@ -228,7 +229,7 @@ export function patch(store: ObjectStore, call: ApiCall): ApiResult {
   if (wanted !== undefined && wanted !== '' && wanted !== previous.metadata.resourceVersion) throw statusErrors.conflict(kind, call.req.name);
   next.metadata.resourceVersion = previous.metadata.resourceVersion;
   if (call.req.subresource === 'scale') return writeScale(store, call, stored, next);
-  return write(store, call, previous, next);
+  return write(store, call, previous, next, caches);
 }
 
 function deleteOne(store: ObjectStore, call: ApiCall, name: string, options: DeleteOptions, pods: PodTermination): { obj: KubeObject; warn: boolean } {

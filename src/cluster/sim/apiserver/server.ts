@@ -5,6 +5,7 @@ import { createServer as createNetServer } from 'node:net';
 import type { AddressInfo, Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { timingSafeEqual } from 'node:crypto';
+import type { AdmissionCaches } from './admission.js';
 import { decodeBody, readBody } from './body.js';
 import { apiGroup, apiGroupList, apiResourceList, apiVersions, serverVersion } from './discovery.js';
 import { SimApiError, statusErrors } from './errors.js';
@@ -46,6 +47,8 @@ export interface ApiServerOptions {
   pods: PodRuntime;
   /** How deleted pods terminate. */
   termination: PodTermination;
+  /** The informer caches admission plugins read (they lag behind the store). */
+  admission: AdmissionCaches;
   log?: (line: string) => void;
 }
 
@@ -187,10 +190,10 @@ export class SimApiServer {
         return rest.create(store, call);
       case 'update':
         if (!named) throw statusErrors.methodNotAllowed();
-        return rest.update(store, call);
+        return rest.update(store, call, this.options.admission);
       case 'patch':
         if (!named) throw statusErrors.methodNotAllowed();
-        return rest.patch(store, call);
+        return rest.patch(store, call, this.options.admission);
       case 'delete':
         return rest.remove(store, call, this.options.termination);
       case 'deletecollection':
