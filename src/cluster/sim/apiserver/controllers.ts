@@ -89,9 +89,8 @@ export class Controllers {
     const ownerKind = owner ? ownerKindOf(owner) : undefined;
     if (owner && ownerKind) {
       this.scheduleStatus(ownerKind, namespace, owner.name);
-      // A ReplicaSet counts only active pods, so it replaces a Terminating one at once (FilterActivePods,
-      // pkg/controller/controller_utils.go); a StatefulSet's reconcile finds the name still taken and
-      // waits for the DELETED (pkg/controller/statefulset/stateful_set_control.go: "waiting for Pod to Terminate").
+      // A ReplicaSet replaces a Terminating pod at once (FilterActivePods, controller_utils.go); a StatefulSet finds
+      // the name still taken and waits for the DELETED (stateful_set_control.go: "waiting for Pod to Terminate").
       const startedTerminating = type === 'MODIFIED' && isTerminating(pod) && previous !== undefined && !isTerminating(previous);
       if (type === 'DELETED' || startedTerminating) {
         // The controller notices the missing pod and replaces it after a while, from the owner's current spec.
