@@ -13,11 +13,14 @@ export interface DeleteOptions {
   dryRun: boolean;
   /** Undefined when the request gave none: the object's own default applies (a pod's terminationGracePeriodSeconds). */
   gracePeriodSeconds?: number;
-  /** The DeleteOptions parameters of the query left unread because a body carried the options (see below). */
-  ignoredQuery: string[];
 }
 
 const queryParameters = ['dryRun', 'gracePeriodSeconds', 'propagationPolicy', 'orphanDependents'] as const;
+
+/** The DeleteOptions parameters of a DELETE's query that the server leaves unread, because a body carries the options. */
+export function ignoredDeleteQuery(query: URLSearchParams, body: unknown): string[] {
+  return body === undefined ? [] : queryParameters.filter((p) => query.has(p));
+}
 
 interface RawOptions {
   propagationPolicy?: unknown;
@@ -52,7 +55,6 @@ function fromQuery(query: URLSearchParams): RawOptions {
 export function readDeleteOptions(kind: ResourceKind, query: URLSearchParams, body: unknown): DeleteOptions {
   const hasBody = body !== undefined;
   const raw: RawOptions = hasBody ? (isJsonObject(body) ? (body as RawOptions) : {}) : fromQuery(query);
-  const ignoredQuery = hasBody ? queryParameters.filter((p) => query.has(p)) : [];
   const dryRunValues = Array.isArray(raw.dryRun) ? raw.dryRun.map(String) : [];
   for (const v of dryRunValues) if (v !== 'All') throw statusErrors.badRequest(`Invalid dry run value: ${v}`);
   const rawPolicy = typeof raw.propagationPolicy === 'string' ? raw.propagationPolicy : raw.orphanDependents === true ? 'Orphan' : undefined;
@@ -66,6 +68,5 @@ export function readDeleteOptions(kind: ResourceKind, query: URLSearchParams, bo
     ...(preconditions ? { preconditions } : {}),
     dryRun: dryRunValues.length > 0,
     ...(typeof raw.gracePeriodSeconds === 'number' ? { gracePeriodSeconds: raw.gracePeriodSeconds } : {}),
-    ignoredQuery,
   };
 }

@@ -27,8 +27,6 @@ export interface ApiResult {
   /** Defaults to application/json; logs are text/plain. */
   contentType?: string;
   headers?: Record<string, string>;
-  /** DeleteOptions parameters of the query that the server did not read, because a body carried the options. */
-  ignoredQuery?: string[];
 }
 
 /** One decoded request, as the handlers need it. */
@@ -268,7 +266,7 @@ export function remove(store: ObjectStore, call: ApiCall, pods: PodTermination):
           status: 'Success',
           details: { name: call.req.name, ...(kind.group ? { group: kind.group } : {}), kind: kind.plural, uid: obj.metadata.uid },
         };
-  return { status: 200, body, ...(headers ? { headers } : {}), ignoredQuery: options.ignoredQuery };
+  return { status: 200, body, ...(headers ? { headers } : {}) };
 }
 
 export function removeCollection(store: ObjectStore, call: ApiCall, pods: PodTermination): ApiResult {
@@ -277,6 +275,6 @@ export function removeCollection(store: ObjectStore, call: ApiCall, pods: PodTer
   const options = readDeleteOptions(kind, call.query, call.body);
   const deleted = selectObjects(store, kind, namespaceOf(call), call.query).map((o) => deleteOne(store, call, o.metadata.name ?? '', options, pods).obj);
   const list = { kind: `${kind.kind}List`, apiVersion: apiVersionOf(kind), metadata: { resourceVersion: String(store.resourceVersion) }, items: deleted.map((o) => asListItem(kind, o)) };
-  return { status: 200, body: list, ignoredQuery: options.ignoredQuery };
+  return ok(list);
 }
 

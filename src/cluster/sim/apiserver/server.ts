@@ -7,6 +7,7 @@ import type { Duplex } from 'node:stream';
 import { timingSafeEqual } from 'node:crypto';
 import type { AdmissionCaches } from './admission.js';
 import { decodeBody, readBody } from './body.js';
+import { ignoredDeleteQuery } from './delete-options.js';
 import { apiGroup, apiGroupList, apiResourceList, apiVersions, serverVersion } from './discovery.js';
 import { SimApiError, statusErrors } from './errors.js';
 import type { PodRuntime } from './pod-runtime.js';
@@ -151,9 +152,11 @@ export class SimApiServer {
         record.status = 200;
         return;
       }
-      const result = this.dispatch(call);
-      if (result.ignoredQuery?.length) record.ignoredQuery = result.ignoredQuery;
-      record.status = this.send(res, result);
+      if (resource.verb === 'delete' || resource.verb === 'deletecollection') {
+        const ignored = ignoredDeleteQuery(url.searchParams, body);
+        if (ignored.length > 0) record.ignoredQuery = ignored;
+      }
+      record.status = this.send(res, this.dispatch(call));
     } catch (error) {
       const failure = error instanceof SimApiError ? error : new SimApiError(500, 'InternalError', `Internal error occurred: ${String(error)}`);
       if (!(error instanceof SimApiError)) this.options.log?.(`internal error on ${method} ${url.pathname}: ${String(error)}`);
