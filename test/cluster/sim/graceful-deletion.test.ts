@@ -37,6 +37,11 @@ describe('graceful pod deletion in the simulated cluster', () => {
     const still = sim.get(pods, ns, 'devtron-nats-0');
     expect(still.metadata.uid).toBe(answer.metadata?.uid);
     expect(still.metadata.deletionTimestamp).toBeDefined();
+    // kubectl get pods shows it as Terminating.
+    const table = await fetch(`${sim.url}/api/v1/namespaces/${ns}/pods/devtron-nats-0`, {
+      headers: { Authorization: `Bearer ${sim.token}`, Accept: 'application/json;as=Table;v=v1;g=meta.k8s.io' },
+    }).then((r) => r.json() as Promise<{ columnDefinitions: Array<{ name: string }>; rows: Array<{ cells: unknown[] }> }>);
+    expect(table.rows[0]!.cells[table.columnDefinitions.findIndex((c) => c.name === 'Status')]).toBe('Terminating');
   });
 
   it('takes the grace from the request, may only shorten it later, and deletes at once with 0', async () => {
