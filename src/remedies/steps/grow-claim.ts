@@ -1,12 +1,22 @@
 import { z } from 'zod';
-import type { GrowClaimStep } from '../../catalogue/model.js';
 import type { ClaimSize } from '../../cluster/gateway.js';
 import { compareQuantities } from '../../quantity.js';
+import { allowVolumeExpansion } from './allow-volume-expansion.js';
+import { defineStep } from './kind.js';
+import { parameterName, stepBase } from './step.js';
+import type { StepContext } from './context.js';
 import { isClassRefusal, resizeThroughAdmission, StillRefused } from './resize-admission.js';
-import type { StepContext, StepKind } from './context.js';
 import { code, paramOf, pollFor, writeWithOneRetry } from './support.js';
 
-const schema = z.object({ namespace: z.string(), claim: z.string(), uid: z.string(), from: z.string(), to: z.string() });
+/** Entry 24: raise a claim's requested storage, after checking its storage class allows expansion. */
+const growClaimStep = z.strictObject({
+  ...stepBase,
+  kind: z.literal('growClaim'),
+  claim: z.literal('gitSensorClaim'),
+  /** The parameter that holds the new size, e.g. `size` = `20Gi`. */
+  sizeParam: parameterName,
+});
+export type GrowClaimStep = z.infer<typeof growClaimStep>;
 
 /**
  * How long the run looks for the new capacity. Only briefly: `status.capacity` moves when the resizer and
@@ -34,9 +44,11 @@ async function dryRunRefusal(dryRun: () => Promise<unknown>, allows: () => Promi
  * the size is not larger than the request (claims never shrink), or when the storage class does not
  * allow expansion and no earlier step of the stage makes it.
  */
-export const growClaim: StepKind<GrowClaimStep, z.infer<typeof schema>> = {
+export const growClaim = defineStep({
   kind: 'growClaim',
-  schema,
+  step: growClaimStep,
+  data: z.object({ namespace: z.string(), claim: z.string(), uid: z.string(), from: z.string(), to: z.string() }),
+  parameters: (step) => [step.sizeParam],
   permissions: (step) => [
     { apiGroup: '', resource: 'persistentvolumeclaims', verbs: ['get', 'patch'], scope: 'platformNamespace', resourceNames: [step.claim] },
     { apiGroup: 'storage.k8s.io', resource: 'storageclasses', verbs: ['get'], scope: 'cluster' },
@@ -54,7 +66,7 @@ export const growClaim: StepKind<GrowClaimStep, z.infer<typeof schema>> = {
     if (order === undefined) return block(`Cannot compare ${size} with the claim's request ${claim.requested}: not a size.`);
     if (order <= 0) return block(`The claim ${claimName} already requests ${claim.requested}; ${step.sizeParam}=${size} is not larger (a claim can only grow).`);
     const sc = claim.storageClassName ? await ctx.gateway.storage.getStorageClass(claim.storageClassName) : undefined;
-    const madeExpandable = (ctx.earlier ?? []).some((s) => s.kind === 'allowVolumeExpansion' && s.claim === step.claim);
+    const madeExpandable = (ctx.earlier ?? []).some((s) => allowVolumeExpansion.is(s) && s.claim === step.claim);
     if (!sc?.allowVolumeExpansion && !madeExpandable) {
       return block(`StorageClass ${claim.storageClassName || '(none)'} of claim ${claimName} does not allow volume expansion, and nothing in this stage changes that.`);
     }
@@ -110,4 +122,4 @@ export const growClaim: StepKind<GrowClaimStep, z.infer<typeof schema>> = {
     }
     return { status: 'done', message: `Claim ${name} grew from ${from} to ${to} (capacity ${grown.capacity}).` };
   },
-};
+});

@@ -166,6 +166,8 @@ describe('the simulated API server, through client-node', () => {
   });
 
   it('keeps the store unchanged on dryRun=All for create, patch and delete', async () => {
+    // Controllers still replacing what another test deleted would move the resourceVersion.
+    await sim.settle();
     const rvBefore = (await core.listNamespacedPod({ namespace: ns })).metadata?.resourceVersion;
     const created = await core.createNamespacedConfigMap({ namespace: ns, body: { metadata: { name: 'dry' }, data: {} }, dryRun: 'All' });
     expect(created.metadata?.name).toBe('dry');
