@@ -51,8 +51,8 @@ export interface Harness {
   run(plan: Plan, ctx?: StepContext): Promise<{ outcome: RunOutcome; progress: StepProgress[] }>;
 }
 
-export async function harness(opts: SimulatedClusterOptions & { manifestBaseUrl?: string; enforceRbac?: boolean } = {}): Promise<Harness> {
-  const { manifestBaseUrl, enforceRbac = true, ...simOpts } = opts;
+export async function harness(opts: SimulatedClusterOptions & { manifestBaseUrl?: string; manifestBundle?: string; enforceRbac?: boolean } = {}): Promise<Harness> {
+  const { manifestBaseUrl, manifestBundle, enforceRbac = true, ...simOpts } = opts;
   const names: PlatformNames = { ...defaultPlatformNames, ...(simOpts.names ?? {}), ...(manifestBaseUrl ? { manifestBaseUrl } : {}) };
   const probe = await startSimulatedCluster({ recreateDelayMs: 30, readyDelayMs: 30, ...simOpts, ...(enforceRbac ? { policy: generatedPolicy(names) } : {}) });
   cleanups.push(async () => {
@@ -61,7 +61,14 @@ export async function harness(opts: SimulatedClusterOptions & { manifestBaseUrl?
     // With a body, a real API server reads a DELETE's options from the body alone (handlers/delete.go).
     if (split.length > 0) throw new Error(`DeleteOptions in a query beside a body, which a real API server ignores: ${split.map((r) => `${r.path}?${r.query}`).join(', ')}`);
   });
-  const ctx: StepContext = { gateway: new ClusterGateway(probe.kubeConfig(), { callTimeoutMs: 3_000 }), names, pollMs: 10, now: () => new Date(), waitOverrideSeconds: 0 };
+  const ctx: StepContext = {
+    gateway: new ClusterGateway(probe.kubeConfig(), { callTimeoutMs: 3_000 }),
+    names,
+    pollMs: 10,
+    now: () => new Date(),
+    waitOverrideSeconds: 0,
+    ...(manifestBundle ? { manifestBundle } : {}),
+  };
   return {
     sim: probe,
     ctx,
