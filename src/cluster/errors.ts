@@ -3,7 +3,7 @@ import { UserFacingError } from '../errors.js';
 import { networkCode } from '../net-errors.js';
 
 /** What went wrong talking to the Kubernetes API, grouped the way a person acts on it. */
-export type ClusterErrorCode = 'forbidden' | 'not-found' | 'already-exists' | 'conflict' | 'invalid' | 'unauthorized' | 'unreachable' | 'timeout' | 'server';
+export type ClusterErrorCode = 'forbidden' | 'refused' | 'not-found' | 'already-exists' | 'conflict' | 'invalid' | 'unauthorized' | 'unreachable' | 'timeout' | 'server';
 
 /**
  * A failed Kubernetes call. `message` is safe to show in a channel: it names the call and what to do,
@@ -16,6 +16,8 @@ export class ClusterError extends UserFacingError {
     /** The call that failed, e.g. `delete pod devtroncd/git-sensor-0`. */
     readonly call: string,
     readonly status?: number,
+    /** The API server's own message (its Status), when it sent one. */
+    readonly detail?: string,
   ) {
     super(code, message);
     this.name = 'ClusterError';
@@ -39,6 +41,17 @@ function statusBody(body: unknown): StatusBody {
   return (body ?? {}) as StatusBody;
 }
 
+/**
+ * Whether a 403 comes from authorisation (RBAC) rather than from admission. Both are Status Failure with
+ * reason Forbidden and the same details; only the message tells them apart. The authoriser's reads
+ * `<resource> "<name>" is forbidden: User "<user>" cannot <verb> resource …` (k8s.io/apiserver/pkg/endpoints/
+ * handlers/responsewriters/errors.go, forbiddenMessage), while an admission plugin's carries its own reason
+ * (`… is forbidden: only dynamically provisioned pvc can be resized …`, `… denied the request: …`).
+ */
+export function isRbacRefusal(message: string): boolean {
+  return /\bforbidden: User "[^"]*" cannot /.test(message);
+}
+
 /** Turns whatever a client-node call threw into a ClusterError with a specific, user-safe message. */
 export function toClusterError(err: unknown, call: string, server: string): ClusterError {
   if (err instanceof ClusterError) return err;
@@ -50,6 +63,9 @@ export function toClusterError(err: unknown, call: string, server: string): Clus
       case 401:
         return new ClusterError('unauthorized', `The Kubernetes API rejected the worker's credentials (401) on ${call}. Check the kubeconfig or ServiceAccount token.`, call, status);
       case 403:
+        if (!isRbacRefusal(detail)) {
+          return new ClusterError('refused', `The Kubernetes API refused ${call}: ${detail || 'forbidden'}. This is the cluster's own rule (an admission check), not a permission the worker lacks.`, call, status, detail);
+        }
         return new ClusterError('forbidden', `Permission missing for ${call}: ${detail || 'forbidden'}. The worker's RBAC (deploy/rbac.yaml) does not allow it.`, call, status);
       case 404:
         return new ClusterError('not-found', `${call}: not found (${detail || 'it is already gone'}).`, call, status);

@@ -169,7 +169,8 @@ afterAll(() => console.log(`demo walk of ${walked.length} entries: ${((Date.now(
 
 describe('every entry with cluster, dashboard or database steps runs in the demo, from broken to healthy', () => {
   it.each(walked.map((e) => [e.id, e] as const))('%s', async (_id, entry) => {
-    const sim = await startSimulatedCluster({ recreateDelayMs: 30, readyDelayMs: 30, database: localDatabase });
+    // Volumes grow within the remedy's look at them (a real resize, and the demo's, takes longer: 20 s).
+    const sim = await startSimulatedCluster({ recreateDelayMs: 30, readyDelayMs: 30, volumeResizeMs: 300, database: localDatabase });
     try {
       // The broken state `--broken ENTRY` gives: the entry's symptom, and the platform version its remedy needs.
       const breakable = faultEntries.some((f) => f.entryId === entry.id);

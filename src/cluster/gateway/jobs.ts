@@ -55,7 +55,8 @@ export class JobsGateway {
   async delete(namespace: string, name: string, uid: string): Promise<'deleted' | 'gone'> {
     try {
       await this.api.call(`delete job ${namespace}/${name}`, () =>
-        this.batch.deleteNamespacedJob({ namespace, name, propagationPolicy: 'Background', body: { preconditions: { uid }, propagationPolicy: 'Background' } }),
+        // The options travel in the body only: with a body, the API server reads no DeleteOptions from the query.
+        this.batch.deleteNamespacedJob({ namespace, name, body: { preconditions: { uid }, propagationPolicy: 'Background' } }),
       );
       return 'deleted';
     } catch (err) {

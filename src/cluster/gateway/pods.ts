@@ -17,6 +17,11 @@ export interface PodSummary {
   /** Why a container is waiting, e.g. CrashLoopBackOff or ImagePullBackOff. */
   readonly waiting?: string;
   readonly restarts: number;
+  /**
+   * Being deleted (it has a deletionTimestamp): it lingers until its containers have stopped, may still
+   * show Ready, and its controller has (ReplicaSet) or will have (StatefulSet) its replacement. Never a target.
+   */
+  readonly terminating: boolean;
 }
 
 function summarise(pod: V1Pod): PodSummary {
@@ -32,6 +37,7 @@ function summarise(pod: V1Pod): PodSummary {
     uid: pod.metadata?.uid ?? '',
     phase: pod.status?.phase ?? 'Unknown',
     ready,
+    terminating: pod.metadata?.deletionTimestamp !== undefined && pod.metadata?.deletionTimestamp !== null,
     createdAt: toIso(pod.metadata?.creationTimestamp),
     ...(owner ? { owner: owner.kind, ownerUid: owner.uid } : {}),
   };

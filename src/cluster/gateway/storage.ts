@@ -8,6 +8,8 @@ export interface ClaimSize {
   readonly storageClassName: string;
   readonly requested: string;
   readonly capacity: string;
+  /** The claim's conditions while a resize is under way, e.g. `Resizing` or `FileSystemResizePending: …`. */
+  readonly conditions: readonly string[];
 }
 
 /** Whether a storage class lets its claims grow. */
@@ -39,6 +41,7 @@ export class StorageGateway {
       storageClassName: pvc.spec?.storageClassName ?? '',
       requested: pvc.spec?.resources?.requests?.['storage'] ?? '',
       capacity: pvc.status?.capacity?.['storage'] ?? '',
+      conditions: (pvc.status?.conditions ?? []).filter((c) => c.status === 'True').map((c) => (c.message ? `${c.type}: ${c.message}` : c.type)),
     };
   }
 

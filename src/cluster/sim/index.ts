@@ -15,13 +15,16 @@ import { PlatformDatabase, type DatabaseServer } from './platform/database.js';
 import { newPassword } from './platform/secret-material.js';
 import { meetVersionGate } from './platform/versions.js';
 import type { SimPolicy } from './apiserver/rbac.js';
-import { kindOf } from './apiserver/resources.js';
+import { kindOf, kinds } from './apiserver/resources.js';
 import { Scheduler } from './apiserver/scheduler.js';
 import { seedStandardInstall } from './platform/seed.js';
 import { matchesLabels, parseLabelSelector } from './apiserver/selectors.js';
 import { SimApiServer } from './apiserver/server.js';
 import type { RequestRecord } from './apiserver/server.js';
 import { ObjectStore } from './apiserver/store.js';
+import { PodTermination } from './apiserver/termination.js';
+import { InformerCache } from './apiserver/informer-cache.js';
+import { VolumeResizer } from './apiserver/volume-resizer.js';
 import type { ResourceRef } from './apiserver/types.js';
 
 export type { PolicyRule, SimPolicy } from './apiserver/rbac.js';
@@ -46,6 +49,20 @@ export interface SimulatedClusterOptions {
   recreateDelayMs?: number;
   /** Between a pod's creation and Running/Ready; default 1000 ms. */
   readyDelayMs?: number;
+  /**
+   * How long a deleted pod's containers take to stop, so how long it stays Terminating (never longer than
+   * its grace period, 30 s unless the pod or the request says otherwise); default `readyDelayMs`.
+   */
+  podStopMs?: number;
+  /** Deleted pods stay Terminating until `holdTermination(false)`, as on a node that does not answer; default false. */
+  holdTerminatingPods?: boolean;
+  /**
+   * How late the API server's admission plugins see a StorageClass change (their informer cache): a claim
+   * resized sooner after its class allowed expansion is refused; default 300 ms.
+   */
+  storageClassCacheLagMs?: number;
+  /** Between a claim's larger request and its `status.capacity` showing it (resizer and kubelet); default 20 s. */
+  volumeResizeMs?: number;
   /** RBAC for every request; default none (everything allowed, as for a cluster admin). */
   policy?: SimPolicy;
   /** The bearer token clients must send; default random. */
@@ -97,6 +114,8 @@ export interface SimulatedCluster {
   heal(): void;
   /** Ids of the entries whose symptom is present now: the ground truth for "did the remedy work". */
   symptoms(): string[];
+  /** While on, deleted pods stay Terminating (their node does not answer); turning it off lets the held pods go. */
+  holdTermination(on: boolean): void;
   /** Replaces the RBAC policy; undefined allows everything. */
   setPolicy(policy: SimPolicy | undefined): void;
   /**
@@ -134,7 +153,11 @@ export async function startSimulatedCluster(opts: SimulatedClusterOptions = {}):
   const broken = new Map<string, unknown>();
   const timings = { recreateDelayMs: opts.recreateDelayMs ?? 1500, readyDelayMs: opts.readyDelayMs ?? 1000 };
   const pods = faultyPods(names, broken);
-  const controllers = new Controllers(store, scheduler, timings, pods);
+  const termination = { stopMs: opts.podStopMs ?? timings.readyDelayMs, hold: opts.holdTerminatingPods ?? false };
+  const terminating = new PodTermination(store, scheduler, termination);
+  const controllers = new Controllers(store, scheduler, timings, pods, terminating);
+  const classes = new InformerCache(store, kinds.storageClass, scheduler, () => opts.storageClassCacheLagMs ?? 300);
+  const resizer = new VolumeResizer(store, scheduler, () => opts.volumeResizeMs ?? 20_000);
   const passwords = { dashboardPassword: newPassword(), databasePassword: newPassword() };
   seedStandardInstall(store, controllers, { names, platformVersion: opts.platformVersion ?? 'v0.6.29', ...passwords });
   const installed = new InstalledDashboard(names);
@@ -142,7 +165,18 @@ export async function startSimulatedCluster(opts: SimulatedClusterOptions = {}):
   const database = opts.database ? new PlatformDatabase(opts.database, passwords.databasePassword) : undefined;
   const breakage = new Breakage({ store, names, dashboard: installed, ...(database ? { database } : {}) }, broken);
   const dashboard = await startDashboardServer({ host: opts.host ?? '127.0.0.1', user: names.dashboardUser, password: passwords.dashboardPassword, state: installed.state });
-  const server = new SimApiServer({ host: opts.host ?? '127.0.0.1', port: opts.port ?? 0, token, store, policy: () => policy, pods, log: opts.log, ...(opts.hideMarkers ? { hiddenAnnotations: [faultAnnotation] } : {}) });
+  const server = new SimApiServer({
+    host: opts.host ?? '127.0.0.1',
+    port: opts.port ?? 0,
+    token,
+    store,
+    policy: () => policy,
+    pods,
+    termination: terminating,
+    admission: { storageClass: (name) => classes.get(undefined, name) },
+    log: opts.log,
+    ...(opts.hideMarkers ? { hiddenAnnotations: [faultAnnotation] } : {}),
+  });
   const urls = await server.listen().catch(async (error: unknown) => {
     await dashboard.close();
     throw error;
@@ -179,6 +213,10 @@ export async function startSimulatedCluster(opts: SimulatedClusterOptions = {}):
     meetVersionGate: (entryId) => meetVersionGate(store, names, entryId),
     heal: () => breakage.heal(),
     symptoms: () => breakage.symptoms(),
+    holdTermination(on) {
+      termination.hold = on;
+      if (!on) terminating.release();
+    },
     setPolicy(next) {
       policy = next;
     },
@@ -196,6 +234,8 @@ export async function startSimulatedCluster(opts: SimulatedClusterOptions = {}):
       closed = true;
       scheduler.close();
       controllers.stop();
+      classes.stop();
+      resizer.stop();
       components.stop();
       await Promise.all([server.close(), dashboard.close(), database?.close()]);
     },

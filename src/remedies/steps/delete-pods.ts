@@ -35,6 +35,8 @@ const groupSchema = z.object({
   name: z.string().optional(),
   crashLooping: z.boolean().optional(),
   pods: z.array(targetSchema),
+  /** Pods already being deleted when planned (Terminating): never targets; a group by name waits for their replacement. */
+  terminating: z.array(targetSchema).optional(),
 });
 type PodGroup = z.infer<typeof groupSchema>;
 const schema = z.object({ groups: z.array(groupSchema), verifyWithinSeconds: z.number().positive() });
@@ -43,25 +45,35 @@ const schema = z.object({ groups: z.array(groupSchema), verifyWithinSeconds: z.n
 const failing = (p: PodSummary) => p.waiting !== undefined && /BackOff|ErrImagePull|CreateContainerError/.test(p.waiting);
 
 function describe(p: PodSummary): Target {
-  const state = `${p.phase}${p.waiting ? ` (${p.waiting})` : ''}, ${p.ready ? 'Ready' : 'not Ready'}${p.owner ? `, owned by a ${p.owner}` : ''}`;
+  const state = `${p.terminating ? 'Terminating, ' : ''}${p.phase}${p.waiting ? ` (${p.waiting})` : ''}, ${p.ready ? 'Ready' : 'not Ready'}${p.owner ? `, owned by a ${p.owner}` : ''}`;
   return { kind: 'Pod', namespace: p.namespace, name: p.name, uid: p.uid, state };
+}
+
+/**
+ * The pods to delete and those already Terminating (an earlier deletion still under way). A Terminating pod
+ * is never a target: deleting it again changes nothing, and its ReplicaSet has already made its replacement,
+ * which a plan counting it would delete too and then wait for one Ready pod too many.
+ */
+function split(pods: readonly PodSummary[]): Pick<PodGroup, 'pods' | 'terminating'> {
+  const terminating = pods.filter((p) => p.terminating).map(describe);
+  return { pods: pods.filter((p) => !p.terminating).map(describe), ...(terminating.length > 0 ? { terminating } : {}) };
 }
 
 async function resolve(ctx: StepContext, target: PodTarget, exclude: ReadonlySet<string>): Promise<PodGroup[]> {
   const namespace = ctx.names[target.namespace];
   if (target.by === 'label') {
     const selector = ctx.names[target.label];
-    return [{ namespace, selector, pods: (await ctx.gateway.listPods(namespace, selector)).map(describe) }];
+    return [{ namespace, selector, ...split(await ctx.gateway.listPods(namespace, selector)) }];
   }
   if (target.by === 'crash-looping') {
-    const pods = (await ctx.gateway.listPods(namespace)).filter((p) => failing(p) && !exclude.has(p.name));
+    const pods = (await ctx.gateway.listPods(namespace)).filter((p) => failing(p) && !p.terminating && !exclude.has(p.name));
     return [{ namespace, crashLooping: true, pods: pods.map(describe) }];
   }
   const value = ctx.names[target.pod];
   const groups: PodGroup[] = [];
   for (const name of Array.isArray(value) ? value : [value]) {
     const pod = await ctx.gateway.getPod(namespace, name);
-    groups.push({ namespace, name, pods: pod ? [describe(pod)] : [] });
+    groups.push({ namespace, name, ...split(pod ? [pod] : []) });
   }
   return groups;
 }
@@ -83,19 +95,29 @@ function namedEarlier(ctx: StepContext, targets: readonly PodTarget[]): string[]
 
 function groupLines(g: PodGroup): string[] {
   const what = g.selector ? `pods with \`${g.selector}\` in \`${g.namespace}\`` : g.crashLooping ? `crash-looping pods in \`${g.namespace}\`` : `pod \`${g.namespace}/${g.name}\``;
-  if (g.pods.length === 0) return [`${what}: none found, nothing to delete`];
-  return g.pods.map((p) => `delete Pod \`${p.namespace}/${p.name}\` (uid \`${p.uid.slice(0, 8)}\`, ${p.state})`);
+  const already = (g.terminating ?? []).map(
+    (p) => `Pod \`${p.namespace}/${p.name}\` is already Terminating (deleted earlier): not deleted again${g.name ? '; the run waits for its replacement' : ''}`,
+  );
+  if (g.pods.length === 0 && already.length === 0) return [`${what}: none found, nothing to delete`];
+  return [...g.pods.map((p) => `delete Pod \`${p.namespace}/${p.name}\` (uid \`${p.uid.slice(0, 8)}\`, ${p.state})`), ...already];
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-/** Ready replacements with new uids, per group; crash-looping groups only need the old pods gone. */
+/** A group by name needs its pod back whether the run or an earlier deletion removes it; a group by label, one per pod the run deletes. */
+const awaitedOf = (g: PodGroup) => (g.name ? [...g.pods, ...(g.terminating ?? [])] : g.pods);
+
+/**
+ * Ready replacements with new uids, per group; crash-looping groups only need the old pods gone. A pod that
+ * is Terminating never counts, Ready or not: it is on its way out.
+ */
 async function replacements(ctx: StepContext, groups: readonly PodGroup[]): Promise<{ pending: string[]; fresh: PodSummary[] }> {
   const pending: string[] = [];
   const fresh: PodSummary[] = [];
   for (const g of groups) {
-    if (g.pods.length === 0) continue;
-    const old = new Set(g.pods.map((p) => p.uid));
+    const awaited = awaitedOf(g);
+    if (awaited.length === 0) continue;
+    const old = new Set([...g.pods, ...(g.terminating ?? [])].map((p) => p.uid));
     if (g.crashLooping) {
       // Their replacements may carry other names (a Deployment's pods) and are not this step's to wait for:
       // done once the crash-looping pods themselves are gone.
@@ -108,9 +130,9 @@ async function replacements(ctx: StepContext, groups: readonly PodGroup[]): Prom
       : g.name
         ? [await ctx.gateway.getPod(g.namespace, g.name)].filter((p): p is PodSummary => p !== undefined)
         : (await Promise.all(g.pods.map((p) => ctx.gateway.getPod(p.namespace, p.name)))).filter((p): p is PodSummary => p !== undefined);
-    const ready = now.filter((p) => !old.has(p.uid) && p.ready);
+    const ready = now.filter((p) => !old.has(p.uid) && p.ready && !p.terminating);
     fresh.push(...ready);
-    if (ready.length < g.pods.length) pending.push(g.selector ? `${g.pods.length - ready.length} pod(s) with ${g.selector}` : g.name ?? g.pods.map((p) => p.name).join(', '));
+    if (ready.length < awaited.length) pending.push(g.selector ? `${awaited.length - ready.length} pod(s) with ${g.selector}` : g.name ?? awaited.map((p) => p.name).join(', '));
   }
   return { pending, fresh };
 }
@@ -140,14 +162,14 @@ export const deletePods = defineStep({
       groups.push(...resolved);
     }
     const warnings = groups
-      .filter((g) => g.pods.length === 0 && !g.crashLooping)
+      .filter((g) => g.pods.length === 0 && !g.terminating?.length && !g.crashLooping)
       .map((g) => (g.selector ? `No pod matches ${g.selector} in ${g.namespace}; nothing to restart there.` : `Pod ${g.namespace}/${g.name} does not exist; nothing to restart.`));
     return { lines: groups.flatMap(groupLines), targets: groups.flatMap((g) => g.pods), data: { groups, verifyWithinSeconds: step.verifyWithinSeconds }, warnings };
   },
   async run(ctx, planned) {
     const { groups, verifyWithinSeconds } = planned.data;
     const targets = groups.flatMap((g) => g.pods);
-    if (targets.length === 0) return { status: 'skipped', message: 'No pod to delete: none matched at plan time.' };
+    if (targets.length === 0 && !groups.some((g) => awaitedOf(g).length > 0)) return { status: 'skipped', message: 'No pod to delete: none matched at plan time.' };
     const details: string[] = [];
     for (const t of targets) {
       const r = await ctx.gateway.deletePod(t.namespace, t.name, t.uid);

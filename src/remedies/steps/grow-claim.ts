@@ -4,6 +4,8 @@ import { compareQuantities } from '../../quantity.js';
 import { allowVolumeExpansion } from './allow-volume-expansion.js';
 import { defineStep } from './kind.js';
 import { parameterName, stepBase } from './step.js';
+import type { StepContext } from './context.js';
+import { isClassRefusal, resizeThroughAdmission, StillRefused } from './resize-admission.js';
 import { code, paramOf, pollFor, writeWithOneRetry } from './support.js';
 
 /** Entry 24: raise a claim's requested storage, after checking its storage class allows expansion. */
@@ -16,8 +18,26 @@ const growClaimStep = z.strictObject({
 });
 export type GrowClaimStep = z.infer<typeof growClaimStep>;
 
-/** How long the run waits for the volume to report its new capacity. */
-const growWithinSeconds = 60;
+/**
+ * How long the run looks for the new capacity. Only briefly: `status.capacity` moves when the resizer and
+ * the kubelet have grown the volume and its file system, which on a real cluster takes from seconds to
+ * minutes, so "requested, not yet reported" is the usual, honest outcome.
+ */
+const growWithinSeconds = 5;
+
+/** Whether the class allows expansion, read through the API now (not as the admission plugin's cache has it). */
+const classAllows = (ctx: StepContext, className: string) => async () => (await ctx.gateway.storage.getStorageClass(className))?.allowVolumeExpansion === true;
+
+/** The plan's dry-run resize: undefined when the server would accept it, else why it would not. */
+async function dryRunRefusal(dryRun: () => Promise<unknown>, allows: () => Promise<boolean>): Promise<string | undefined> {
+  try {
+    await resizeThroughAdmission(dryRun, allows);
+    return undefined;
+  } catch (err) {
+    if (err instanceof StillRefused) return `The API server refuses to grow the claim although its StorageClass allows volume expansion: ${err.refusal}`;
+    throw err;
+  }
+}
 
 /**
  * Entry 24, second half: raises the claim's requested storage to the `size` parameter. Blocked when
@@ -51,7 +71,10 @@ export const growClaim = defineStep({
       return block(`StorageClass ${claim.storageClassName || '(none)'} of claim ${claimName} does not allow volume expansion, and nothing in this stage changes that.`);
     }
     // The server validates the resize only once the class allows it; before that, the run checks it.
-    if (sc?.allowVolumeExpansion) await ctx.gateway.storage.resizeClaim(namespace, claimName, size, claim.resourceVersion, true);
+    if (sc?.allowVolumeExpansion) {
+      const refused = await dryRunRefusal(() => ctx.gateway.storage.resizeClaim(namespace, claimName, size, claim.resourceVersion, true), classAllows(ctx, claim.storageClassName));
+      if (refused) return block(refused);
+    }
     const after = sc?.allowVolumeExpansion ? '' : ' (after the step before allows expansion)';
     return {
       lines: [`PersistentVolumeClaim ${code(`${namespace}/${claimName}`)}: spec.resources.requests.storage ${code(claim.requested)} → ${code(size)}${after}; capacity now ${code(claim.capacity || '?')}`],
@@ -64,20 +87,39 @@ export const growClaim = defineStep({
     const holds = (c: ClaimSize | undefined) => c !== undefined && c.uid === uid && c.requested === from;
     const claim = await ctx.gateway.storage.getClaim(namespace, name);
     if (!claim || !holds(claim)) return { status: 'changed', message: `Claim ${namespace}/${name} changed since the plan (it no longer requests ${from}); not touched.` };
-    const written = await writeWithOneRetry(
-      claim.resourceVersion,
-      (rv) => ctx.gateway.storage.resizeClaim(namespace, name, to, rv),
-      async () => {
-        const again = await ctx.gateway.storage.getClaim(namespace, name);
-        return holds(again) ? again?.resourceVersion : undefined;
-      },
-    );
+    let written: Awaited<ReturnType<typeof writeWithOneRetry<ClaimSize>>>;
+    try {
+      written = await writeWithOneRetry(
+        claim.resourceVersion,
+        (rv) => resizeThroughAdmission(() => ctx.gateway.storage.resizeClaim(namespace, name, to, rv), classAllows(ctx, claim.storageClassName)),
+        async () => {
+          const again = await ctx.gateway.storage.getClaim(namespace, name);
+          return holds(again) ? again?.resourceVersion : undefined;
+        },
+      );
+    } catch (err) {
+      if (err instanceof StillRefused) {
+        return {
+          status: 'failed',
+          message: `The API server still refuses to grow claim ${namespace}/${name} after ${err.tries} tries over 6 s, although StorageClass ${claim.storageClassName} allows volume expansion when read: "${err.refusal}". The claim was not changed; try again in a minute, and if it persists, check that the claim was dynamically provisioned by that class.`,
+        };
+      }
+      if (isClassRefusal(err)) return { status: 'failed', message: `StorageClass ${claim.storageClassName} does not allow volume expansion (changed since the plan?), so the API server refused the resize; the claim was not changed.` };
+      throw err;
+    }
     if (!written.ok) return { status: 'changed', message: `Claim ${namespace}/${name} was changed by someone else during the resize; not touched.` };
+    let last: ClaimSize | undefined;
     const grown = await pollFor(ctx, growWithinSeconds, async () => {
-      const now = await ctx.gateway.storage.getClaim(namespace, name);
-      return now && (compareQuantities(now.capacity, to) ?? -1) >= 0 ? now : undefined;
+      last = await ctx.gateway.storage.getClaim(namespace, name);
+      return last && (compareQuantities(last.capacity, to) ?? -1) >= 0 ? last : undefined;
     });
-    if (!grown) return { status: 'done', message: `Claim ${name} now requests ${to}; the volume has not reported the new capacity yet (it may need the pod restarted).` };
+    if (!grown) {
+      const state = last?.conditions.length ? `; the claim says ${last.conditions.join('; ')}` : '';
+      return {
+        status: 'done',
+        message: `Claim ${name} now requests ${to}; its capacity still reads ${last?.capacity || from}: requested, not yet reported by the volume${state}. The capacity usually follows within minutes; a claim left at FileSystemResizePending needs the pod that mounts it restarted.`,
+      };
+    }
     return { status: 'done', message: `Claim ${name} grew from ${from} to ${to} (capacity ${grown.capacity}).` };
   },
 });

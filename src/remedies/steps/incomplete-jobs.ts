@@ -18,7 +18,7 @@ export async function incompleteJobs(ctx: StepContext, namespace: string): Promi
   const out: IncompleteJob[] = [];
   for (const job of jobs) {
     const pods = (await ctx.gateway.listPods(namespace, `job-name=${job.name}`)).filter((p) => p.ownerUid === undefined || p.ownerUid === job.uid);
-    const stillRunning = !job.failed && pods.some((p) => p.phase === 'Running' || p.phase === 'Pending');
+    const stillRunning = !job.failed && pods.some((p) => !p.terminating && (p.phase === 'Running' || p.phase === 'Pending'));
     const shown = pods.length === 0 ? 'no pods' : pods.map((p) => `pod ${p.name} ${p.phase}${p.waiting ? ` (${p.waiting})` : ''}`).join(', ');
     out.push({ job, stillRunning, pods: shown });
   }

@@ -41,7 +41,7 @@ export const listPods = defineStep({
     const lines =
       newest.length === 0
         ? [`No pods in ${namespace}${selector ? ` with ${selector}` : ''}.`]
-        : newest.map((p) => `${p.name} — ${p.phase}, created ${age(p.createdAt, now)} ago`);
+        : newest.map((p) => `${p.name} — ${p.terminating ? 'Terminating' : p.phase}, created ${age(p.createdAt, now)} ago`);
     return { lines: [...lines, step.lookFor], targets: [], data: { namespace, ...(selector ? { selector } : {}) } };
   },
   async run(_ctx, planned) {

@@ -5,6 +5,16 @@ import { deployments, freshSimulator, isReady, jobs, pods, statefulSets } from '
 
 const ns = 'devtroncd';
 
+/** Polls `probe` every 10 ms until it returns something (at most 3 s). */
+async function until<T>(probe: () => T | undefined): Promise<T> {
+  for (let i = 0; i < 300; i++) {
+    const found = probe();
+    if (found !== undefined) return found;
+    await new Promise((r) => setTimeout(r, 10));
+  }
+  throw new Error('gave up waiting');
+}
+
 describe('the simulated controllers', () => {
   const env = freshSimulator();
 
@@ -28,11 +38,15 @@ describe('the simulated controllers', () => {
   it('recreate a deleted stateful set pod under the same name with a new uid, Pending first and then Ready', async () => {
     const before = env.sim.get(pods, ns, 'git-sensor-0');
     await env.core.deleteNamespacedPod({ namespace: ns, name: 'git-sensor-0' });
-    expect(env.sim.get(pods, ns, 'git-sensor-0')).toBeUndefined();
+    // Terminating first (graceful deletion); the StatefulSet makes the new pod only once the old one is gone.
+    expect(env.sim.get(pods, ns, 'git-sensor-0')?.metadata.uid).toBe(before.metadata.uid);
+    expect(env.sim.get(pods, ns, 'git-sensor-0')?.metadata.deletionTimestamp).toBeDefined();
 
-    await new Promise((r) => setTimeout(r, 70));
-    const fresh = env.sim.get(pods, ns, 'git-sensor-0');
-    expect(fresh?.metadata.uid).not.toBe(before.metadata.uid);
+    const fresh = await until(() => {
+      const now = env.sim.get(pods, ns, 'git-sensor-0');
+      return now && now.metadata.uid !== before.metadata.uid ? now : undefined;
+    });
+    expect(fresh.metadata.deletionTimestamp).toBeUndefined();
 
     await env.sim.settle();
     const after = await env.core.readNamespacedPod({ namespace: ns, name: 'git-sensor-0' });
@@ -47,7 +61,7 @@ describe('the simulated controllers', () => {
     const [before] = env.sim.list(pods, ns, 'app=devtron');
     const rsName = before.metadata.ownerReferences[0].name as string;
     await env.core.deleteNamespacedPod({ namespace: ns, name: before.metadata.name });
-    expect(env.sim.list(pods, ns, 'app=devtron')).toHaveLength(0);
+    expect(env.sim.list(pods, ns, 'app=devtron').map((p) => [p.metadata.uid, Boolean(p.metadata.deletionTimestamp)])).toEqual([[before.metadata.uid, true]]);
     await env.sim.settle();
     const after = env.sim.list(pods, ns, 'app=devtron');
     expect(after).toHaveLength(1);
@@ -59,7 +73,7 @@ describe('the simulated controllers', () => {
   });
 
   it('show the replacement not Ready until readyDelayMs has passed', async () => {
-    const slow = await startSimulatedCluster({ recreateDelayMs: 10, readyDelayMs: 400 });
+    const slow = await startSimulatedCluster({ recreateDelayMs: 10, readyDelayMs: 400, podStopMs: 10 });
     try {
       const api = slow.kubeConfig().makeApiClient(CoreV1Api);
       await api.deleteNamespacedPod({ namespace: ns, name: 'devtron-nats-0' });

@@ -11,7 +11,8 @@ const claim = 'git-volume-git-sensor-0';
 
 describe('git-sensor-volume-full (entry 24): allow expansion, grow the claim', () => {
   it('changes the storage class, then the claim, each shown before → after, and the volume has room again', async () => {
-    const { sim, plan, run } = await harness();
+    // A volume that grows within the run's short look (the resizer and kubelet take 100 ms here).
+    const { sim, plan, run } = await harness({ volumeResizeMs: 100 });
     sim.break('git-sensor-volume-full');
     expect(sim.symptoms()).toEqual(['git-sensor-volume-full']);
 
@@ -37,7 +38,7 @@ describe('git-sensor-volume-full (entry 24): allow expansion, grow the claim', (
   });
 
   it('skips the storage class when it already allows expansion', async () => {
-    const { sim, plan, run } = await harness();
+    const { sim, plan, run } = await harness({ volumeResizeMs: 100 });
     sim.break('git-sensor-volume-full', { expansion: true });
     const p = await plan('git-sensor-volume-full', { size: '1Ti' });
     expect(p.steps[0]!.lines).toEqual(['StorageClass `standard` (of claim `git-volume-git-sensor-0`) already allows volume expansion: nothing to change']);

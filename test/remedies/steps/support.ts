@@ -55,7 +55,12 @@ export async function harness(opts: SimulatedClusterOptions & { manifestBaseUrl?
   const { manifestBaseUrl, manifestBundle, enforceRbac = true, ...simOpts } = opts;
   const names: PlatformNames = { ...defaultPlatformNames, ...(simOpts.names ?? {}), ...(manifestBaseUrl ? { manifestBaseUrl } : {}) };
   const probe = await startSimulatedCluster({ recreateDelayMs: 30, readyDelayMs: 30, ...simOpts, ...(enforceRbac ? { policy: generatedPolicy(names) } : {}) });
-  cleanups.push(() => probe.close());
+  cleanups.push(async () => {
+    const split = probe.requests().filter((r) => r.ignoredQuery);
+    await probe.close();
+    // With a body, a real API server reads a DELETE's options from the body alone (handlers/delete.go).
+    if (split.length > 0) throw new Error(`DeleteOptions in a query beside a body, which a real API server ignores: ${split.map((r) => `${r.path}?${r.query}`).join(', ')}`);
+  });
   const ctx: StepContext = {
     gateway: new ClusterGateway(probe.kubeConfig(), { callTimeoutMs: 3_000 }),
     names,

@@ -4,7 +4,6 @@ import { pendingStatus, podFromTemplate } from './pods.js';
 import type { PodTemplate } from './pods.js';
 import type { ResourceKind } from './resources.js';
 import { kinds } from './resources.js';
-import type { ObjectStore } from './store.js';
 import type { JsonObject, KubeObject } from './types.js';
 import { deepEqual, isJsonObject } from './types.js';
 
@@ -92,7 +91,7 @@ function admitJob(obj: KubeObject, uid: string): void {
 const statefulSetMutable = ['replicas', 'ordinals', 'template', 'updateStrategy', 'persistentVolumeClaimRetentionPolicy', 'minReadySeconds'];
 
 /** Rejects updates the API server rejects, with its messages; may adjust `next` the way the server would. */
-export function validateUpdate(kind: ResourceKind, previous: KubeObject, next: KubeObject, store: ObjectStore): void {
+export function validateUpdate(kind: ResourceKind, previous: KubeObject, next: KubeObject, caches: AdmissionCaches): void {
   const name = next.metadata.name ?? '';
   if (kind === kinds.statefulSet) {
     const strip = (o: KubeObject) => {
@@ -108,7 +107,7 @@ export function validateUpdate(kind: ResourceKind, previous: KubeObject, next: K
       );
     }
   }
-  if (kind === kinds.pvc) validateClaimResize(previous, next, store);
+  if (kind === kinds.pvc) validateClaimResize(previous, next, caches);
   if (kind === kinds.job) {
     // A job's pod template and selector cannot change once created; kubectl apply of a changed job fails the same way.
     const spec = (o: KubeObject) => (o['spec'] as { template?: unknown; selector?: unknown } | undefined) ?? {};
@@ -121,9 +120,18 @@ function requestedStorage(obj: KubeObject): string | undefined {
   return (obj['spec'] as { resources?: { requests?: { storage?: string } } } | undefined)?.resources?.requests?.storage;
 }
 
-function validateClaimResize(previous: KubeObject, next: KubeObject, store: ObjectStore): void {
+/** What the admission plugins read besides the request: informer caches, which lag behind the store. */
+export interface AdmissionCaches {
+  storageClass(name: string): KubeObject | undefined;
+}
+
+/**
+ * A claim's update: first the strategy's validation (422), then, for a growth only, the
+ * PersistentVolumeClaimResize admission plugin (403), as kube-apiserver runs them on update.
+ */
+function validateClaimResize(previous: KubeObject, next: KubeObject, caches: AdmissionCaches): void {
   const name = next.metadata.name ?? '';
-  const before = requestedStorage(previous);
+  const before = requestedStorage(previous) ?? '0';
   const after = requestedStorage(next);
   const withoutRequests = (o: KubeObject) => {
     const spec = structuredClone((o['spec'] as JsonObject | undefined) ?? {});
@@ -133,21 +141,35 @@ function validateClaimResize(previous: KubeObject, next: KubeObject, store: Obje
   if (!deepEqual(withoutRequests(previous), withoutRequests(next))) {
     throw statusErrors.unprocessable(kinds.pvc, name, 'spec: Forbidden: spec is immutable after creation except resources.requests and volumeAttributesClassName for bound claims');
   }
-  if (before === after || after === undefined) return;
-  if (compareQuantities(after, before ?? '0') === -1) {
-    throw statusErrors.unprocessable(kinds.pvc, name, 'spec.resources.requests.storage: Forbidden: field can not be less than status.capacity');
+  if (after === undefined || before === after) return;
+  const order = compareQuantities(after, before);
+  if (order === -1) {
+    // With RecoverVolumeExpansionFailure (on by default since 1.32) a request may go back down, but never
+    // to status.capacity or below (pkg/apis/core/validation/validation.go, ValidatePersistentVolumeClaimUpdate:
+    // `if newSize.Cmp(statusSize) <= 0 { … "field can not be less than status.capacity" }`).
+    const capacity = ((previous['status'] as { capacity?: { storage?: string } } | undefined)?.capacity?.storage) ?? '0';
+    if ((compareQuantities(after, capacity) ?? 1) <= 0) {
+      throw statusErrors.unprocessable(kinds.pvc, name, 'spec.resources.requests.storage: Forbidden: field can not be less than status.capacity');
+    }
+    return;
   }
+  if (order !== 1) return;
+  admitClaimGrowth(previous, next, caches);
+}
+
+/**
+ * The PersistentVolumeClaimResize admission plugin (plugin/pkg/admission/storage/persistentvolume/resize/admission.go):
+ * a claim grows only while bound, and only when its StorageClass, as the plugin's informer cache has it,
+ * allows volume expansion. Its refusals are 403 Forbidden, which a client must not take for missing RBAC.
+ */
+function admitClaimGrowth(previous: KubeObject, next: KubeObject, caches: AdmissionCaches): void {
+  const name = next.metadata.name ?? '';
+  const forbidden = (why: string) => statusErrors.forbidden(kinds.pvc, kinds.pvc.plural, name, why);
+  if ((previous['status'] as { phase?: string } | undefined)?.phase !== 'Bound') throw forbidden('Only bound persistent volume claims can be expanded');
   const className = (next['spec'] as { storageClassName?: string } | undefined)?.storageClassName ?? '';
-  const storageClass = store.get(kinds.storageClass, undefined, className);
+  const oldClassName = (previous['spec'] as { storageClassName?: string } | undefined)?.storageClassName ?? '';
+  const storageClass = className && className === oldClassName ? caches.storageClass(className) : undefined;
   if (storageClass?.['allowVolumeExpansion'] !== true) {
-    throw statusErrors.unprocessable(
-      kinds.pvc,
-      name,
-      'spec: Forbidden: only dynamically provisioned pvc can be resized and the storageclass that provisions the pvc must support resize',
-    );
+    throw forbidden('only dynamically provisioned pvc can be resized and the storageclass that provisions the pvc must support resize');
   }
-  // The volume is expanded at once; a real resize takes a while and may need the pod restarted.
-  const status = (next['status'] as JsonObject | undefined) ?? {};
-  status['capacity'] = { ...((status['capacity'] as JsonObject | undefined) ?? {}), storage: after };
-  next['status'] = status;
 }

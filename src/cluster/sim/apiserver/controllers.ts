@@ -4,6 +4,8 @@ import type { ResourceKind } from './resources.js';
 import { apiVersionOf, kinds } from './resources.js';
 import type { Scheduler } from './scheduler.js';
 import type { StoreEvent, ObjectStore } from './store.js';
+import { isTerminating } from './termination.js';
+import type { PodTermination } from './termination.js';
 import type { JsonObject, KubeObject, OwnerReference } from './types.js';
 import { clone } from './types.js';
 import { deploymentStatus, jobFailed, jobStatus, replicaSetStatus, statefulSetRevision, statefulSetStatus, templateHash, workloadSpec as spec, workloadStatus as statusOf } from './workload-status.js';
@@ -40,6 +42,8 @@ export class Controllers {
     private readonly timings: ControllerTimings,
     /** What happens inside pods: whether their containers come up (the platform's faults live there). */
     private readonly runtime: PodRuntime,
+    /** How the pods the controllers scale away are deleted (gracefully, as any DELETE). */
+    private readonly termination: PodTermination,
   ) {
     this.unsubscribe = store.subscribe((event) => this.onEvent(event));
   }
@@ -79,13 +83,16 @@ export class Controllers {
     }
   }
 
-  private onPodEvent({ type, object: pod }: StoreEvent): void {
+  private onPodEvent({ type, object: pod, previous }: StoreEvent): void {
     const namespace = pod.metadata.namespace ?? '';
     const owner = controllerOf(pod);
     const ownerKind = owner ? ownerKindOf(owner) : undefined;
     if (owner && ownerKind) {
       this.scheduleStatus(ownerKind, namespace, owner.name);
-      if (type === 'DELETED') {
+      // A ReplicaSet replaces a Terminating pod at once (FilterActivePods, controller_utils.go); a StatefulSet finds
+      // the name still taken and waits for the DELETED (stateful_set_control.go: "waiting for Pod to Terminate").
+      const startedTerminating = type === 'MODIFIED' && isTerminating(pod) && previous !== undefined && !isTerminating(previous);
+      if (type === 'DELETED' || startedTerminating) {
         // The controller notices the missing pod and replaces it after a while, from the owner's current spec.
         this.scheduler.after(this.timings.recreateDelayMs, () => {
           const current = this.store.get(ownerKind, namespace, owner.name);
@@ -131,6 +138,11 @@ export class Controllers {
 
   private podsOf(owner: KubeObject): KubeObject[] {
     return this.store.list(kinds.pod, owner.metadata.namespace).filter((p) => ownedBy(p, owner));
+  }
+
+  /** A ReplicaSet's pods that count: neither Terminating nor finished. */
+  private activePodsOf(rs: KubeObject): KubeObject[] {
+    return this.podsOf(rs).filter((p) => !isTerminating(p) && podPhase(p) !== 'Succeeded' && podPhase(p) !== 'Failed');
   }
 
   /** Creates a controller's pod; the runtime may change it first (a replacement may inherit a fault from the cluster's state). */
@@ -180,7 +192,7 @@ export class Controllers {
 
   private reconcileReplicaSet(rs: KubeObject): void {
     const { template, replicas = 1 } = spec(rs);
-    const pods = this.podsOf(rs);
+    const pods = this.activePodsOf(rs);
     for (let i = pods.length; i < replicas; i++) {
       this.createPod(
         podFromTemplate(template, {
@@ -192,7 +204,7 @@ export class Controllers {
     }
     const newestFirst = pods.sort((a, b) => (b.metadata.creationTimestamp ?? '').localeCompare(a.metadata.creationTimestamp ?? ''));
     for (const extra of newestFirst.slice(0, Math.max(0, pods.length - replicas))) {
-      this.store.delete(kinds.pod, extra.metadata.namespace, extra.metadata.name ?? '');
+      this.termination.delete(extra.metadata.namespace ?? '', extra.metadata.name ?? '', undefined);
     }
   }
 
@@ -223,7 +235,7 @@ export class Controllers {
     }
     for (const pod of this.podsOf(sts)) {
       const ordinal = Number(pod.metadata.labels?.['apps.kubernetes.io/pod-index'] ?? -1);
-      if (ordinal >= replicas) this.store.delete(kinds.pod, namespace, pod.metadata.name ?? '');
+      if (ordinal >= replicas && !isTerminating(pod)) this.termination.delete(namespace, pod.metadata.name ?? '', undefined);
     }
   }
 
@@ -267,12 +279,12 @@ export class Controllers {
   }
 
   private refreshReplicaSet(rs: KubeObject): void {
-    this.writeStatus(kinds.replicaSet, rs, replicaSetStatus(rs, this.podsOf(rs)));
+    this.writeStatus(kinds.replicaSet, rs, replicaSetStatus(rs, this.activePodsOf(rs)));
   }
 
   private refreshDeployment(dep: KubeObject): void {
     const owned = this.store.list(kinds.replicaSet, dep.metadata.namespace).filter((rs) => ownedBy(rs, dep));
-    this.writeStatus(kinds.deployment, dep, deploymentStatus(dep, owned.flatMap((rs) => this.podsOf(rs))));
+    this.writeStatus(kinds.deployment, dep, deploymentStatus(dep, owned.flatMap((rs) => this.activePodsOf(rs))));
   }
 
   private refreshStatefulSet(sts: KubeObject): void {

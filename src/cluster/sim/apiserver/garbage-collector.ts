@@ -1,6 +1,7 @@
 import type { ResourceKind } from './resources.js';
 import { kinds, resourceKinds } from './resources.js';
 import type { ObjectStore } from './store.js';
+import type { PodTermination } from './termination.js';
 import type { KubeObject } from './types.js';
 
 /** How a deletion treats the objects that name the deleted one as their owner. */
@@ -21,7 +22,15 @@ export const orphanedJobPodsWarning =
  * Deletes one object and then, as the garbage collector would, its dependents (or strips their owner
  * reference when orphaning). The owner goes first so that controllers never replace the dependents.
  */
-export function deleteCascading(store: ObjectStore, kind: ResourceKind, namespace: string | undefined, name: string, policy: PropagationPolicy): KubeObject {
+export function deleteCascading(
+  store: ObjectStore,
+  kind: ResourceKind,
+  namespace: string | undefined,
+  name: string,
+  policy: PropagationPolicy,
+  /** Absent while the platform's world sets a state up: dependents then go at once. */
+  pods?: PodTermination,
+): KubeObject {
   const deleted = store.delete(kind, namespace, name);
   const uid = deleted.metadata.uid;
   if (kind === kinds.namespace) {
@@ -40,8 +49,11 @@ export function deleteCascading(store: ObjectStore, kind: ResourceKind, namespac
       current.metadata.ownerReferences = refs.filter((r) => r.uid !== uid);
       if (current.metadata.ownerReferences.length === 0) delete current.metadata.ownerReferences;
       store.update(depKind, current);
+    } else if (depKind === kinds.pod && pods) {
+      // The collector deletes with default options: a dependent pod on a node terminates gracefully.
+      if (store.get(depKind, object.metadata.namespace, depName)) pods.delete(object.metadata.namespace ?? '', depName, undefined);
     } else if (store.get(depKind, object.metadata.namespace, depName)) {
-      deleteCascading(store, depKind, object.metadata.namespace, depName, 'Background');
+      deleteCascading(store, depKind, object.metadata.namespace, depName, 'Background', pods);
     }
   }
   return deleted;

@@ -1,8 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { admitCreate, validateName, validateUpdate } from './admission.js';
+import type { AdmissionCaches } from './admission.js';
 import { SimApiError, statusErrors } from './errors.js';
-import { defaultPropagation, deleteCascading, orphanedJobPodsWarning } from './garbage-collector.js';
-import type { PropagationPolicy } from './garbage-collector.js';
+import { readDeleteOptions } from './delete-options.js';
+import type { DeleteOptions } from './delete-options.js';
+import { deleteCascading, orphanedJobPodsWarning } from './garbage-collector.js';
 import { podLog } from './logs.js';
 import { acceptedPatchTypes, jsonPatch, mergePatch, PatchError, patchTypes, strategicMergePatch } from './patch.js';
 import type { PodRuntime } from './pod-runtime.js';
@@ -13,6 +15,7 @@ import { apiVersionOf, kinds } from './resources.js';
 import { matchesFields, matchesLabels, parseFieldSelector, parseLabelSelector } from './selectors.js';
 import type { WorkloadSelector } from './selectors.js';
 import type { ObjectStore } from './store.js';
+import type { PodTermination } from './termination.js';
 import { toTable, wantsTable } from './table.js';
 import type { KubeObject } from './types.js';
 import { clone, isJsonObject } from './types.js';
@@ -37,12 +40,11 @@ export interface ApiCall {
 
 const ok = (body: unknown, status = 200): ApiResult => ({ status, body });
 
+/** Create, update and patch take dryRun from the query only (their body is the object); DELETE reads its own options. */
 function isDryRun(call: ApiCall): boolean {
   const values = call.query.getAll('dryRun');
-  const fromBody = isJsonObject(call.body) && Array.isArray(call.body['dryRun']) ? (call.body['dryRun'] as unknown[]).map(String) : [];
-  const all = [...values, ...fromBody];
-  for (const v of all) if (v !== 'All') throw statusErrors.badRequest(`Invalid dry run value: ${v}`);
-  return all.length > 0;
+  for (const v of values) if (v !== 'All') throw statusErrors.badRequest(`Invalid dry run value: ${v}`);
+  return values.length > 0;
 }
 
 function namespaceOf(call: ApiCall): string | undefined {
@@ -163,7 +165,7 @@ export function create(store: ObjectStore, call: ApiCall): ApiResult {
 }
 
 /** Writes `next` over `previous`, honouring the status subresource split, validation and dry run. */
-function write(store: ObjectStore, call: ApiCall, previous: KubeObject, next: KubeObject): ApiResult {
+function write(store: ObjectStore, call: ApiCall, previous: KubeObject, next: KubeObject, caches: AdmissionCaches): ApiResult {
   const { kind } = call.req;
   next.metadata.name = previous.metadata.name;
   if (kind.namespaced) next.metadata.namespace = previous.metadata.namespace;
@@ -177,11 +179,16 @@ function write(store: ObjectStore, call: ApiCall, previous: KubeObject, next: Ku
     if (previous['status'] === undefined) delete next['status'];
     else next['status'] = previous['status'];
   }
-  validateUpdate(kind, previous, next, store);
+  // Only a DELETE starts or shortens a deletion; a write carries the pending one over as it is.
+  for (const field of ['deletionTimestamp', 'deletionGracePeriodSeconds']) {
+    if (previous.metadata[field] === undefined) delete next.metadata[field];
+    else next.metadata[field] = previous.metadata[field];
+  }
+  validateUpdate(kind, previous, next, caches);
   return ok(store.update(kind, next, { dryRun: isDryRun(call) }));
 }
 
-export function update(store: ObjectStore, call: ApiCall): ApiResult {
+export function update(store: ObjectStore, call: ApiCall, caches: AdmissionCaches): ApiResult {
   checkSubresource(call, ['status', 'scale']);
   const obj = requireObject(call);
   if (call.req.subresource === 'scale') return writeScale(store, call, current(store, call), obj);
@@ -190,10 +197,10 @@ export function update(store: ObjectStore, call: ApiCall): ApiResult {
   if (call.req.kind.namespaced && namespace && namespace !== call.req.namespace) {
     throw statusErrors.badRequest('the namespace of the provided object does not match the namespace sent on the request');
   }
-  return write(store, call, current(store, call), obj);
+  return write(store, call, current(store, call), obj, caches);
 }
 
-export function patch(store: ObjectStore, call: ApiCall): ApiResult {
+export function patch(store: ObjectStore, call: ApiCall, caches: AdmissionCaches): ApiResult {
   checkSubresource(call, ['status', 'scale']);
   const { kind } = call.req;
   const accepted = acceptedPatchTypes(kind);
@@ -218,27 +225,11 @@ export function patch(store: ObjectStore, call: ApiCall): ApiResult {
   if (wanted !== undefined && wanted !== '' && wanted !== previous.metadata.resourceVersion) throw statusErrors.conflict(kind, call.req.name);
   next.metadata.resourceVersion = previous.metadata.resourceVersion;
   if (call.req.subresource === 'scale') return writeScale(store, call, stored, next);
-  return write(store, call, previous, next);
+  return write(store, call, previous, next, caches);
 }
 
-interface DeleteOptions {
-  propagationPolicy?: string;
-  orphanDependents?: boolean;
-  preconditions?: { uid?: string; resourceVersion?: string };
-}
-
-function deleteOptions(call: ApiCall): { policy: PropagationPolicy; explicit: boolean; preconditions: DeleteOptions['preconditions'] } {
-  const body = (isJsonObject(call.body) ? call.body : {}) as DeleteOptions;
-  const raw = call.query.get('propagationPolicy') ?? body.propagationPolicy ?? (body.orphanDependents === true ? 'Orphan' : undefined);
-  if (raw !== undefined && raw !== 'Background' && raw !== 'Foreground' && raw !== 'Orphan') {
-    throw statusErrors.badRequest(`DeleteOptions.meta.k8s.io "" is invalid: propagationPolicy: Unsupported value: "${raw}": supported values: "Foreground", "Background", "Orphan"`);
-  }
-  return { policy: raw ?? defaultPropagation(call.req.kind), explicit: raw !== undefined, preconditions: body.preconditions };
-}
-
-function deleteOne(store: ObjectStore, call: ApiCall, name: string, dryRun: boolean): { obj: KubeObject; warn: boolean } {
+function deleteOne(store: ObjectStore, call: ApiCall, name: string, options: DeleteOptions, pods: PodTermination): { obj: KubeObject; warn: boolean } {
   const { kind } = call.req;
-  const options = deleteOptions(call);
   const existing = store.get(kind, namespaceOf(call), name);
   if (!existing) throw statusErrors.notFound(kind, name);
   const pre = options.preconditions;
@@ -250,17 +241,19 @@ function deleteOne(store: ObjectStore, call: ApiCall, name: string, dryRun: bool
     });
   }
   if (pre?.resourceVersion && pre.resourceVersion !== existing.metadata.resourceVersion) throw statusErrors.conflict(kind, name);
-  if (dryRun) return { obj: existing, warn: false };
-  const obj = deleteCascading(store, kind, namespaceOf(call), name, options.policy);
+  if (kind === kinds.pod) return { obj: pods.delete(namespaceOf(call) ?? '', name, options.gracePeriodSeconds, options.dryRun), warn: false };
+  if (options.dryRun) return { obj: existing, warn: false };
+  const obj = deleteCascading(store, kind, namespaceOf(call), name, options.policy, pods);
   return { obj, warn: kind === kinds.job && !options.explicit };
 }
 
-export function remove(store: ObjectStore, call: ApiCall): ApiResult {
+export function remove(store: ObjectStore, call: ApiCall, pods: PodTermination): ApiResult {
   checkSubresource(call, []);
   const { kind } = call.req;
-  const { obj, warn } = deleteOne(store, call, call.req.name, isDryRun(call));
+  const options = readDeleteOptions(kind, call.query, call.body);
+  const { obj, warn } = deleteOne(store, call, call.req.name, options, pods);
   const headers = warn ? { Warning: orphanedJobPodsWarning } : undefined;
-  // Pods answer with the object itself (they are deleted gracefully in a real cluster); other kinds with a Status.
+  // Pods answer with the object itself (Terminating, or as it was when it went); other kinds with a Status.
   const body =
     kind === kinds.pod
       ? obj
@@ -274,11 +267,12 @@ export function remove(store: ObjectStore, call: ApiCall): ApiResult {
   return { status: 200, body, ...(headers ? { headers } : {}) };
 }
 
-export function removeCollection(store: ObjectStore, call: ApiCall): ApiResult {
+export function removeCollection(store: ObjectStore, call: ApiCall, pods: PodTermination): ApiResult {
   checkSubresource(call, []);
   const { kind } = call.req;
-  const dryRun = isDryRun(call);
-  const deleted = selectObjects(store, kind, namespaceOf(call), call.query).map((o) => deleteOne(store, call, o.metadata.name ?? '', dryRun).obj);
-  return ok({ kind: `${kind.kind}List`, apiVersion: apiVersionOf(kind), metadata: { resourceVersion: String(store.resourceVersion) }, items: deleted.map((o) => asListItem(kind, o)) });
+  const options = readDeleteOptions(kind, call.query, call.body);
+  const deleted = selectObjects(store, kind, namespaceOf(call), call.query).map((o) => deleteOne(store, call, o.metadata.name ?? '', options, pods).obj);
+  const list = { kind: `${kind.kind}List`, apiVersion: apiVersionOf(kind), metadata: { resourceVersion: String(store.resourceVersion) }, items: deleted.map((o) => asListItem(kind, o)) };
+  return ok(list);
 }
 

@@ -5,8 +5,10 @@ import { createServer as createNetServer } from 'node:net';
 import type { AddressInfo, Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { timingSafeEqual } from 'node:crypto';
+import type { AdmissionCaches } from './admission.js';
 import { decodeBody, readBody } from './body.js';
 import { connect, connectSubresources } from './connect.js';
+import { ignoredDeleteQuery } from './delete-options.js';
 import { apiGroup, apiGroupList, apiResourceList, apiVersions, serverVersion } from './discovery.js';
 import { SimApiError, statusErrors } from './errors.js';
 import { openApiDocument, openApiIndex } from './openapi.js';
@@ -18,6 +20,7 @@ import type { ResourceRequest } from './request-info.js';
 import * as rest from './rest.js';
 import type { ApiCall, ApiResult } from './rest.js';
 import type { ObjectStore } from './store.js';
+import type { PodTermination } from './termination.js';
 import { serveWatch } from './watch.js';
 import type { OpenWatch } from './watch.js';
 import { selfSignedCertificate } from './tls-cert.js';
@@ -29,6 +32,11 @@ export interface RequestRecord {
   /** The query string without the leading `?`, e.g. `labelSelector=app%3Ddevtron`. */
   query: string;
   status: number;
+  /**
+   * DeleteOptions the query carried but the server did not read, because the request also had a body
+   * (a real server reads one or the other, never both): a client relying on them is wrong on a real cluster.
+   */
+  ignoredQuery?: string[];
 }
 
 /** What the HTTP face needs: where to listen, the token to demand, the state, the current RBAC policy and what pods log. */
@@ -40,6 +48,10 @@ export interface ApiServerOptions {
   policy: () => SimPolicy | undefined;
   /** What pods log (their `/log` subresource). */
   pods: PodRuntime;
+  /** How deleted pods terminate. */
+  termination: PodTermination;
+  /** The informer caches admission plugins read (they lag behind the store). */
+  admission: AdmissionCaches;
   log?: (line: string) => void;
   /**
    * Annotations left out of every object served (reads, lists, watches): the simulator's own
@@ -159,6 +171,10 @@ export class SimApiServer {
         record.status = 200;
         return;
       }
+      if (resource.verb === 'delete' || resource.verb === 'deletecollection') {
+        const ignored = ignoredDeleteQuery(url.searchParams, body);
+        if (ignored.length > 0) record.ignoredQuery = ignored;
+      }
       record.status = this.send(res, this.dispatch(call));
     } catch (error) {
       const failure = error instanceof SimApiError ? error : new SimApiError(500, 'InternalError', `Internal error occurred: ${String(error)}`);
@@ -208,14 +224,14 @@ export class SimApiServer {
         return rest.create(store, call);
       case 'update':
         if (!named) throw statusErrors.methodNotAllowed();
-        return rest.update(store, call);
+        return rest.update(store, call, this.options.admission);
       case 'patch':
         if (!named) throw statusErrors.methodNotAllowed();
-        return rest.patch(store, call);
+        return rest.patch(store, call, this.options.admission);
       case 'delete':
-        return rest.remove(store, call);
+        return rest.remove(store, call, this.options.termination);
       case 'deletecollection':
-        return rest.removeCollection(store, call);
+        return rest.removeCollection(store, call, this.options.termination);
       default:
         throw statusErrors.methodNotAllowed();
     }

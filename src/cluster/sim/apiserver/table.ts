@@ -38,6 +38,8 @@ interface ContainerStatus {
 }
 
 function podStatusText(o: KubeObject): string {
+  // kubectl's printPod (pkg/printers/internalversion/printers.go): a pod being deleted reads Terminating.
+  if (o.metadata.deletionTimestamp) return 'Terminating';
   const statuses = (status(o)['containerStatuses'] as ContainerStatus[] | undefined) ?? [];
   const waiting = statuses.find((c) => c.state?.waiting?.reason)?.state?.waiting?.reason;
   if (waiting && waiting !== 'ContainerCreating') return waiting;

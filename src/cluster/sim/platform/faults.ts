@@ -2,6 +2,7 @@ import type { PlatformNames } from '../../../platform-names.js';
 import type { PodRuntime } from '../apiserver/pod-runtime.js';
 import { podSpecOf } from '../apiserver/pods.js';
 import { matchesLabels, parseLabelSelector } from '../apiserver/selectors.js';
+import { isTerminating } from '../apiserver/termination.js';
 import type { KubeObject } from '../apiserver/types.js';
 import { stateEntries } from './broken-states/index.js';
 import { faultAnnotation, type FaultEntry, type PodFault, type PodTarget } from './fault-model.js';
@@ -62,7 +63,9 @@ export function inheritedFaults(names: PlatformNames, newPod: KubeObject, podsNo
     for (const rule of entry.inheritance?.(names) ?? []) {
       if (!rule.newPods.some((t) => targets(t, newPod))) continue;
       const carrier = rule.whileAnyPodHas;
-      const carrierPresent = carrier !== undefined && podsNow.some((p) => p.metadata.uid !== newPod.metadata.uid && faultsOf(p).some((f) => f.text === carrier.text));
+      // A Terminating pod serves no more, so it passes nothing on.
+      const carrierPresent =
+        carrier !== undefined && podsNow.some((p) => p.metadata.uid !== newPod.metadata.uid && !isTerminating(p) && faultsOf(p).some((f) => f.text === carrier.text));
       const badImage = rule.whenImage !== undefined && broken.has(entry.entryId) && images.some(rule.whenImage);
       if (carrierPresent || badImage) out.push(rule.fault);
     }
@@ -70,9 +73,9 @@ export function inheritedFaults(names: PlatformNames, newPod: KubeObject, podsNo
   return out;
 }
 
-/** Entry ids whose symptom is present: any pod still carries one of the entry's faults. */
+/** Entry ids whose symptom is present: any pod still serving (not Terminating) carries one of the entry's faults. */
 export function presentSymptoms(pods: readonly KubeObject[]): string[] {
-  const carried = new Set(pods.flatMap((p) => faultsOf(p).map((f) => f.entry)));
+  const carried = new Set(pods.filter((p) => !isTerminating(p)).flatMap((p) => faultsOf(p).map((f) => f.entry)));
   return faultEntries.map((e) => e.entryId).filter((id) => carried.has(id));
 }
 
