@@ -89,7 +89,8 @@ function admitJob(obj: KubeObject, uid: string): void {
   spec['template'] = template;
 }
 
-const statefulSetMutable = ['replicas', 'ordinals', 'template', 'updateStrategy', 'persistentVolumeClaimRetentionPolicy', 'minReadySeconds'];
+/** What ValidateStatefulSetUpdate (pkg/apis/apps/validation/validation.go) restores before comparing the specs. */
+const statefulSetMutable = ['replicas', 'ordinals', 'template', 'updateStrategy', 'revisionHistoryLimit', 'persistentVolumeClaimRetentionPolicy', 'minReadySeconds'];
 
 /** Rejects updates the API server rejects, with its messages; may adjust `next` the way the server would. */
 export function validateUpdate(kind: ResourceKind, previous: KubeObject, next: KubeObject, store: ObjectStore): void {
@@ -104,7 +105,7 @@ export function validateUpdate(kind: ResourceKind, previous: KubeObject, next: K
       throw statusErrors.unprocessable(
         kind,
         name,
-        "spec: Forbidden: updates to statefulset spec for fields other than 'replicas', 'ordinals', 'template', 'updateStrategy', 'persistentVolumeClaimRetentionPolicy' and 'minReadySeconds' are forbidden",
+        "spec: Forbidden: updates to statefulset spec for fields other than 'replicas', 'ordinals', 'template', 'updateStrategy', 'revisionHistoryLimit', 'persistentVolumeClaimRetentionPolicy' and 'minReadySeconds' are forbidden",
       );
     }
   }

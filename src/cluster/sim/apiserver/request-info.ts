@@ -10,6 +10,11 @@ export interface ResourceRequest {
   namespace: string;
   name: string;
   subresource: string;
+  /**
+   * For a list or watch whose fieldSelector requires `metadata.name=X`: X, which authorisation sees as the
+   * request's name (so RBAC resourceNames apply), while the verb stays list or watch.
+   */
+  selectedName?: string;
 }
 
 /** Path segments that are subresources of a namespace rather than resources inside it. */
@@ -37,6 +42,20 @@ function verbOf(method: string, name: string, query: URLSearchParams): string {
     default:
       throw statusErrors.methodNotAllowed();
   }
+}
+
+/**
+ * The name a list's field selector requires exactly, as NewRequestInfo reads it
+ * (k8s.io/apiserver/pkg/endpoints/request/requestinfo.go: RequiresExactMatch("metadata.name"), kept only when
+ * it is a valid path segment). `!=` requires nothing.
+ */
+function nameRequiredBy(query: URLSearchParams): string {
+  for (const part of (query.get('fieldSelector') ?? '').split(',')) {
+    const m = /^\s*metadata\.name\s*(?:==|=)(.*)$/.exec(part);
+    const name = m?.[1]?.trim() ?? '';
+    if (name !== '' && name !== '.' && name !== '..' && !/[/%]/.test(name)) return name;
+  }
+  return '';
 }
 
 /**
@@ -72,5 +91,7 @@ export function parseResourcePath(method: string, pathname: string, query: URLSe
     return { kind, verb: verbOf(method, name, query), namespace: name, name, subresource };
   }
   if (!kind.namespaced && namespace) throw statusErrors.pathNotFound();
-  return { kind, verb: verbOf(method, name, query), namespace, name, subresource };
+  const verb = verbOf(method, name, query);
+  const selectedName = verb === 'list' || verb === 'watch' ? nameRequiredBy(query) : '';
+  return { kind, verb, namespace, name, subresource, ...(selectedName ? { selectedName } : {}) };
 }

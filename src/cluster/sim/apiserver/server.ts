@@ -160,9 +160,10 @@ export class SimApiServer {
   private authorise(r: ResourceRequest): void {
     const policy = this.options.policy();
     if (!policy) return;
-    const attrs = { verb: r.verb, apiGroup: r.kind.group, resource: r.kind.plural, subresource: r.subresource, name: r.name, namespace: r.namespace };
+    const name = r.name || (r.selectedName ?? '');
+    const attrs = { verb: r.verb, apiGroup: r.kind.group, resource: r.kind.plural, subresource: r.subresource, name, namespace: r.namespace };
     if (authorize(policy, attrs)) return;
-    throw statusErrors.forbidden(r.kind, r.kind.plural, r.name || undefined, forbiddenReason(policy.subject, attrs));
+    throw statusErrors.forbidden(r.kind, r.kind.plural, name || undefined, forbiddenReason(policy.subject, attrs));
   }
 
   private dispatch(call: ApiCall): ApiResult {
