@@ -1,4 +1,5 @@
 import { compareQuantities } from '../../../quantity.js';
+import { admitCrd } from './custom-resources.js';
 import { statusErrors } from './errors.js';
 import { pendingStatus, podFromTemplate } from './pods.js';
 import type { PodTemplate } from './pods.js';
@@ -62,6 +63,8 @@ export function admitCreate(kind: ResourceKind, obj: KubeObject, uid: string): v
     spec['storageClassName'] ??= 'standard';
     spec['volumeMode'] ??= 'Filesystem';
     obj['status'] = { phase: 'Bound', accessModes: spec['accessModes'] ?? ['ReadWriteOnce'], capacity: { storage } };
+  } else if (kind === kinds.crd) {
+    admitCrd(obj);
   } else if (kind === kinds.service) {
     const spec = (obj['spec'] as JsonObject | undefined) ?? {};
     spec['type'] ??= 'ClusterIP';

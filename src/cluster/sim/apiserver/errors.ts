@@ -28,6 +28,8 @@ export class SimApiError extends Error {
   get code(): number {
     return this.status.code;
   }
+  /** Set when the server answers in plain text rather than with the Status (Go's http.NotFound). */
+  plainText?: string;
 }
 
 function details(kind: ResourceKind, name: string | undefined): StatusBody['details'] {
@@ -70,6 +72,16 @@ function conflictOn(resource: string, group: string, name: string, why: string):
 export const statusErrors = {
   notFound: (kind: ResourceKind, name: string) => new SimApiError(404, 'NotFound', `${subject(kind, name)} not found`, details(kind, name)),
   pathNotFound: () => new SimApiError(404, 'NotFound', 'the server could not find the requested resource', {}),
+  /**
+   * The end of kube-apiserver's delegation chain (k8s.io/apiserver/pkg/util/notfoundhandler/notfoundhandler.go)
+   * answers with Go's http.NotFound: the text `404 page not found`, no Status. client-go turns that into
+   * "the server could not find the requested resource".
+   */
+  pageNotFound: () => {
+    const error = new SimApiError(404, 'NotFound', 'the server could not find the requested resource', {});
+    error.plainText = '404 page not found\n';
+    return error;
+  },
   alreadyExists: (kind: ResourceKind, name: string) =>
     new SimApiError(409, 'AlreadyExists', `${subject(kind, name)} already exists`, details(kind, name)),
   conflict: (kind: ResourceKind, name: string) =>

@@ -1,6 +1,5 @@
 import { statusErrors } from './errors.js';
 import type { ResourceKind } from './resources.js';
-import { findKind } from './resources.js';
 
 /** A request for a resource, decoded from its URL the way the API server's RequestInfoFactory does. */
 export interface ResourceRequest {
@@ -62,7 +61,12 @@ function nameRequiredBy(query: URLSearchParams): string {
  * Decodes `/api/v1/namespaces/{ns}/pods/{name}/log` and `/apis/{group}/{version}/...`. Returns undefined for
  * paths that are not resource paths (discovery and the like); throws 404 for resources the server does not serve.
  */
-export function parseResourcePath(method: string, pathname: string, query: URLSearchParams): ResourceRequest | undefined {
+export function parseResourcePath(
+  method: string,
+  pathname: string,
+  query: URLSearchParams,
+  findKind: (group: string, version: string, plural: string) => ResourceKind | undefined,
+): ResourceRequest | undefined {
   const parts = pathname.split('/').filter((p) => p !== '').map(decodeURIComponent);
   let group: string;
   let version: string;
@@ -85,6 +89,9 @@ export function parseResourcePath(method: string, pathname: string, query: URLSe
   }
   const [plural = '', name = '', subresource = '', ...extra] = rest;
   const kind = findKind(group, version, plural);
+  // Under /apis, what no built-in group serves is the apiextensions handler's, which hands an unknown or
+  // unestablished resource to the not-found handler (k8s.io/apiserver/pkg/util/notfoundhandler/notfoundhandler.go).
+  if (!kind && group !== '') throw statusErrors.pageNotFound();
   if (!kind || extra.length > 0) throw statusErrors.pathNotFound();
   if (kind.plural === 'namespaces') {
     // `/api/v1/namespaces/{name}` names the namespace itself; like the API server, it counts as in that namespace for RBAC.

@@ -9,9 +9,11 @@ import { decodeBody, readBody } from './body.js';
 import { apiGroup, apiGroupList, apiResourceList, apiVersions, serverVersion } from './discovery.js';
 import { SimApiError, statusErrors } from './errors.js';
 import type { PodRuntime } from './pod-runtime.js';
+import { findServedKind, servedCustomKinds } from './custom-resources.js';
 import { authorize, forbiddenReason } from './rbac.js';
 import type { SimPolicy } from './rbac.js';
 import { parseResourcePath } from './request-info.js';
+import { resourceKinds } from './resources.js';
 import type { ResourceRequest } from './request-info.js';
 import * as rest from './rest.js';
 import type { ApiCall, ApiResult } from './rest.js';
@@ -123,7 +125,8 @@ export class SimApiServer {
     this.records.push(record);
     try {
       this.authenticate(req);
-      const resource = parseResourcePath(method, url.pathname, url.searchParams);
+      const store = this.options.store;
+      const resource = parseResourcePath(method, url.pathname, url.searchParams, (g, v, p) => findServedKind(store, g, v, p));
       if (!resource) {
         record.status = this.send(res, this.discovery(method, url.pathname, req));
         return;
@@ -144,7 +147,11 @@ export class SimApiServer {
     } catch (error) {
       const failure = error instanceof SimApiError ? error : new SimApiError(500, 'InternalError', `Internal error occurred: ${String(error)}`);
       if (!(error instanceof SimApiError)) this.options.log?.(`internal error on ${method} ${url.pathname}: ${String(error)}`);
-      record.status = this.send(res, { status: failure.code, body: failure.status });
+      const answer: ApiResult =
+        failure.plainText === undefined
+          ? { status: failure.code, body: failure.status }
+          : { status: failure.code, body: failure.plainText, contentType: 'text/plain; charset=utf-8', headers: { 'X-Content-Type-Options': 'nosniff' } };
+      record.status = this.send(res, answer);
     } finally {
       this.options.log?.(`${method} ${url.pathname}${url.search} ${record.status}`);
     }
@@ -195,17 +202,20 @@ export class SimApiServer {
   private discovery(method: string, pathname: string, req: IncomingMessage): ApiResult {
     if (method !== 'GET' && method !== 'HEAD') throw statusErrors.methodNotAllowed();
     const parts = pathname.split('/').filter((p) => p !== '');
+    const served = [...resourceKinds, ...servedCustomKinds(this.options.store)];
     const found = (() => {
       if (pathname === '/version' || pathname === '/version/') return serverVersion;
       if (parts.length === 1 && parts[0] === 'api') return apiVersions(req.headers.host ?? '127.0.0.1');
-      if (parts.length === 1 && parts[0] === 'apis') return apiGroupList();
-      if (parts.length === 2 && parts[0] === 'api') return apiResourceList('', parts[1] ?? '');
-      if (parts.length === 2 && parts[0] === 'apis') return apiGroup(parts[1] ?? '');
-      if (parts.length === 3 && parts[0] === 'apis') return apiResourceList(parts[1] ?? '', parts[2] ?? '');
+      if (parts.length === 1 && parts[0] === 'apis') return apiGroupList(served);
+      if (parts.length === 2 && parts[0] === 'api') return apiResourceList(served, '', parts[1] ?? '');
+      if (parts.length === 2 && parts[0] === 'apis') return apiGroup(served, parts[1] ?? '');
+      if (parts.length === 3 && parts[0] === 'apis') return apiResourceList(served, parts[1] ?? '', parts[2] ?? '');
       return undefined;
     })();
     if (found) return { status: 200, body: found };
     if (['/healthz', '/livez', '/readyz'].includes(pathname)) return { status: 200, body: 'ok', contentType: 'text/plain' };
+    // A group or version no CRD serves falls through the apiextensions discovery handlers to the not-found handler.
+    if (parts[0] === 'apis') throw statusErrors.pageNotFound();
     throw statusErrors.pathNotFound();
   }
 
