@@ -21,6 +21,7 @@ import { dropDatabaseStep } from './drop-database.js';
 import { listPods } from './list-pods.js';
 import { manual } from './manual.js';
 import { wait } from './wait.js';
+import { missingResourceType } from './resource-types.js';
 
 type KindOf<K extends Step['kind']> = Extract<Step, { kind: K }>;
 
@@ -58,7 +59,7 @@ export function permissionsOf(step: Step): Permission[] {
 
 /** Resolves a step for the plan. Read-only. */
 export async function planStep(ctx: StepContext, step: Step, index: number): Promise<{ planned: PlannedStep } & Pick<StepPlan<unknown>, 'warnings' | 'blocked' | 'unreachable'>> {
-  const p = await kindOf(step).plan(ctx, step);
+  const p = (await missingResourceType(ctx, step)) ?? (await kindOf(step).plan(ctx, step));
   return {
     planned: { index, kind: step.kind, does: step.does, risk: step.risk, approval: approvalOf(step), lines: p.lines, targets: p.targets, data: p.data },
     ...(p.warnings ? { warnings: p.warnings } : {}),
