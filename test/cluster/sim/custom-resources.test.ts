@@ -1,3 +1,9 @@
+import { execFile } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
 import { ApiextensionsV1Api, CustomObjectsApi } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSimulatedCluster } from '../../../src/cluster/sim/index.js';
@@ -79,5 +85,39 @@ describe('custom resources and their definitions', () => {
     expect(listed).toMatchObject({ kind: 'WidgetList', items: [{ kind: 'Widget', metadata: { name: 'w' }, spec: { size: 3 } }] });
     const discovery = (await (await get('/apis/example.com/v1')).json()) as { resources: Array<{ name: string; kind: string }> };
     expect(discovery.resources).toEqual([expect.objectContaining({ name: 'widgets', kind: 'Widget', namespaced: true })]);
+  });
+});
+
+const kubectlPath = '/usr/bin/kubectl';
+
+describe.skipIf(!existsSync(kubectlPath))('kubectl and a deleted CRD', () => {
+  let sim: SimulatedCluster;
+  let dir: string;
+  const kubectl = (...args: string[]) =>
+    promisify(execFile)(kubectlPath, [...args, '--cache-dir', join(dir, 'cache')], { env: { ...process.env, KUBECONFIG: join(dir, 'config'), HOME: dir }, timeout: 20_000 });
+  const failure = (...args: string[]) =>
+    kubectl(...args).then(
+      () => 'succeeded',
+      (e: { stderr?: string }) => e.stderr ?? '',
+    );
+
+  beforeAll(async () => {
+    sim = await startSimulatedCluster(fast);
+    dir = await mkdtemp(join(tmpdir(), 'sim-crd-'));
+    await sim.writeKubeconfig(join(dir, 'config'));
+  });
+  afterAll(async () => {
+    await sim?.close();
+    if (dir) await rm(dir, { recursive: true, force: true });
+  });
+
+  it('finds the type while its CRD exists, and says the server has no such type once it is deleted', async () => {
+    expect((await kubectl('get', 'backendconfigs', '-n', ns)).stderr).toContain('No resources found in devtroncd namespace.');
+    expect((await kubectl('delete', 'crd', 'backendconfigs.cloud.google.com')).stdout.trim()).toBe('customresourcedefinition.apiextensions.k8s.io "backendconfigs.cloud.google.com" deleted');
+    // With discovery still cached, kubectl asks for the resource and client-go words the plain 404 page.
+    expect(await failure('get', 'backendconfigs', '-n', ns)).toContain('the server could not find the requested resource (get backendconfigs.cloud.google.com)');
+    // With fresh discovery, the type is simply not there.
+    await rm(join(dir, 'cache'), { recursive: true, force: true });
+    expect(await failure('get', 'backendconfigs', '-n', ns)).toContain('the server doesn\'t have a resource type "backendconfigs"');
   });
 });
