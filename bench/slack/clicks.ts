@@ -1,6 +1,6 @@
 import type { Agent } from 'node:http';
 import { Queue, QueueEvents } from 'bullmq';
-import { actionIds } from '../../src/handlers/blocks/remedy.js';
+import { actionIds } from '../../src/views/slack/remedy.js';
 import { clusterQueueName, runJobId } from '../../src/jobs/names.js';
 import { blockActionsBody, slashCommandBody } from '../../test/support/slack-requests.js';
 import { postSigned } from './http.js';

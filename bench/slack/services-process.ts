@@ -11,7 +11,7 @@ import { workerRbac } from '../../src/remedies/rbac.js';
 import { startFakeSlackApi, type StoredMessage } from '../../test/fakes/slack-api.js';
 import { workerSubject } from '../../test/support/stack.js';
 import { serveParent, startSampler } from './child.mjs';
-import { actionIds } from '../../src/handlers/blocks/remedy.js';
+import { actionIds } from '../../src/views/slack/remedy.js';
 import { blockActionsBody } from '../../test/support/slack-requests.js';
 import { keepAliveAgent, postSigned } from './http.js';
 import { hasButton, type CardRequest, type CardAnswer, type ChannelSummary, type DenierOptions, type DenierResult } from './protocol.js';

@@ -31,6 +31,7 @@ import { terminalDisconnects } from './entries/terminal-disconnects.js';
 import { upgradeCannotPatchDatabase } from './entries/upgrade-cannot-patch-database.js';
 import { uploadTooLarge } from './entries/upload-too-large.js';
 import type { CatalogueEntry, Stage } from './model.js';
+import { editDistance } from '../spelling.js';
 
 /**
  * The catalogue: section 7's entries in the guide's order, then section 5's procedures. Checked once
@@ -92,7 +93,11 @@ export function findStage(entry: CatalogueEntry, stageId: string): Stage | undef
   return entry.stages.find((s) => s.id === stageId);
 }
 
-/** Throws on an inconsistent catalogue; returns it unchanged otherwise. */
+/**
+ * Throws on an inconsistent catalogue; returns it unchanged otherwise. What only a step's kind knows
+ * (its schema, the parameters it reads) is checked against the kinds by stepProblems
+ * (remedies/steps/registry.ts), where they are loaded.
+ */
 export function checkCatalogue(entries: CatalogueEntry[]): CatalogueEntry[] {
   const problems: string[] = [];
   const ids = new Set<string>();
@@ -109,20 +114,15 @@ export function checkCatalogue(entries: CatalogueEntry[]): CatalogueEntry[] {
       claimedBy.set(ref, e.id);
     }
     if (e.stages.length === 0) problems.push(`${e.id}: no stages`);
-    const paramNames = new Set((e.params ?? []).map((p) => p.name));
     for (const p of e.params ?? []) {
       if (!new RegExp(p.pattern).test(p.example)) problems.push(`${e.id}: the example of parameter ${p.name} does not match its pattern`);
       if (p.default !== undefined && !new RegExp(p.pattern).test(p.default)) problems.push(`${e.id}: the default of parameter ${p.name} does not match its pattern`);
-    }
-    for (const used of JSON.stringify(e.stages).matchAll(/"(?:sizeParam|nameParam|timeoutParam|databaseParam|metricsStoreParam|param)":"([^"]+)"/g)) {
-      if (!paramNames.has(used[1]!)) problems.push(`${e.id}: a step uses parameter ${used[1]} that the entry does not declare`);
     }
     const stageIds = new Set(e.stages.map((s) => s.id));
     if (stageIds.size !== e.stages.length) problems.push(`${e.id}: duplicate stage id`);
     for (const s of e.stages) {
       if (s.steps.length === 0) problems.push(`${e.id}/${s.id}: no steps`);
       for (const step of s.steps) {
-        if (step.kind === 'deletePods' && step.risk === 'read-only') problems.push(`${e.id}/${s.id}: deleting pods is not read-only`);
         if (step.risk !== 'read-only' && step.approval === 'none') problems.push(`${e.id}/${s.id}: a ${step.risk} step must be approved`);
       }
       for (const c of s.then?.choices ?? []) {
@@ -132,21 +132,6 @@ export function checkCatalogue(entries: CatalogueEntry[]): CatalogueEntry[] {
   }
   if (problems.length > 0) throw new Error(`The catalogue is inconsistent:\n${problems.join('\n')}`);
   return entries;
-}
-
-/** Edit distance (Levenshtein); ids are short, so the quadratic table is cheap. */
-function distance(a: string, b: string): number {
-  const row = Array.from({ length: b.length + 1 }, (_, i) => i);
-  for (let i = 1; i <= a.length; i++) {
-    let prev = row[0]!;
-    row[0] = i;
-    for (let j = 1; j <= b.length; j++) {
-      const cur = row[j]!;
-      row[j] = Math.min(row[j]! + 1, row[j - 1]! + 1, prev + (a[i - 1] === b[j - 1] ? 0 : 1));
-      prev = cur;
-    }
-  }
-  return row[b.length]!;
 }
 
 /**
@@ -163,7 +148,7 @@ export function closestIds(input: string, limit = 3): string[] {
     const hayWords = new Set(hay.split(/[^a-z0-9]+/));
     // Short words count only whole ("log" is not "login"); longer ones may be part of a word.
     const shared = words.filter((w) => (w.length < 5 ? hayWords.has(w) : hay.includes(w) || compact(hay).includes(compact(w)))).length;
-    return { id: e.id, shared, dist: distance(typed, e.id) };
+    return { id: e.id, shared, dist: editDistance(typed, e.id) };
   });
   scored.sort((a, b) => b.shared - a.shared || a.dist - b.dist || a.id.localeCompare(b.id));
   // Only ids that share a word or are a near-spelling: suggesting unrelated ids helps nobody.

@@ -1,4 +1,4 @@
-import { endpointProblem } from './endpoint.js';
+import { endpointProblem } from '../remedies/dashboard/endpoint.js';
 import type { CatalogueEntry } from './model.js';
 
 /**

@@ -1,8 +1,8 @@
 import { match } from '../matching/index.js';
 import type { MatchResult } from '../matching/types.js';
 import { readSharedFile, type SharedFile } from '../slack/files.js';
-import { esc } from './blocks/kit.js';
-import { matchAnswer } from './blocks/match.js';
+import { esc } from '../views/slack/kit.js';
+import { matchAnswer } from '../views/slack/match.js';
 import type { HandlerDeps } from './deps.js';
 import { looksLikeError } from './messages/looks-like-error.js';
 

@@ -6,9 +6,9 @@ import type { Posted, RemedyEnd, RemedyReporter } from '../jobs/lifecycle/report
 import type { Plan } from '../remedies/plan.js';
 import type { RunOutcome, StepProgress } from '../remedies/runner.js';
 import type { RemedyWrites } from '../slack/outbox.js';
-import type { Block } from './blocks/kit.js';
-import { who } from './blocks/kit.js';
-import { approvalCard, approvalCardText, endBlocks, expiredBlocks, failureBlocks, planningText, progressBlocks, rootText, stageEndBlocks } from './blocks/remedy.js';
+import type { Block } from '../views/slack/kit.js';
+import { who } from '../views/slack/kit.js';
+import { approvalCard, approvalCardText, endBlocks, expiredBlocks, failureBlocks, planningText, progressBlocks, rootText, stageEndBlocks } from '../views/slack/remedy.js';
 
 /** Where a request's conversation lives in Slack. */
 export interface SlackThread {

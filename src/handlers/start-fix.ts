@@ -1,10 +1,8 @@
-import { closestIds, findEntry } from '../catalogue/index.js';
-import { resolveParams } from '../catalogue/params.js';
-import { findCluster } from '../config.js';
-import { RedisUnavailableError } from '../jobs/redis.js';
+import { checkFix, requestFix } from '../core/fix.js';
+import { toUserError } from '../errors.js';
 import type { Announcement } from '../jobs/lifecycle/coordinator.js';
-import { esc } from './blocks/kit.js';
-import { rootText } from './blocks/remedy.js';
+import { mrkdwn } from '../views/slack/answer.js';
+import { rootText } from '../views/slack/remedy.js';
 import type { HandlerDeps } from './deps.js';
 
 /** What a person asked to fix, from a command or a "Plan fix" button. */
@@ -20,19 +18,10 @@ export interface FixAsk {
   readonly threadTs?: string;
 }
 
-/** Checks a fix request without side effects; returns the answer to give at once when it is wrong. */
+/** Checks a fix request without side effects (the core's one check); returns the answer to give at once when it is wrong. */
 export function checkFixAsk(deps: HandlerDeps, ask: Pick<FixAsk, 'entryId' | 'cluster' | 'params'>): string | undefined {
-  const entry = findEntry(ask.entryId);
-  if (!entry) {
-    const closest = closestIds(ask.entryId);
-    return `There is no remedy \`${esc(ask.entryId)}\`.${closest.length > 0 ? ` Closest: ${closest.join(', ')}.` : ' See `/platform list`.'}`;
-  }
-  const cluster = ask.cluster ?? deps.config.defaultCluster;
-  if (!findCluster(deps.config, cluster)) {
-    return `There is no cluster \`${esc(cluster)}\`. Configured clusters: ${deps.config.clusters.map((c) => `\`${c.name}\``).join(', ')}.`;
-  }
-  const params = resolveParams(entry, ask.params ?? {});
-  return params.ok ? undefined : esc(params.message);
+  const checked = checkFix(deps.config, ask);
+  return checked.ok ? undefined : mrkdwn(checked.view.summary);
 }
 
 /**
@@ -41,8 +30,9 @@ export function checkFixAsk(deps: HandlerDeps, ask: Pick<FixAsk, 'entryId' | 'cl
  * thread) and its first plan queued. Returns a message for the person alone when it did not start.
  */
 export async function startFix(deps: HandlerDeps, ask: FixAsk): Promise<string | undefined> {
-  const entry = findEntry(ask.entryId)!;
-  const cluster = ask.cluster ?? deps.config.defaultCluster;
+  const checked = checkFix(deps.config, ask);
+  if (!checked.ok) return mrkdwn(checked.view.summary);
+  const { entry, cluster } = checked;
   let threadTs: string | undefined;
   const announce = async (): Promise<Announcement> => {
     try {
@@ -55,10 +45,11 @@ export async function startFix(deps: HandlerDeps, ask: FixAsk): Promise<string |
     }
   };
   try {
-    const started = await deps.coordinator.requestFix({ entryId: entry.id, cluster, requestedBy: ask.user, ...(ask.params ? { params: ask.params } : {}), announce });
-    return started.ok ? undefined : started.message;
+    const started = await requestFix(deps.coordinator, deps.config, { entryId: entry.id, cluster, requestedBy: ask.user, ...(ask.params ? { params: ask.params } : {}), announce });
+    return started.ok ? undefined : mrkdwn(started.view.summary);
   } catch (err) {
-    const unreachable = err instanceof RedisUnavailableError || /ECONNREFUSED|Connection is closed|max retries|ETIMEDOUT/i.test((err as Error).message);
+    // Starting a fix talks to Redis alone: a service that does not answer can only be the queue.
+    const unreachable = ['redis-unavailable', 'unreachable'].includes(toUserError(err).code);
     deps.logger.error({ err: (err as Error).message }, 'could not start the fix');
     const text = unreachable
       ? '❌ Could not queue the plan: the queue (Redis) is unreachable. Nothing was done; ask again once it is back.'

@@ -1,6 +1,7 @@
-import type { CatalogueEntry, Permission, Verb } from '../catalogue/model.js';
+import type { CatalogueEntry } from '../catalogue/model.js';
 import type { PlatformNames } from '../platform-names.js';
 import { permissionsOf } from './steps/index.js';
+import type { Permission, Verb } from './steps/step.js';
 
 /** A Kubernetes RBAC rule. */
 export interface PolicyRule {

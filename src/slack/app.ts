@@ -1,6 +1,7 @@
 import { App, HTTPReceiver, LogLevel, SocketModeReceiver, webApi, type Logger as BoltLogger } from '@slack/bolt';
 import type { Logger } from 'pino';
 import type { Config } from '../config.js';
+import { UserFacingError } from '../errors.js';
 import { registerActions } from '../handlers/actions/index.js';
 import { registerCommands } from '../handlers/commands/index.js';
 import { registerMessages } from '../handlers/messages/index.js';
@@ -8,7 +9,7 @@ import { registerShortcuts } from '../handlers/shortcuts/index.js';
 import { registerValues } from '../handlers/values/index.js';
 import { PasteBudget } from '../handlers/paste-budget.js';
 import { SlackReporter } from '../handlers/slack-reporter.js';
-import { who } from '../handlers/blocks/kit.js';
+import { who } from '../views/slack/kit.js';
 import { RemedyCoordinator } from '../jobs/lifecycle/coordinator.js';
 import { connectRedis, safeRedisUrl } from '../jobs/redis.js';
 import { RedisOutageLog } from '../jobs/redis-outage.js';
@@ -22,9 +23,9 @@ import { RedisReplayMemory, envelopeIdOf, refuseReplays, requestDigest } from '.
 import { gateRequests } from './request-gate.js';
 
 /** Slack refused the token or could not be reached; the message says which. Never contains the token. */
-export class SlackStartError extends Error {
+export class SlackStartError extends UserFacingError {
   constructor(message: string) {
-    super(message);
+    super('slack-start', message);
     this.name = 'SlackStartError';
   }
 }

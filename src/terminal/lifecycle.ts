@@ -1,35 +1,11 @@
 import type { Logger } from 'pino';
 import { approvalRules, type Config } from '../config.js';
-import { RemedyCoordinator, type Answer, type ApprovalPolicy } from '../jobs/lifecycle/coordinator.js';
+import { RemedyCoordinator, type Answer } from '../jobs/lifecycle/coordinator.js';
 import { connectRedis, safeRedisUrl } from '../jobs/redis.js';
 import { RedisOutageLog } from '../jobs/redis-outage.js';
 import { RequestStore } from '../jobs/requests.js';
+import { secondApprover, terminalPolicy } from './approvers.js';
 import { TerminalReporter, type TerminalAction, type TerminalIO } from './reporter.js';
-
-/**
- * At a terminal the local operator approves restarts; a destructive plan, under the two-person rule,
- * is approved by a second person at the same terminal, who gives their name (the audit trail keeps
- * it). The terminal cannot check who types; Slack can, and is where the rule is enforced for real.
- */
-function terminalPolicy(user: string, twoPersonRule: (cluster: string) => boolean): ApprovalPolicy {
-  return {
-    async refusal(who, plan) {
-      const second = plan.approval === 'second-person' && twoPersonRule(plan.cluster);
-      if (second) return who !== user && who.startsWith('terminal:') ? undefined : 'Destructive steps need a second person: the second approver types their name at the prompt.';
-      return who === user ? undefined : 'Only the person at this terminal can approve here.';
-    },
-    async check(who) {
-      return { approver: who === user };
-    },
-  };
-}
-
-/** A second approver's name as the audit trail records it. */
-function secondApprover(user: string, name: string): string | undefined {
-  const clean = name.trim().replace(/[^A-Za-z0-9._ -]/g, '').slice(0, 40).trim();
-  const who = `terminal:${clean}`;
-  return clean === '' || who === user ? undefined : who;
-}
 
 /** What a terminal session's remedies are built from. */
 export interface TerminalLifecycleOptions {
@@ -84,8 +60,12 @@ export function terminalLifecycle(options: TerminalLifecycleOptions): TerminalLi
         }
         case 'deny':
           return say(await coordinator.deny(req.id, action.plan.stageId, req.attempt ?? '', user));
-        case 'choose':
-          return say(await coordinator.choose(req.id, action.stageId, action.choiceId, user, req.attempt));
+        case 'choose': {
+          // The chosen answer was echoed already when typed; only a refusal is news.
+          const chosen = await coordinator.choose(req.id, action.stageId, action.choiceId, user, req.attempt);
+          if (!chosen.ok) io.print(chosen.message ?? '');
+          return;
+        }
         case 'replan':
           return say(await coordinator.replan(req.id, req.stageId, user));
         case 'stop':

@@ -1,10 +1,10 @@
 import type { CatalogueEntry, Decision, Stage } from '../catalogue/model.js';
-import { approvalCard, endBlocks, failureBlocks, planningText, progressBlocks, stageEndBlocks } from '../handlers/blocks/remedy.js';
+import { approvalCard, endBlocks, failureBlocks, planningText, progressBlocks, stageEndBlocks } from '../views/slack/remedy.js';
 import type { RemedyRequest } from '../jobs/requests.js';
 import type { Posted, RemedyEnd, RemedyReporter } from '../jobs/lifecycle/reporter.js';
 import type { Plan } from '../remedies/plan.js';
 import type { RunOutcome, StepProgress } from '../remedies/runner.js';
-import { blocksToText, mrkdwnToText } from './render.js';
+import { blocksToText, mrkdwnToText } from '../views/text.js';
 
 /**
  * What an answer asks for, as a value: the session carries it out through the lifecycle, so the
@@ -110,7 +110,8 @@ export class TerminalReporter implements RemedyReporter {
   }
 
   async stageEnded(req: RemedyRequest, plan: Plan, outcome: Exclude<RunOutcome, { status: 'waiting' }>, decision?: Decision): Promise<void> {
-    const m = stageEndBlocks(req, plan, outcome, decision);
+    // The question is asked by the prompt below, once.
+    const m = stageEndBlocks(req, plan, outcome);
     this.io.print(`${this.tag(req)} ${blocksToText(m.blocks.filter((b) => b.type !== 'actions'))}`);
     if (decision) {
       this.io.ask({

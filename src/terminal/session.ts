@@ -1,18 +1,12 @@
 import { clearLine, createInterface, cursorTo } from 'node:readline';
 import type { Logger } from 'pino';
-import { closestIds, findEntry } from '../catalogue/index.js';
-import { parseCommand } from '../commands/parse.js';
 import type { Config } from '../config.js';
+import { answerLine, parseCommand } from '../core/index.js';
+import { requestFix } from '../core/fix.js';
+import { command as commandSpan, note, t } from '../core/view.js';
 import type { RedisOutageLog } from '../jobs/redis-outage.js';
-import { findCluster } from '../config.js';
-import { helpBlocks, listBlocks, unknownEntryBlocks } from '../handlers/blocks/catalogue.js';
-import { auditBlocks } from '../handlers/blocks/audit.js';
-import { explainBlocks } from '../handlers/blocks/explain.js';
-import { matchAnswer } from '../handlers/blocks/match.js';
-import { looksLikeError } from '../handlers/messages/looks-like-error.js';
-import { match } from '../matching/index.js';
-import { valuesTerminalAnswer } from '../values/cli.js';
-import { blocksToText } from './render.js';
+import { toText } from '../views/plain.js';
+import { secondApprover } from './approvers.js';
 import { terminalLifecycle } from './lifecycle.js';
 import type { Question } from './reporter.js';
 
@@ -36,15 +30,19 @@ export function stripControl(text: string): string {
   return text.replace(/\u001b\[[0-9;?]{0,20}[ -/]{0,4}[@-~]|\u001b\][^\u0007\u001b]{0,500}(?:\u0007|\u001b\\)|[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g, '');
 }
 
-/** A match answer as terminal text; its buttons become the commands to type. */
-function answerText(pasted: string): string {
-  const result = match(pasted);
-  const text = blocksToText(matchAnswer(result).blocks.filter((b) => b.type !== 'actions'));
-  const top = result.verdict === 'match' ? result.matches[0]!.id : undefined;
-  return top ? `${text}\n  Type "fix ${top}" to plan it, or "explain ${top}".` : text;
-}
+/** The terminal's own commands, under help. */
+const terminalHelp = note(
+  t`Terminal only: ${commandSpan('cluster')} shows the cluster and its symptoms; ${commandSpan('cancel [id]')} cancels a remedy of this session; ${commandSpan('quit')} ends the session. Slash optional: ${commandSpan('/platform fix build-logs')} and ${commandSpan('fix build-logs')} are the same. Any other line is read as a pasted error.`,
+);
 
-const terminalHelp = 'Terminal only: `cluster` shows the cluster and its symptoms; `cancel [id]` cancels a remedy of this session; `quit` ends the session. Slash optional: `/platform fix build-logs` and `fix build-logs` are the same.';
+/** Words the terminal takes besides the core's commands; they work while a question waits. */
+const terminalWords = /^(?:quit|exit|cluster|cancel)(?:\s|$)/;
+
+/** Whether a line is a command (the core's or the terminal's), rather than an answer, a name or a paste. */
+function isCommand(line: string): boolean {
+  const text = line.trim().replace(/^\/platform\b/, '').trim();
+  return terminalWords.test(text) || (text !== '' && parseCommand(text).kind !== 'unknown');
+}
 
 /**
  * A terminal session that takes the same commands as `/platform`, asks for approval by prompt and
@@ -79,7 +77,10 @@ export async function runTerminal(options: TerminalOptions): Promise<void> {
   const lines: string[] = [];
   let inputClosed = false;
   let pumping = false;
-  let quitting = false;
+  /** The last line warned that quitting stops a running remedy: a quit right after it leaves. */
+  let quitWarned = false;
+  /** The person quit: nothing more is said. */
+  let quit = false;
   let finish: () => void = () => undefined;
   const finished = new Promise<void>((r) => (finish = r));
 
@@ -111,16 +112,23 @@ export async function runTerminal(options: TerminalOptions): Promise<void> {
   const { coordinator } = remedies;
   await coordinator.start();
 
+  const leave = (): void => {
+    quit = true;
+    finish();
+  };
+
   async function command(line: string): Promise<void> {
     const text = line.trim().replace(/^\/platform\b/, '').trim();
     if (text === '') return;
+    const warned = quitWarned;
+    quitWarned = false;
     if (['quit', 'exit'].includes(text)) {
-      if (busy.size > 0 && !quitting) {
-        quitting = true;
+      // Every time, not once a session: only a quit right after the warning stops a running remedy.
+      if (busy.size > 0 && !warned) {
+        quitWarned = true;
         return print('A remedy is still running, and its worker runs in this session: quitting stops it. Type quit again to quit anyway.');
       }
-      finish();
-      return;
+      return leave();
     }
     if (text === 'cluster') return print(options.describeCluster());
     if (text === 'cancel' || text.startsWith('cancel ')) {
@@ -134,65 +142,40 @@ export async function runTerminal(options: TerminalOptions): Promise<void> {
       }
       return print(answer.ok ? (answer.message ?? `Cancelled ${id}.`) : answer.message);
     }
-    const parsed = parseCommand(text);
-    switch (parsed.kind) {
-      case 'help':
-        return print(`${blocksToText(helpBlocks(config.clusters.map((c) => c.name), config.defaultCluster))}\n${blocksToText([{ type: 'section', text: { type: 'mrkdwn', text: terminalHelp } }])}`);
-      case 'list':
-        return print(blocksToText(listBlocks()));
-      case 'usage':
-        return print(parsed.message);
-      case 'explain': {
-        const entry = findEntry(parsed.entryId);
-        return print(entry ? blocksToText(explainBlocks(entry)) : blocksToText(unknownEntryBlocks(parsed.entryId, closestIds(parsed.entryId))));
-      }
-      case 'match':
-        return print(answerText(parsed.text));
-      case 'values':
-        return print(valuesTerminalAnswer(parsed, findCluster(config, config.defaultCluster)));
-      case 'audit':
-        return print(blocksToText(auditBlocks(await coordinator.audit.latest(parsed.count))));
-      case 'unknown': {
-        // A pasted error line is matched as it is, as in a Slack channel; other words get the help hint.
-        const result = match(text);
-        if (result.verdict === 'match' || looksLikeError(text)) return print(answerText(text));
-        return print(`Unknown command "${parsed.word}". Try "help", or "match <error text>".`);
-      }
-      case 'fix': {
-        if (!findEntry(parsed.entryId)) return print(blocksToText(unknownEntryBlocks(parsed.entryId, closestIds(parsed.entryId))));
-        const cluster = parsed.cluster ?? config.defaultCluster;
-        if (!findCluster(config, cluster)) return print(`There is no cluster "${cluster}". Configured: ${config.clusters.map((c) => c.name).join(', ')}.`);
-        const started = await coordinator.requestFix({ entryId: parsed.entryId, cluster, requestedBy: user, params: parsed.params, context: {} });
-        if (!started.ok) return print(started.message);
-        open.add(started.request.id);
-        busy.add(started.request.id);
-        return;
-      }
-    }
+    // Everything else is the core's: the same commands and checks as /platform; any other line is a paste.
+    const answer = await answerLine(text, { config, desk: coordinator, user, helpExtra: [terminalHelp], plainText: true });
+    if (answer.kind === 'view') return print(toText(answer.view));
+    if (answer.kind !== 'fix') return;
+    const started = await requestFix(coordinator, config, { ...answer.ask, requestedBy: user, context: {} });
+    if (!started.ok) return print(toText(started.view));
+    open.add(started.request.id);
+    busy.add(started.request.id);
   }
 
   async function answer(q: Question, line: string): Promise<void> {
-    const word = line.trim().toLowerCase();
+    const typed = line.trim();
+    const word = typed.toLowerCase();
     const chosen = q.answers.find((a) => a.keys.includes(word));
-    if (!chosen && q.free && word !== '' && !['quit', 'exit', 'cluster', 'cancel'].includes(word)) {
-      if (!interactive) print(`${q.prompt} > ${line.trim()}`);
+    if (!chosen && isCommand(typed)) {
+      // Commands still work while a question waits (look at the cluster, read help, quit); the question stays.
+      await command(typed);
+      if (!quit && questions[0] === q) print(`(still waiting) ${q.prompt}`);
+      return;
+    }
+    if (!chosen && q.free && word !== '') {
+      if (!interactive) print(`${q.prompt} > ${typed}`);
+      if (!secondApprover(user, typed)) return print('That name is not a second person. The second approver types their own name. (Not an answer letter, and not a spelling of the name of the person who asked.)');
       questions.shift();
       busy.add(q.requestId);
-      await remedies.perform(q.free.action(line.trim()));
+      await remedies.perform(q.free.action(typed));
       return;
     }
     if (!chosen) {
-      // Commands still work while a question waits (look at the cluster, read help, quit); the question stays.
-      if (word !== '' && (['quit', 'exit', 'cluster', 'cancel'].includes(word) || word.startsWith('cancel ') || !['unknown', 'usage'].includes(parseCommand(line).kind))) {
-        await command(line);
-        if (questions[0] === q) print(`(still waiting) ${q.prompt}`);
-        return;
-      }
       print(`Please answer one of: ${q.answers.map((a) => `${a.keys[0]} (${a.label})`).join(', ')}.`);
       return;
     }
     // Piped answers are echoed, so a transcript reads like the session a person would see.
-    if (!interactive) print(`${q.prompt} > ${line.trim()}`);
+    if (!interactive) print(`${q.prompt} > ${typed}`);
     questions.shift();
     busy.add(q.requestId);
     await remedies.perform(chosen.action);
@@ -220,11 +203,9 @@ export async function runTerminal(options: TerminalOptions): Promise<void> {
     } finally {
       pumping = false;
     }
-    if (inputClosed && lines.length === 0 && (busy.size === 0 || !interactive)) {
-      if (busy.size === 0) {
-        for (const q of questions) print(`(input ended; not answered: ${q.prompt})`);
-        finish();
-      }
+    if (inputClosed && lines.length === 0 && busy.size === 0 && !quit) {
+      for (const q of questions) print(`(input ended; not answered: ${q.prompt})`);
+      finish();
     }
   }
 
@@ -238,7 +219,7 @@ export async function runTerminal(options: TerminalOptions): Promise<void> {
     pasteTimer = undefined;
     const got = pasted;
     pasted = [];
-    const looksLikeCommands = got.every((l) => !['unknown'].includes(parseCommand(l.replace(/^\/platform\b/, '')).kind) || l.trim() === '');
+    const looksLikeCommands = got.every((l) => isCommand(l) || l.trim() === '');
     if (got.length > 1 && !looksLikeCommands) lines.push(`match ${got.join('\n')}`);
     else lines.push(...got);
     void pump();

@@ -2,9 +2,8 @@ import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { catalogue, checkCatalogue, findEntry, guideRefs } from '../../src/catalogue/index.js';
 import type { CatalogueEntry } from '../../src/catalogue/model.js';
-import { explainBlocks } from '../../src/handlers/blocks/explain.js';
-import { listBlocks } from '../../src/handlers/blocks/catalogue.js';
-import { blocksToText } from '../../src/terminal/render.js';
+import { explainView, listView } from '../../src/core/catalogue.js';
+import { toText } from '../../src/views/plain.js';
 
 /** Every guide reference any entry names, with the entries that name it. */
 function claims(): Map<string, string[]> {
@@ -44,11 +43,11 @@ describe('guide references', () => {
   });
 
   it('list, explain and fix agree: the entry listed under a reference is the one explain shows and fix plans', () => {
-    const listed = blocksToText(listBlocks()).split('\n');
+    const listed = toText(listView()).split('\n');
     for (const [ref, [id]] of claims()) {
       const line = listed.find((l) => new RegExp(`\\(guide (?:[\\d.]+, )*${ref.replace('.', '\\.')}(?:, [\\d.]+)*\\)`).test(l));
       expect(line, `the list line of guide ${ref}`).toMatch(new RegExp(`^${id} \\(`));
-      expect(blocksToText(explainBlocks(findEntry(ref)!))).toContain(`${id} · guide`);
+      expect(toText(explainView(findEntry(ref)!))).toContain(`${id} · guide`);
     }
   });
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseCommand } from '../../src/commands/parse.js';
+import { parseCommand } from '../../src/core/parse.js';
 
 describe('parsing /platform commands', () => {
   it.each([

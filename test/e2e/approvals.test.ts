@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { blocksText, type StoredMessage } from '../fakes/slack-api.js';
-import { approver, bystander, channel, requester, secondApprover, startStack, workerPolicy, type Stack } from '../support/stack.js';
+import { approver, bystander, channel, eventually, jobsOf, requestIdOf, requester, secondApprover, startStack, workerPolicy, type Stack } from '../support/stack.js';
 
 const hasButton = (m: StoredMessage, prefix: string) => JSON.stringify(m.blocks ?? []).includes(`"action_id":"${prefix}`);
 const pods = { group: '', version: 'v1', plural: 'pods' };
@@ -73,13 +73,18 @@ describe('approval policy, expiry, cancel, concurrency and the audit trail', () 
     });
 
     const mainBefore = stack.sim.list(pods, 'devtroncd', 'app=devtron').map((p) => p.metadata!.uid);
+    const requestId = requestIdOf(card);
     await stack.click(card, 'remedy-approve', approver);
     await stack.fake.waitFor((f) => f.thread(channel, rootTs).find((m) => m.text.startsWith('⏳ Step 3 of 4')), { timeoutMs: 15_000 });
+    // The rest of the stage waits in the queue, as a continuation due when the wait ends.
+    const continuation = await eventually(async () => (await jobsOf(stack, requestId, ['delayed']))[0], { what: 'the delayed continuation' });
     const cardNow = stack.thread(rootTs).find((m) => m.ts === card.ts)!;
     await stack.click(cardNow, 'remedy-cancel', requester);
     await stack.fake.waitFor((f) => f.thread(channel, rootTs).find((m) => m.text.startsWith('🛑 Cancelled by <@U0REQUESTER>')));
-    // The wait's continuation was removed: nothing more runs, and no decision is asked.
-    await new Promise((r) => setTimeout(r, 3500));
+    // The wait's continuation was removed: no job of the remedy is left to run, so nothing more runs and no decision is asked.
+    expect(await stack.queue.getJob(continuation.id!)).toBeUndefined();
+    expect((await jobsOf(stack, requestId, ['waiting', 'delayed', 'active'])).map((j) => j.id)).toEqual([]);
+    expect((await stack.bot.coordinator.store.get(requestId))?.status).toBe('cancelled');
     expect(stack.thread(rootTs).some((m) => m.text.includes('Step 4 of 4'))).toBe(false);
     expect(stack.sim.list(pods, 'devtroncd', 'app=devtron').map((p) => p.metadata!.uid)).not.toEqual(mainBefore);
     expect(blocksText(stack.thread(rootTs).find((m) => m.ts === card.ts)!.blocks)).toContain('cancelled by <@U0REQUESTER>');
@@ -101,7 +106,10 @@ describe('approval policy, expiry, cancel, concurrency and the audit trail', () 
       expect(String((await short.fake.waitFor((f) => f.responses(late.responseId)[0])).body.text)).toBe('This approval expired; nothing was done. Use "Plan again" for a fresh plan.');
       await short.click(expired, 'remedy-replan', requester);
       const fresh = await short.fake.waitFor((f) => f.thread(channel, root.ts).filter((m) => hasButton(m, 'remedy-approve')).find((m) => m.ts !== card.ts), { timeoutMs: 15_000 });
-      expect(fresh).toBeTruthy();
+      // The fresh card is one to approve, with an expiry of its own; the old card stays expired.
+      expect(blocksText(fresh.blocks)).toMatch(/needs one approver · plan `\w+` · expires \d{4}-\d\d-\d\d \d\d:\d\d UTC/);
+      expect(blocksText(fresh.blocks)).not.toContain('expired');
+      expect(blocksText(short.thread(root.ts).find((m) => m.ts === card.ts)!.blocks)).toContain('expired');
       expect(short.sim.requests().filter((r) => r.method === 'DELETE')).toHaveLength(0);
     } finally {
       await short.stop();
@@ -109,6 +117,19 @@ describe('approval policy, expiry, cancel, concurrency and the audit trail', () 
   });
 
   it('keeps an audit trail that approvers can read and others cannot, with no secrets in it', async () => {
+    // Given a remedy asked for, refused to a second person, refused to a bystander's approval and cancelled;
+    // and another asked for again, approved by a member of the approver group and run.
+    const asker = 'U0AUDITED';
+    stack.sim.break('git-sensor-stuck');
+    const cancelled = await fix('fix git-sensor-stuck', asker);
+    expect(String((await privately('fix git-sensor-stuck', 'U0AUDITED2', 'audit-busy')).text)).toContain('is already being fixed');
+    expect(await refusalOf((await stack.click(cancelled.card, 'remedy-approve', bystander)).responseId)).toContain('Only the approvers of cluster `sim`');
+    await stack.click(cancelled.card, 'remedy-cancel', asker);
+    await stack.fake.waitFor((f) => f.thread(channel, cancelled.rootTs).find((m) => m.text.startsWith('🛑 Cancelled by <@U0AUDITED>')));
+    const approved = await fix('fix git-sensor-stuck', asker);
+    await stack.click(approved.card, 'remedy-approve', onCall);
+    await stack.fake.waitFor((f) => f.thread(channel, approved.rootTs).find((m) => m.text.startsWith('✅ Stage done')), { timeoutMs: 15_000 });
+
     const denied = (await stack.slash('audit', bystander)).json as { text: string };
     expect(denied.text).toBe('Only approvers can read the audit trail.');
     const res = (await stack.slash('audit 50', approver)).json as { blocks: unknown };
@@ -184,6 +205,9 @@ describe('approval policy, expiry, cancel, concurrency and the audit trail', () 
     const own = await stack.click(failure, 'remedy-replan', asker);
     expect(await refusalOf(own.responseId)).toBe('You have asked for 3 fixes in the last hour, the most one person may; try again later.');
     expect(stack.thread(rootTs)).toHaveLength(threadBefore);
+    // The bystander's press is in the audit trail.
+    const audit = blocksText(((await stack.slash('audit 100', approver)).json as { blocks: unknown }).blocks);
+    expect(audit).toMatch(/<@U0BYSTANDER> · \*action-refused\* `git-sensor-stuck` on `sim` \(\w+\) — plan this remedy again/);
     // An approver may plan it again.
     const byApprover = await stack.click(failure, 'remedy-replan', approver);
     const fresh = await stack.fake.waitFor((f) => f.thread(channel, rootTs).filter((m) => hasButton(m, 'remedy-approve')).find((m) => m.ts !== card.ts), { what: 'the new card', timeoutMs: 15_000 });
@@ -208,7 +232,6 @@ describe('approval policy, expiry, cancel, concurrency and the audit trail', () 
     expect(end.text).toContain('(answered by <@U0ASKER2>)');
     const audit = blocksText(((await stack.slash('audit 100', approver)).json as { blocks: unknown }).blocks);
     expect(audit).toMatch(/<@U0BYSTANDER> · \*action-refused\* `build-logs` on `sim` \(\w+\) — answer "Are the build logs visible now\?"/);
-    expect(audit).toMatch(/<@U0BYSTANDER> · \*action-refused\* `git-sensor-stuck` on `sim` \(\w+\) — plan this remedy again/);
   });
 
   it('shows each approver the audit records of the clusters they approve on, and no other cluster\'s', async () => {

@@ -1,7 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { parseJobId } from '../../src/jobs/names.js';
 import { blocksText, type StoredMessage } from '../fakes/slack-api.js';
-import { approver, bystander, channel, requester, secondApprover, startStack, type Stack } from '../support/stack.js';
+import { approver, bystander, channel, endRemedy, jobsOf, requestIdOf, requester, secondApprover, startFix, startStack, type Stack } from '../support/stack.js';
 
 const core = { group: '', version: 'v1', plural: 'pods' };
 
@@ -19,26 +19,50 @@ const hasButton = (m: StoredMessage, prefix: string) =>
 
 describe('/platform fix build-logs, from a signed Slack request to the cluster and back', () => {
   let stack: Stack;
-  let rootTs: string;
+  /** The remedies a test asked for; each is ended after its test, so every test starts from a free entry. */
+  const opened: string[] = [];
 
   beforeAll(async () => {
     stack = await startStack('build-logs');
-    // The deep case of guide 7.4: restarting the watcher alone does not help while the brokers are stuck.
-    stack.sim.break('build-logs', { depth: 'broker' });
+  });
+  afterEach(async () => {
+    for (const id of opened.splice(0)) await endRemedy(stack, id);
   });
   afterAll(async () => {
     await stack?.stop();
   });
 
+  /**
+   * Given the deep case of guide 7.4 (restarting the watcher alone does not help while the brokers are
+   * stuck), the requester asks for the fix: resolves with its thread and approval card.
+   */
+  async function askForFix(): Promise<{ rootTs: string; card: StoredMessage; requestId: string }> {
+    stack.sim.break('build-logs', { depth: 'broker' });
+    const { rootTs, card } = await startFix(stack, 'build-logs');
+    const requestId = requestIdOf(card);
+    opened.push(requestId);
+    return { rootTs, card, requestId };
+  }
+
+  /** The first stage approved and run: resolves when the guide's question is asked. */
+  async function throughFirstStage(): Promise<{ rootTs: string; card: StoredMessage; requestId: string; question: StoredMessage }> {
+    const asked = await askForFix();
+    await stack.click(asked.card, 'remedy-approve', approver);
+    const question = await stack.fake.waitFor((f) => f.thread(channel, asked.rootTs).find((m) => hasButton(m, 'remedy-choose')), { what: 'decision question', timeoutMs: 20_000 });
+    return { ...asked, question };
+  }
+
   it('acknowledges the signed slash command at once and posts the root message and the approval card', async () => {
+    stack.sim.break('build-logs', { depth: 'broker' });
+    const before = new Set(stack.fake.messages(channel).map((m) => m.ts));
     const res = await stack.slash('fix build-logs');
     expect(res.status).toBe(200);
 
-    const root = await stack.fake.waitFor((f) => f.messages(channel).find((m) => !m.thread_ts && m.text.includes('build-logs')), { what: 'root message' });
-    rootTs = root.ts;
+    const root = await stack.fake.waitFor((f) => f.messages(channel).find((m) => !m.thread_ts && !before.has(m.ts) && m.text.includes('build-logs')), { what: 'root message' });
     expect(root.text).toContain(`<@${requester}> asked to fix *Build logs not visible and build cannot be aborted* (\`build-logs\`, guide 7.4) on cluster \`sim\``);
 
-    const card = await stack.fake.waitFor((f) => f.thread(channel, rootTs).find((m) => hasButton(m, 'remedy-approve')), { what: 'approval card', timeoutMs: 15_000 });
+    const card = await stack.fake.waitFor((f) => f.thread(channel, root.ts).find((m) => hasButton(m, 'remedy-approve')), { what: 'approval card', timeoutMs: 15_000 });
+    opened.push(requestIdOf(card));
     const text = blocksText(card.blocks);
     // Each step, its risk, and the exact pods the plan resolved, by name and uid.
     expect(text).toContain('1. Check that a new pod appears in the CI namespace when a build starts* — read-only');
@@ -54,25 +78,29 @@ describe('/platform fix build-logs, from a signed Slack request to the cluster a
   });
 
   it('refuses a click from someone who is not an approver, privately, and changes nothing', async () => {
-    const before = { main: uidsOf(stack, 'app=devtron'), watcher: uidsOf(stack, 'app=kubewatch') };
-    const card = stack.thread(rootTs).find((m) => hasButton(m, 'remedy-approve'))!;
+    const { rootTs, card, requestId } = await askForFix();
+    const before = { main: uidsOf(stack, 'app=devtron'), watcher: uidsOf(stack, 'app=kubewatch'), deletes: podDeletes(stack).length };
     const cardBefore = JSON.stringify(card.blocks);
     const { response, responseId } = await stack.click(card, 'remedy-approve', bystander);
     expect(response.status).toBe(200);
 
+    // The refusal is sent once the click was decided: whatever the click did, it has done by now.
     const refusal = await stack.fake.waitFor((f) => f.responses(responseId)[0]);
     expect(refusal.body).toMatchObject({ response_type: 'ephemeral', replace_original: false });
     expect(String(refusal.body.text)).toBe('Only the approvers of cluster `sim` can approve this: <@U0APPROVER>, <@U0APPROVER2>.');
-    await new Promise((r) => setTimeout(r, 500));
+    const audited = (await stack.bot.coordinator.audit.latest(20)).filter((r) => r.requestId === requestId).map((r) => [r.action, r.who]);
+    expect(audited).toContainEqual(['approval-refused', bystander]);
+    expect(audited.map(([action]) => action)).not.toContain('approved');
     expect(JSON.stringify(stack.thread(rootTs).find((m) => m.ts === card.ts)!.blocks)).toBe(cardBefore);
     expect(uidsOf(stack, 'app=devtron')).toEqual(before.main);
     expect(uidsOf(stack, 'app=kubewatch')).toEqual(before.watcher);
-    expect((await stack.queue.getJobs(['waiting', 'active', 'delayed', 'completed'])).filter((j) => j.name === 'run')).toHaveLength(0);
+    expect(podDeletes(stack)).toHaveLength(before.deletes);
+    expect((await jobsOf(stack, requestId)).filter((j) => j.name === 'run')).toHaveLength(0);
   });
 
   it('runs once when two approvers click Approve at the same moment, and reports each step in the thread', async () => {
-    const card = stack.thread(rootTs).find((m) => hasButton(m, 'remedy-approve'))!;
-    const before = { main: uidsOf(stack, 'app=devtron'), watcher: uidsOf(stack, 'app=kubewatch') };
+    const { rootTs, card, requestId } = await askForFix();
+    const before = { main: uidsOf(stack, 'app=devtron'), watcher: uidsOf(stack, 'app=kubewatch'), deletes: podDeletes(stack).length };
     const [a, b, c] = await Promise.all([
       stack.click(card, 'remedy-approve', approver),
       stack.click(card, 'remedy-approve', secondApprover),
@@ -98,8 +126,8 @@ describe('/platform fix build-logs, from a signed Slack request to the cluster a
     for (const p of stack.sim.list(core, 'devtroncd', 'app in (devtron,kubewatch)') as { status: { conditions: { type: string; status: string }[] } }[]) {
       expect(p.status.conditions.find((x) => x.type === 'Ready')?.status).toBe('True');
     }
-    expect(podDeletes(stack)).toHaveLength(2);
-    const runs = (await stack.queue.getJobs(['completed'])).filter((j) => parseJobId(j.id!)?.kind === 'run');
+    expect(podDeletes(stack).length - before.deletes).toBe(2);
+    const runs = (await jobsOf(stack, requestId, ['completed'])).filter((j) => parseJobId(j.id!)?.kind === 'run');
     expect(runs.map((j) => j.id!.replace(/-[0-9a-f]{16}-/, '-HASH-')).sort()).toEqual(
       expect.arrayContaining([expect.stringMatching(/-restart-watcher-HASH-s0$/), expect.stringMatching(/-restart-watcher-HASH-s3$/)]),
     );
@@ -107,7 +135,7 @@ describe('/platform fix build-logs, from a signed Slack request to the cluster a
     const thread = stack.thread(rootTs).map((m) => m.text).join('\n');
     expect(thread).toContain('✅ Step 2 of 4: Deleted 2 pod(s); replacements are Ready with new uids.');
     expect(thread).toContain('⏳ Step 3 of 4: Waiting 0.3 s');
-    expect(thread).toContain('✅ Step 4 of 4: Your turn: Trigger a new build.');
+    expect(thread).toContain('👉 Step 4 of 4: Your turn: Trigger a new build.');
 
     const cardNow = stack.thread(rootTs).find((m) => m.ts === card.ts)!;
     const cardText = blocksText(cardNow.blocks);
@@ -118,8 +146,9 @@ describe('/platform fix build-logs, from a signed Slack request to the cluster a
   });
 
   it('on "Still failing" plans the second stage, and after approval restarts the brokers and the pods again', async () => {
+    const deletesBefore = podDeletes(stack).length;
+    const { rootTs, question } = await throughFirstStage();
     const brokers = { nats: uidOf(stack, 'devtron-nats-0'), stan: uidOf(stack, 'devtron-stan-0') };
-    const question = stack.thread(rootTs).find((m) => hasButton(m, 'remedy-choose'))!;
     await stack.click(question, 'remedy-choose-still-failing', requester);
 
     const card = await stack.fake.waitFor(
@@ -138,18 +167,21 @@ describe('/platform fix build-logs, from a signed Slack request to the cluster a
     expect(uidOf(stack, 'devtron-nats-0')).not.toBe(brokers.nats);
     expect(uidOf(stack, 'devtron-stan-0')).not.toBe(brokers.stan);
     expect(stack.sim.symptoms()).not.toContain('build-logs');
-    expect(podDeletes(stack)).toHaveLength(6);
+    expect(podDeletes(stack).length - deletesBefore).toBe(6);
 
     await stack.click(question2, 'remedy-choose-fixed', requester);
     const end = await stack.fake.waitFor((f) => f.thread(channel, rootTs).find((m) => m.text.startsWith('🎉 Resolved')));
     expect(end.text).toContain('Build logs are visible again.');
-    const root = await stack.fake.waitFor((f) => f.messages(channel).find((m) => m.ts === rootTs && m.text.endsWith('🎉 resolved')));
-    expect(root).toBeTruthy();
+    // The channel sees the outcome on the root message itself, without opening the thread.
+    const root = await stack.fake.waitFor((f) => f.messages(channel).find((m) => m.ts === rootTs && m.text.endsWith('🎉 resolved')), { what: 'the root marked resolved' });
+    expect(root.text).toMatch(new RegExp(`^<@${requester}> asked to fix \\*Build logs not visible and build cannot be aborted\\* .* — 🎉 resolved$`));
   });
 
-  it('never put a Slack payload or a secret in job data', async () => {
-    const jobs = await stack.queue.getJobs(['completed', 'failed', 'delayed', 'waiting']);
-    expect(jobs.length).toBeGreaterThan(0);
+  it('never puts a Slack payload or a secret in job data', async () => {
+    const { requestId } = await throughFirstStage();
+    const jobs = await jobsOf(stack, requestId);
+    // The plan, the run and its continuation after the wait.
+    expect(jobs.map((j) => parseJobId(j.id!)?.kind).sort()).toEqual(['plan', 'run', 'run']);
     for (const j of jobs) {
       const data = JSON.stringify(j.data);
       expect(data).not.toMatch(/xoxb-|response_url|trigger_id|hooks\.slack|password/i);

@@ -2,7 +2,7 @@ import { Writable } from 'node:stream';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { StoredMessage } from '../fakes/slack-api.js';
 import { eventCallbackBody, postSigned } from '../support/slack-requests.js';
-import { channel, requester, signingSecret, startStack, type Stack } from '../support/stack.js';
+import { channel, requester, requestsHandled, signingSecret, startStack, type Stack } from '../support/stack.js';
 
 /**
  * Issue 10, item 5: one person pasting errors as fast as they can must neither flood the channel nor
@@ -101,8 +101,9 @@ describe('a flood of pasted errors', () => {
     const theirAnswers = () => answersTo(stack!, theirs).filter((m) => m.ts !== channelNotice.ts);
     await stack.fake.waitFor(() => theirAnswers().length >= 3 || undefined, { timeoutMs: 15_000, what: "the colleague's three answers" });
 
-    // Nothing more comes: the rest of the flood is not answered, and no second notice is sent.
-    await new Promise((r) => setTimeout(r, 3000));
+    // Nothing more comes: once both replicas have handled every pasted message, the rest of the flood
+    // is not answered, and no second notice is sent.
+    await until('every pasted message handled', async () => (await requestsHandled(replicas, 'event')) >= pastes.size + theirs.size);
     expect(answersTo(stack, pastes)).toHaveLength(5);
     expect(theirAnswers()).toHaveLength(3);
     expect(answersTo(stack, theirs).filter((m) => m.text.startsWith('⏸️'))).toHaveLength(1);

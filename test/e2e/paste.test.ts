@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { blocksText, type StoredMessage } from '../fakes/slack-api.js';
 import { eventCallbackBody, messageShortcutBody, postSigned } from '../support/slack-requests.js';
-import { channel, requester, signingSecret, startStack, type Stack } from '../support/stack.js';
+import { channel, eventually, requester, requestsHandled, signingSecret, startStack, type Stack } from '../support/stack.js';
 
 let seq = 0;
 const nextTs = () => `${1_795_000_000 + ++seq}.000100`;
@@ -44,13 +44,15 @@ describe('pasted errors: messages, files, the "Find remedy" shortcut and /platfo
   });
 
   it('stays silent on chatter, and answers a redelivered event once', async () => {
+    const handled = await requestsHandled(stack.eventsUrl, 'event');
     const chatter = await say('thanks, that worked! lunch at 12?');
     const eventId = 'Ev0REDELIVER1';
     const ts = nextTs();
     await say('git-sensor: fatal: could not read Username: exit status 128', { ts }, eventId);
     await say('git-sensor: fatal: could not read Username: exit status 128', { ts }, eventId, { 'x-slack-retry-num': '1', 'x-slack-retry-reason': 'http_timeout' });
     await stack.fake.waitFor(() => replies(ts)[0]);
-    await new Promise((r) => setTimeout(r, 400));
+    // The bot has finished with all three deliveries: whatever they would post, they have posted.
+    await eventually(async () => (await requestsHandled(stack.eventsUrl, 'event')) >= handled + 3, { what: 'the three deliveries handled' });
     expect(replies(ts)).toHaveLength(1);
     expect(blocksText(replies(ts)[0]!.blocks)).toContain('`commits-exit-128`');
     expect(replies(chatter)).toHaveLength(0);

@@ -53,8 +53,6 @@ describe('no secret reaches a log, Redis, the audit trail or a public Slack call
   // A paste carrying secrets the redaction recognises by shape, not by being known.
   const pastedPassword = 'Pa55-pasted-7Qz!';
   const pastedToken = `ghp_${'Zq8'.repeat(12)}`;
-  let firstPassword = '';
-  let secondPassword = '';
 
   beforeAll(async () => {
     // 'trace' is the most verbose level config.ts accepts.
@@ -70,37 +68,56 @@ describe('no secret reaches a log, Redis, the audit trail or a public Slack call
     acks.push(res);
   }
 
-  it('shows the admin password (5.1) only to the approver who asked, as an ephemeral message', async () => {
-    firstPassword = passwordOf(stack);
+  /**
+   * Everything that handles a secret, done once by whichever test needs it first: the password shown
+   * (5.1), reset and shown again (5.2), a paste carrying secrets, and the audit trail read. Each test
+   * asserts its part; the last searches everywhere these went.
+   */
+  let handled: Promise<Awaited<ReturnType<typeof handleSecrets>>> | undefined;
+  const secretsHandled = () => (handled ??= handleSecrets());
+  async function handleSecrets() {
+    const firstPassword = passwordOf(stack);
     await slash('fix admin-password', approver);
-    const shown = await stack.fake.waitFor((f) => f.ephemerals(approver).find((e) => e.text.includes(firstPassword)), { what: 'ephemeral password', timeoutMs: 20_000 });
-    expect(shown.text).toBe(`🔑 Admin password (only you can see this; it is not stored): \`${firstPassword}\``);
-    await stack.fake.waitFor((f) => f.messages(channel).find((m) => m.text.startsWith(`🔑 Sent privately to <@${approver}>`)), { what: 'thread notice' });
-  });
+    const firstShown = await stack.fake.waitFor((f) => f.ephemerals(approver).find((e) => e.text.includes(firstPassword)), { what: 'ephemeral password', timeoutMs: 20_000 });
+    const notice = await stack.fake.waitFor((f) => f.messages(channel).find((m) => m.text.startsWith(`🔑 Sent privately to <@${approver}>`)), { what: 'thread notice' });
 
-  it('resets the admin password (5.2) after a second approver approves, and shows the new one only to the asker', async () => {
     stack.sim.break('admin-password-reset');
     await slash('fix admin-password-reset', approver);
     const card = await stack.fake.waitFor((f) => f.messages(channel).find((m) => hasButton(m, 'remedy-approve') && m.text.includes('admin')), { what: 'approval card', timeoutMs: 15_000 });
     await stack.click(card, 'remedy-approve', secondApprover);
-    const shown = await stack.fake.waitFor((f) => f.ephemerals(approver).filter((e) => e.text.startsWith('🔑 Admin password'))[1], { what: 'second ephemeral password', timeoutMs: 30_000 });
-    secondPassword = passwordOf(stack);
-    expect(secondPassword).not.toBe(firstPassword);
-    expect(shown.text).toContain(`\`${secondPassword}\``);
-    await stack.fake.waitFor((f) => f.messages(channel).find((m) => m.text.includes('(`admin-password-reset`, guide 5.2)') && m.text.endsWith('✅ done')), { what: 'root marked done', timeoutMs: 15_000 });
-  });
+    const secondShown = await stack.fake.waitFor((f) => f.ephemerals(approver).filter((e) => e.text.startsWith('🔑 Admin password'))[1], { what: 'second ephemeral password', timeoutMs: 30_000 });
+    const secondPassword = passwordOf(stack);
+    const resetRoot = await stack.fake.waitFor((f) => f.messages(channel).find((m) => m.text.includes('(`admin-password-reset`, guide 5.2)') && m.text.endsWith('✅ done')), { what: 'root marked done', timeoutMs: 15_000 });
 
-  it('answers a paste carrying secrets, showing them redacted', async () => {
     const ts = '1795100000.000100';
     const event = { type: 'message', channel, channel_type: 'channel', user: approver, text: `login fails: invalid username or password; tried password=${pastedPassword} and token ${pastedToken}`, ts, event_ts: ts };
     const res = await postSigned(stack.eventsUrl, eventCallbackBody(event), { secret: signingSecret, contentType: 'application/json' });
     expect(res.status).toBe(200);
-    const answer = await stack.fake.waitFor((f) => f.messages(channel).find((m) => m.thread_ts === ts), { what: 'paste answer' });
-    expect(JSON.stringify(answer.blocks)).toContain('password=[redacted]');
+    const pasteAnswer = await stack.fake.waitFor((f) => f.messages(channel).find((m) => m.thread_ts === ts), { what: 'paste answer' });
     await slash('audit 50', approver);
+    return { firstPassword, firstShown, notice, secondPassword, secondShown, resetRoot, pasteAnswer };
+  }
+
+  it('shows the admin password (5.1) only to the approver who asked, as an ephemeral message', async () => {
+    const { firstPassword, firstShown, notice } = await secretsHandled();
+    expect(firstShown.text).toBe(`🔑 Admin password (only you can see this; it is not stored): \`${firstPassword}\``);
+    expect(notice.text).not.toContain(firstPassword);
+  });
+
+  it('resets the admin password (5.2) after a second approver approves, and shows the new one only to the asker', async () => {
+    const { firstPassword, secondPassword, secondShown, resetRoot } = await secretsHandled();
+    expect(secondPassword).not.toBe(firstPassword);
+    expect(secondShown.text).toContain(`\`${secondPassword}\``);
+    expect(resetRoot.text).not.toContain(secondPassword);
+  });
+
+  it('answers a paste carrying secrets, showing them redacted', async () => {
+    const { pasteAnswer } = await secretsHandled();
+    expect(JSON.stringify(pasteAnswer.blocks)).toContain('password=[redacted]');
   });
 
   it('finds neither password nor the pasted secrets in any log line, Redis key or value, the audit trail or public Slack call', async () => {
+    const { firstPassword, secondPassword } = await secretsHandled();
     const b64 = (s: string) => Buffer.from(s).toString('base64');
     const needles = {
       'revealed password': firstPassword,

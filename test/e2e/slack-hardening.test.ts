@@ -5,18 +5,10 @@ import { blocksText, type StoredMessage } from '../fakes/slack-api.js';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { blockActionsBody, eventCallbackBody, messageShortcutBody, newTriggerId, postSigned, sign, slashCommandBody } from '../support/slack-requests.js';
-import { approver, channel, requester, signingSecret, startStack, testRedisUrl, type Stack } from '../support/stack.js';
+import { approver, channel, eventually, requester, requestIdOf, requestsHandled, signingSecret, startStack, testRedisUrl, type Stack } from '../support/stack.js';
 
 const hasButton = (m: StoredMessage, prefix: string) => JSON.stringify(m.blocks ?? []).includes(`"action_id":"${prefix}`);
 const now = () => Math.floor(Date.now() / 1000);
-const settle = () => new Promise((r) => setTimeout(r, 1_000));
-
-/** The request id a card's buttons carry. */
-function requestIdOf(card: StoredMessage): string {
-  const m = /\\"r\\":\\"(r[a-z0-9]+)\\"/.exec(JSON.stringify(card.blocks));
-  if (!m) throw new Error('no request id on the card');
-  return m[1]!;
-}
 
 describe('requests Slack did not send as they are: future timestamps, bodies that are not objects, replays, clicks from elsewhere', () => {
   let stack: Stack;
@@ -26,6 +18,9 @@ describe('requests Slack did not send as they are: future timestamps, bodies tha
     requests: await redis.keys(`${stack.config.queuePrefix}:request:*`),
     jobs: Object.values(await stack.queue.getJobCounts()).reduce((a, b) => a + b, 0),
   });
+  /** Waits until the bot has finished handling `count` more requests of `kind` than `from`: by then, whatever they would do is done. */
+  const handled = (kind: 'command' | 'event', from: number, count: number) =>
+    eventually(async () => (await requestsHandled(stack.eventsUrl, kind)) >= from + count, { what: `${count} ${kind} request(s) handled` });
   /** Root messages of admin-password remedies that have ended. */
   const revealsDone = () => stack.fake.messages(channel).filter((m) => (m.thread_ts ?? m.ts) === m.ts && m.text.includes('admin-password') && m.text.endsWith('✅ done'));
   /** What the bot logged, as JSON lines, through the product's logger. */
@@ -43,13 +38,14 @@ describe('requests Slack did not send as they are: future timestamps, bodies tha
 
   it('refuses timestamps 10 minutes and a year ahead with 401, says why in the log, and runs nothing', async () => {
     const before = stack.fake.calls().length;
+    const left = await traces();
     for (const ahead of [10 * 60, 365 * 24 * 3600]) {
       const res = await stack.slash('fix git-sensor-stuck', requester, { timestamp: now() + ahead });
       expect(res.status).toBe(401);
     }
-    await settle();
+    // Refused before Bolt dispatches them: by these answers, no listener has run or will.
     expect(stack.fake.calls().slice(before)).toEqual([]);
-    expect(await traces()).toEqual({ requests: [], jobs: 0 });
+    expect(await traces()).toEqual(left);
     const reasons = logged(/request refused/).map((l) => l.reason);
     expect(reasons).toContainEqual(expect.stringMatching(/^timestamp (59\d|60\d) s ahead of this server's clock \(at most 300 s either way\)$/));
     expect(reasons).toContainEqual(expect.stringMatching(/^timestamp 3153[56]\d{3} s ahead of this server's clock \(at most 300 s either way\)$/));
@@ -157,20 +153,25 @@ describe('requests Slack did not send as they are: future timestamps, bodies tha
   });
 
   it('runs a replayed slash command once: the same signed request again is acknowledged and reveals nothing', async () => {
+    const requestsBefore = (await redis.keys(`${stack.config.queuePrefix}:request:*`)).length;
+    const ended = revealsDone().length;
+    const revealed = stack.fake.ephemerals(approver).filter((e) => e.text.startsWith('🔑 Admin password')).length;
     const body = slashCommandBody({ text: 'fix admin-password', user_id: approver, channel_id: channel, response_url: stack.fake.responseUrl('reveal-1', { channel, user: approver }) });
     const timestamp = now();
     expect((await postSigned(stack.eventsUrl, body, { secret: signingSecret, timestamp })).status).toBe(200);
     const reveals = () => stack.fake.ephemerals(approver).filter((e) => e.text.startsWith('🔑 Admin password'));
-    await stack.fake.waitFor(() => reveals()[0], { timeoutMs: 15_000, what: 'the password, privately' });
+    await stack.fake.waitFor(() => reveals()[revealed], { timeoutMs: 15_000, what: 'the password, privately' });
     // The remedy has ended (its entry is free again): a replay now would start a second one.
-    await stack.fake.waitFor(() => revealsDone().length === 1 || undefined, { timeoutMs: 15_000, what: 'the remedy to end' });
+    await stack.fake.waitFor(() => revealsDone().length === ended + 1 || undefined, { timeoutMs: 15_000, what: 'the remedy to end' });
 
+    const commands = await requestsHandled(stack.eventsUrl, 'command');
+    const replays = logged(/replayed request/).length;
     const replay = await postSigned(stack.eventsUrl, body, { secret: signingSecret, timestamp });
     expect(replay.status).toBe(200);
-    await settle();
-    expect(reveals()).toHaveLength(1);
-    expect(await redis.keys(`${stack.config.queuePrefix}:request:*`)).toHaveLength(1);
-    const line = logged(/replayed request/)[0];
+    await handled('command', commands, 1);
+    expect(reveals()).toHaveLength(revealed + 1);
+    expect(await redis.keys(`${stack.config.queuePrefix}:request:*`)).toHaveLength(requestsBefore + 1);
+    const line = logged(/replayed request/)[replays];
     expect(line).toMatchObject({ level: 30, kind: 'command' });
   });
 
@@ -182,8 +183,9 @@ describe('requests Slack did not send as they are: future timestamps, bodies tha
     expect((await postSigned(stack.eventsUrl, body(1), { secret: signingSecret })).status).toBe(200);
     await stack.fake.waitFor(() => revealsDone().length === ended + 1 || undefined, { timeoutMs: 15_000, what: 'the remedy to end' });
     // Another body and signature, the same interaction.
+    const commands = await requestsHandled(stack.eventsUrl, 'command');
     expect((await postSigned(stack.eventsUrl, body(2), { secret: signingSecret, timestamp: now() - 1 })).status).toBe(200);
-    await settle();
+    await handled('command', commands, 1);
     expect(await redis.keys(`${stack.config.queuePrefix}:request:*`)).toHaveLength(before + 1);
     expect(revealsDone()).toHaveLength(ended + 1);
   });
@@ -192,10 +194,11 @@ describe('requests Slack did not send as they are: future timestamps, bodies tha
     const ts = '1795100000.000100';
     const event = { type: 'message', channel, channel_type: 'channel', user: requester, text: 'git-sensor: fatal: could not read Username: exit status 128', ts, event_ts: ts };
     const body = eventCallbackBody(event, 'Ev0HARDENRETRY');
+    const events = await requestsHandled(stack.eventsUrl, 'event');
     expect((await postSigned(stack.eventsUrl, body, { secret: signingSecret, contentType: 'application/json', timestamp: now() - 2 })).status).toBe(200);
     expect((await postSigned(stack.eventsUrl, body, { secret: signingSecret, contentType: 'application/json', headers: { 'x-slack-retry-num': '1', 'x-slack-retry-reason': 'http_timeout' } })).status).toBe(200);
     await stack.fake.waitFor((f) => f.messages(channel).find((m) => m.thread_ts === ts));
-    await settle();
+    await handled('event', events, 2);
     expect(stack.fake.messages(channel).filter((m) => m.thread_ts === ts)).toHaveLength(1);
   });
 
@@ -213,7 +216,7 @@ describe('requests Slack did not send as they are: future timestamps, bodies tha
       const answer = await stack.fake.waitFor((f) => f.responses(click.responseId)[0]);
       expect(answer.body).toMatchObject({ response_type: 'ephemeral', text: "This button belongs to an approval card in another channel or workspace; nothing was done." });
     }
-    await settle();
+    // Each refusal is sent once its click was decided: by now, the clicks have done all they would.
     expect((await stack.bot.coordinator.store.get(requestId))?.status).toBe('awaiting-approval');
     expect((await stack.queue.getJobs(['waiting', 'active', 'completed', 'delayed'])).filter((j) => j.name === 'run' && (j.data as { plan: { requestId: string } }).plan.requestId === requestId)).toEqual([]);
     const refusals = (await stack.bot.coordinator.audit.latest(20)).filter((r) => r.action === 'refused' && r.requestId === requestId);

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { blocksText, LIMITS } from '../fakes/slack-api.js';
 import { newTriggerId, postSigned } from '../support/slack-requests.js';
 import { FAKE_WORKSPACE } from '../support/slack-workspace.js';
-import { channel, requester, signingSecret, startStack, type Stack } from '../support/stack.js';
+import { channel, eventually, requester, requestsHandled, signingSecret, startStack, type Stack } from '../support/stack.js';
 
 /** Field values as the modal's state holds them: text inputs, the provider select and the IAM checkbox. */
 function stateOf(fields: Record<string, string | boolean>): Record<string, Record<string, unknown>> {
@@ -78,9 +78,12 @@ describe('/platform values: check pasted values, and the upgrade command by moda
     expect(view.blocks.map((b) => b.block_id).filter(Boolean)).toEqual(['provider', 'logsBucket', 'cacheBucket', 'logsRegion', 'cacheRegion', 'iamRole', 'endpoint', 'azureAccount', 'azureLogsContainer', 'azureCacheContainer', 'volumeSize']);
     expect(JSON.stringify(view.blocks)).not.toMatch(/secret key|access key|account key/i);
 
+    const views = await requestsHandled(stack.eventsUrl, 'view');
     const bad = await postSigned(stack.eventsUrl, viewSubmissionBody(stored.view, stored.id, { provider: 'S3', logsBucket: 'Acme_Logs', volumeSize: '20GB' }), { secret: signingSecret });
     expect(bad.status).toBe(200);
     expect(bad.json).toMatchObject({ response_action: 'errors', errors: { logsBucket: expect.stringContaining('not a bucket name'), cacheBucket: expect.any(String), volumeSize: expect.stringContaining('20Gi') } });
+    // Once the bot is done with the refused submission, nothing was posted for it.
+    await eventually(async () => (await requestsHandled(stack.eventsUrl, 'view')) > views, { what: 'the refused submission handled' });
     expect(stack.fake.ephemerals(requester)).toHaveLength(0);
 
     const fields = { provider: 'S3', logsBucket: 'acme-logs', cacheBucket: 'acme-cache', logsRegion: 'us-east-1', cacheRegion: 'us-east-1', iamRole: false, volumeSize: '20Gi' };

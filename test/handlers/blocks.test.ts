@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { findEntry } from '../../src/catalogue/index.js';
-import { auditBlocks } from '../../src/handlers/blocks/audit.js';
-import { helpBlocks, listBlocks, unknownEntryBlocks } from '../../src/handlers/blocks/catalogue.js';
-import { approvalCard, failureBlocks, progressBlocks, stageEndBlocks } from '../../src/handlers/blocks/remedy.js';
+import { auditBlocks } from '../../src/views/slack/audit.js';
+import { helpBlocks, listBlocks, unknownEntryBlocks } from '../../src/views/slack/catalogue.js';
+import { approvalCard, failureBlocks, progressBlocks, stageEndBlocks } from '../../src/views/slack/remedy.js';
 import type { RemedyRequest } from '../../src/jobs/requests.js';
 import { hashSteps, type Plan, type PlannedStep } from '../../src/remedies/plan.js';
 import { blocksText } from '../fakes/slack-api.js';

@@ -48,7 +48,12 @@ export interface SlashCommandInput {
 
 /** A slash command body, form-encoded with Slack's fields in Slack's order. */
 export function slashCommandBody(input: SlashCommandInput): string {
-  return new URLSearchParams({
+  return new URLSearchParams(slashCommandPayload(input)).toString();
+}
+
+/** The fields of a slash command, as Bolt hands them to a command listener in `command` (and `body`). */
+export function slashCommandPayload(input: SlashCommandInput): Record<string, string> {
+  return {
     token: FAKE_WORKSPACE.verificationToken,
     team_id: input.team_id ?? FAKE_WORKSPACE.teamId,
     team_domain: FAKE_WORKSPACE.teamDomain,
@@ -62,7 +67,7 @@ export function slashCommandBody(input: SlashCommandInput): string {
     is_enterprise_install: 'false',
     response_url: input.response_url,
     trigger_id: input.trigger_id ?? newTriggerId(),
-  }).toString();
+  };
 }
 
 /** Interaction payloads travel as one form field, `payload`, holding JSON. */
@@ -88,11 +93,16 @@ export interface BlockActionInput {
   team_id?: string;
 }
 
-/** A `block_actions` interaction for a button click on a (non-ephemeral) message. */
+/** A `block_actions` interaction for a button click on a (non-ephemeral) message, form-encoded as Slack posts it. */
 export function blockActionsBody(input: BlockActionInput): string {
+  return payloadBody(blockActionsPayload(input));
+}
+
+/** The `block_actions` payload itself, as Bolt hands it to an action listener in `body`. */
+export function blockActionsPayload(input: BlockActionInput) {
   const channel = channelOf(input.channel);
   const thread = input.thread_ts !== undefined ? { thread_ts: input.thread_ts } : {};
-  return payloadBody({
+  return {
     type: 'block_actions',
     user: userOf(input.user, input.team_id),
     api_app_id: FAKE_WORKSPACE.appId,
@@ -133,7 +143,7 @@ export function blockActionsBody(input: BlockActionInput): string {
         action_ts: actionTs(),
       },
     ],
-  });
+  };
 }
 
 /** What a message shortcut needs. */

@@ -263,3 +263,60 @@ export async function startFix(stack: Stack, entry: string): Promise<{ rootTs: s
 }
 
 export { FAKE_WORKSPACE };
+
+/** The request id a card's buttons carry. */
+export function requestIdOf(card: StoredMessage): string {
+  const m = /\\"r\\":\\"(r[a-z0-9]+)\\"/.exec(JSON.stringify(card.blocks));
+  if (!m) throw new Error(`no request id on the card ${card.ts}`);
+  return m[1]!;
+}
+
+/**
+ * Resolves with the first truthy value of an asynchronous probe (a queue, Redis, the audit trail):
+ * for what the fake Slack's event-driven `waitFor` cannot see. Fails with `what` after the timeout.
+ */
+export async function eventually<T>(probe: () => Promise<T | undefined | null | false>, { what = 'condition', timeoutMs = 15_000 } = {}): Promise<T> {
+  for (const deadline = Date.now() + timeoutMs; ; ) {
+    const value = await probe();
+    if (value !== undefined && value !== null && value !== false) return value;
+    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+/** The jobs of one remedy (plans, runs, continuations) in the given states of the cluster's queue. */
+export async function jobsOf(stack: Stack, requestId: string, states: ('waiting' | 'active' | 'delayed' | 'completed' | 'failed')[] = ['waiting', 'active', 'delayed', 'completed', 'failed']) {
+  return (await stack.queue.getJobs(states)).filter((j) => j.id?.includes(`-${requestId}-`));
+}
+
+/**
+ * Ends a remedy a test left open (awaiting approval, waiting, or asking its question) and waits until
+ * its entry is free, so the next test may ask for the same fix whatever order the tests run in.
+ */
+export async function endRemedy(stack: Stack, requestId: string): Promise<void> {
+  const request = await stack.bot.coordinator.store.get(requestId);
+  if (!request) return;
+  await stack.bot.coordinator.cancel(requestId, request.requestedBy);
+  const redis = new Redis(stack.config.redisUrl, { maxRetriesPerRequest: 1 });
+  try {
+    await eventually(async () => (await redis.exists(`${stack.config.queuePrefix}:active:${request.cluster}:${request.entryId}`)) === 0, { what: `${request.entryId} to be free`, timeoutMs: 30_000 });
+  } finally {
+    redis.disconnect();
+  }
+}
+
+/**
+ * How many Slack requests of a kind (`command`, `action`, `event`, `shortcut`, `view`) the bots behind `urls`
+ * have finished handling: the count rises only after every listener of a request has returned. To
+ * say that something did not happen, wait until the request that could have done it was handled.
+ */
+export async function requestsHandled(urls: string | readonly string[], kind: 'command' | 'action' | 'event' | 'shortcut' | 'view'): Promise<number> {
+  let sum = 0;
+  for (const url of typeof urls === 'string' ? [urls] : urls) {
+    const page = await (await fetch(url.replace('/slack/events', '/metrics'))).text();
+    for (const line of page.split('\n')) {
+      if (line.startsWith('platform_medic_requests_total{') && line.includes(`kind="${kind}"`)) sum += Number(line.split(' ').pop());
+    }
+  }
+  return sum;
+}

@@ -2,8 +2,8 @@ import { spawnSync } from 'node:child_process';
 import { PassThrough, Readable } from 'node:stream';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { parseCommand } from '../../src/commands/parse.js';
-import { runValuesCommand, valuesTerminalAnswer } from '../../src/values/cli.js';
+import { parseCommand } from '../../src/core/parse.js';
+import { runValuesCommand, valuesTerminalAnswer } from '../../src/commands/values-cli.js';
 
 const fixtures = join(import.meta.dirname, 'fixtures');
 
@@ -47,6 +47,14 @@ describe('platform-medic values', () => {
     expect(r.stdout).not.toContain('ACCESS_KEY');
     const missing = await values(['upgrade', '--provider', 'AZURE']);
     expect(missing).toMatchObject({ code: 2, stderr: expect.stringContaining('--azure-account: The storage account name is needed') });
+  });
+
+  it('check prints plain text: corrected lines bare, ready to paste, and worded for the form pasted', async () => {
+    const r = await values(['check'], '--set installer.modules=cicd --set configs.BLOB_STORAGE_PROVIDER=s3');
+    expect(r.code).toBe(1);
+    expect(r.stdout).not.toContain('`');
+    expect(r.stdout).toMatch(/\d+ problems? in these --set flags/);
+    expect(r.stdout.split('\n')).toContain('--set installer.modules={cicd}');
   });
 
   it('is wired into the platform-medic command itself', () => {

@@ -3,9 +3,9 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { valuesAnswer } from '../../src/handlers/blocks/values.js';
+import { valuesAnswer } from '../../src/views/slack/values.js';
 import { checkValues } from '../../src/values/check.js';
-import { blocksToText } from '../../src/terminal/render.js';
+import { blocksToText } from '../../src/views/text.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'medic-values-limits-'));
 

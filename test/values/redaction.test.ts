@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { valuesAnswer } from '../../src/handlers/blocks/values.js';
+import { valuesAnswer } from '../../src/views/slack/values.js';
 import { checkValues } from '../../src/values/check.js';
-import { valuesJson } from '../../src/values/cli.js';
+import { valuesJson } from '../../src/commands/values-cli.js';
 import { fixture } from './support.js';
 
 const secrets = ['AKIAZ7QFAKEKEYEXAMPLE', 'q8Fz/2nV+Tm3kLr9XcY1bWp6HsDe0GfJuAiKoEXAMPLE', 'Zm9vYmFyQXp1cmVBY2NvdW50S2V5MTIzNDU2Nzg5MGFiY2RlZmdoaWprbG1ub3A=', 'MIIEvQIBADANBgkqhkiG9w0BAQEFAASCBKcwggSjAgEAAoIBAQDfakeKEYmaterial', '3f1c2a9e8b7d6c5f4e3d2c1b0a998877', 'hunter2-db-pass'];

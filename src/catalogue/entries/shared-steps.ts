@@ -1,5 +1,6 @@
 import type { LabelName } from '../../platform-names.js';
-import type { DeletePodsStep, RevealSecretStep } from '../model.js';
+import type { DeletePodsStep } from '../../remedies/steps/delete-pods.js';
+import type { RevealSecretStep } from '../../remedies/steps/reveal-secret.js';
 
 /**
  * Steps several entries of the guide share, written once: reading the admin password (5.1, 5.2, 5.3,

@@ -7,7 +7,7 @@ import type { PlatformNames } from '../../platform-names.js';
 import { Breakage } from './platform/breakage.js';
 import { faultyPods } from './platform/faults.js';
 import { Controllers } from './apiserver/controllers.js';
-import { kubeconfigYaml } from './apiserver/kubeconfig.js';
+import { kubeconfigYaml, simulatedClusterName } from './apiserver/kubeconfig.js';
 import { PlatformComponents } from './platform/platform-components.js';
 import type { SimPolicy } from './apiserver/rbac.js';
 import { findServedKind } from './apiserver/custom-resources.js';
@@ -26,6 +26,7 @@ export type { RequestRecord } from './apiserver/server.js';
 export type { KubeObject, ObjectMeta, OwnerReference, ResourceRef } from './apiserver/types.js';
 export { faultAnnotation, faultEntries } from './platform/faults.js';
 export { resourceKinds } from './apiserver/resources.js';
+export { simulatedClusterName } from './apiserver/kubeconfig.js';
 
 /** How to start a simulated cluster; every field has a default suited to a test. */
 export interface SimulatedClusterOptions {
@@ -56,9 +57,11 @@ export interface SimulatedCluster {
    * kubectl never sends a token over plain HTTP.
    */
   readonly url: string;
+  /** `https://127.0.0.1:PORT`, the same port's TLS side: the address the kubeconfig gives kubectl. */
+  readonly tlsUrl: string;
   readonly token: string;
   readonly names: PlatformNames;
-  /** A kubeconfig whose cluster, user and context are all named `context` (default `platform-sim`). */
+  /** A kubeconfig whose cluster, user and context are all named `context` (default `simulated`). */
   kubeconfigYaml(context?: string): string;
   writeKubeconfig(path: string): Promise<void>;
   /** A client-node KubeConfig loaded from `kubeconfigYaml()`. */
@@ -113,11 +116,12 @@ export async function startSimulatedCluster(opts: SimulatedClusterOptions = {}):
   const server = new SimApiServer({ host: opts.host ?? '127.0.0.1', port: opts.port ?? 0, token, store, policy: () => policy, pods, log: opts.log });
   const urls = await server.listen();
   const url = urls.http;
-  const yaml = (context = 'platform-sim') => kubeconfigYaml(urls.https, server.certificatePem, token, context, names.platformNamespace);
+  const yaml = (context = simulatedClusterName) => kubeconfigYaml(urls.https, server.certificatePem, token, context, names.platformNamespace);
   let closed = false;
 
   return {
     url,
+    tlsUrl: urls.https,
     token,
     names,
     kubeconfigYaml: yaml,

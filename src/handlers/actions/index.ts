@@ -1,6 +1,6 @@
 import type { App, BlockButtonAction } from '@slack/bolt';
-import { explainActionPattern, matchActionIds } from '../blocks/match.js';
-import { actionIds, chooseActionPattern } from '../blocks/remedy.js';
+import { explainActionPattern, matchActionIds } from '../../views/slack/match.js';
+import { actionIds, chooseActionPattern } from '../../views/slack/remedy.js';
 import type { HandlerDeps } from '../deps.js';
 import { explainButton, planFixButton } from './match-buttons.js';
 import { approveButton, cancelButton, chooseButton, denyButton, replanButton } from './remedy-buttons.js';

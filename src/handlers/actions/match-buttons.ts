@@ -1,6 +1,6 @@
 import type { AllMiddlewareArgs, BlockButtonAction, SlackActionMiddlewareArgs } from '@slack/bolt';
 import { findEntry } from '../../catalogue/index.js';
-import { explainBlocks } from '../blocks/explain.js';
+import { explainBlocks } from '../../views/slack/explain.js';
 import type { HandlerDeps } from '../deps.js';
 import { checkFixAsk, startFix } from '../start-fix.js';
 import { clickTeam } from './card-origin.js';

@@ -1,6 +1,6 @@
 import type { AllMiddlewareArgs, BlockButtonAction, SlackActionMiddlewareArgs } from '@slack/bolt';
 import type { Answer } from '../../jobs/lifecycle/coordinator.js';
-import type { ChoiceRef, PlanRef } from '../blocks/remedy.js';
+import type { ChoiceRef, PlanRef } from '../../views/slack/remedy.js';
 import type { HandlerDeps } from '../deps.js';
 import { refuseIfNotFromCard } from './card-origin.js';
 

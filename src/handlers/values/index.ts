@@ -1,9 +1,9 @@
 import type { App, ViewSubmitAction } from '@slack/bolt';
-import { valuesUpgradeCallbackId } from '../blocks/values.js';
+import { valuesUpgradeCallbackId } from '../../views/slack/values.js';
 import type { HandlerDeps } from '../deps.js';
 import { valuesUpgradeSubmission } from './submit.js';
 
-export { valuesCommand } from './command.js';
+export { openUpgradeModal } from './command.js';
 
 /**
  * Registers the listeners of the values assistant that are not the slash command itself (which

@@ -1,7 +1,7 @@
 import type { AllMiddlewareArgs, SlackViewMiddlewareArgs, ViewSubmitAction } from '@slack/bolt';
 import { findCluster } from '../../config.js';
 import { buildUpgradeCommand, upgradeRequestErrors, upgradeRequestSchema, type FieldErrors, type UpgradeRequest } from '../../values/upgrade.js';
-import { upgradeCommandBlocks, type UpgradeModalMetadata } from '../blocks/values.js';
+import { upgradeCommandBlocks, type UpgradeModalMetadata } from '../../views/slack/values.js';
 import type { HandlerDeps } from '../deps.js';
 
 type Args = SlackViewMiddlewareArgs<ViewSubmitAction> & AllMiddlewareArgs;

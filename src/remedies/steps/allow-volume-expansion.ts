@@ -1,18 +1,22 @@
 import { z } from 'zod';
-import type { AllowVolumeExpansionStep } from '../../catalogue/model.js';
-import type { StepKind } from './context.js';
+import { defineStep } from './kind.js';
+import { stepBase } from './step.js';
 import { code, writeWithOneRetry } from './support.js';
 
-const schema = z.object({ storageClass: z.string(), uid: z.string(), change: z.boolean() });
+/** Entry 24: make the claim's storage class allow expansion (its own approved step). */
+const allowVolumeExpansionStep = z.strictObject({ ...stepBase, kind: z.literal('allowVolumeExpansion'), claim: z.literal('gitSensorClaim') });
+export type AllowVolumeExpansionStep = z.infer<typeof allowVolumeExpansionStep>;
 
 /**
  * Entry 24, first half: the claim's storage class must allow volume expansion. If it does not, its
  * allowVolumeExpansion goes false → true (a cluster-scoped change: every claim of the class may grow);
  * if it does, the step is skipped with "already allowed".
  */
-export const allowVolumeExpansion: StepKind<AllowVolumeExpansionStep, z.infer<typeof schema>> = {
+export const allowVolumeExpansion = defineStep({
   kind: 'allowVolumeExpansion',
-  schema,
+  step: allowVolumeExpansionStep,
+  data: z.object({ storageClass: z.string(), uid: z.string(), change: z.boolean() }),
+  parameters: () => [],
   permissions: (step) => [
     { apiGroup: '', resource: 'persistentvolumeclaims', verbs: ['get'], scope: 'platformNamespace', resourceNames: [step.claim] },
     // The class is whatever the claim names, so RBAC cannot name it in advance.
@@ -55,4 +59,4 @@ export const allowVolumeExpansion: StepKind<AllowVolumeExpansionStep, z.infer<ty
     if (!written.value.allowVolumeExpansion) return { status: 'failed', message: `StorageClass ${storageClass} still does not allow volume expansion after the patch.` };
     return { status: 'done', message: `StorageClass ${storageClass} now allows volume expansion.` };
   },
-};
+});

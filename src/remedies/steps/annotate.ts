@@ -1,12 +1,28 @@
 import { z } from 'zod';
-import type { AnnotateStep, Permission } from '../../catalogue/model.js';
 import { metaResources, type ObjectMetaSummary } from '../../cluster/gateway.js';
 import { targetSchema } from '../plan.js';
-import type { StepContext, StepKind } from './context.js';
+import type { StepContext } from './context.js';
+import { defineStep } from './kind.js';
 import { platformObjects } from './platform-objects.js';
+import { namespaceName, parameterName, stepBase, type Permission } from './step.js';
 import { code, paramOf, writeWithOneRetry } from './support.js';
 
-const schema = z.object({ resource: z.enum(['ingresses', 'services']), namespace: z.string(), annotations: z.record(z.string(), z.string()), objects: z.array(targetSchema) });
+const resource = z.enum(['ingresses', 'services']);
+
+/** Entries 12 and 21: set annotations on an ingress or a service of the platform. */
+const annotateStep = z.strictObject({
+  ...stepBase,
+  kind: z.literal('annotate'),
+  resource,
+  namespace: namespaceName,
+  /** Which object: by the main label's app name, e.g. the platform's ingress and service. */
+  select: z.literal('platform'),
+  /** Annotation → value, or the parameter whose value it takes (`{}` in the template stands for it). */
+  annotations: z.record(z.string(), z.union([z.string(), z.strictObject({ param: parameterName, template: z.string().optional() })])),
+});
+export type AnnotateStep = z.infer<typeof annotateStep>;
+
+const schema = z.object({ resource, namespace: z.string(), annotations: z.record(z.string(), z.string()), objects: z.array(targetSchema) });
 type Data = z.infer<typeof schema>;
 
 /** Checks of the values the guide describes (section 2.3); a message when a value is not valid. */
@@ -49,9 +65,11 @@ const pinOf = (o: ObjectMetaSummary, keys: readonly string[]) => keys.map((k) =>
  * Entries 12 and 21: sets annotations on the platform's ingress or service (see platformObjects for
  * which ones), showing each value before → after and pinning the values it replaces.
  */
-export const annotate: StepKind<AnnotateStep, Data> = {
+export const annotate = defineStep({
   kind: 'annotate',
-  schema,
+  step: annotateStep,
+  data: schema,
+  parameters: (step) => Object.values(step.annotations).flatMap((spec) => (typeof spec === 'string' ? [] : [spec.param])),
   permissions(step): Permission[] {
     const { apiGroup } = metaResources[step.resource];
     // Finding the platform's ingress means finding the services that route to the main pods first.
@@ -107,4 +125,4 @@ export const annotate: StepKind<AnnotateStep, Data> = {
     }
     return { status: 'done', message: `Annotated ${objects.length} object(s).`, details };
   },
-};
+});

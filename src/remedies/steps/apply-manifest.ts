@@ -1,11 +1,25 @@
 import { z } from 'zod';
-import type { ApplyManifestStep, ManifestName, Permission } from '../../catalogue/model.js';
 import { ClusterError } from '../../cluster/errors.js';
-import { applicableKinds, type ApplicableKind, type ManifestObject } from '../../cluster/gateway.js';
-import type { StepContext, StepKind } from './context.js';
+import { applicableKinds, customKinds, type ApplicableKind, type ManifestObject } from '../../cluster/gateway.js';
+import type { StepContext } from './context.js';
+import { deleteFailedJobs } from './delete-failed-jobs.js';
 import { incompleteJobs } from './incomplete-jobs.js';
-import { fetchManifest, manifestUrl, type RawObject } from './manifest-source.js';
+import { defineStep } from './kind.js';
+import { rolloutsAbsent } from './resource-types.js';
+import { fetchManifest, manifestName, manifestUrl, type ManifestName, type RawObject } from './manifest-source.js';
+import { namespaceName, stepBase, type Permission } from './step.js';
 import { code } from './support.js';
+
+/** Entries 1 and 2: apply a manifest fetched from a configured address, leaving named objects out. */
+const applyManifestStep = z.strictObject({
+  ...stepBase,
+  kind: z.literal('applyManifest'),
+  manifest: manifestName,
+  namespace: namespaceName,
+  /** Objects of the manifest that must not be applied, e.g. the database-migrator secret. */
+  exclude: z.array(z.strictObject({ kind: z.string(), nameContains: z.string() })),
+});
+export type ApplyManifestStep = z.infer<typeof applyManifestStep>;
 
 /** The rollout controller's CRDs: the only cluster-wide objects the worker may change, by name. */
 const rolloutCrds = ['analysisruns.argoproj.io', 'analysistemplates.argoproj.io', 'clusteranalysistemplates.argoproj.io', 'experiments.argoproj.io', 'rollouts.argoproj.io'];
@@ -34,7 +48,7 @@ function applicable(manifest: ManifestName, o: RawObject): o is ManifestObject {
 
 /** Jobs the step before (deleteFailedJobs) deletes, so this step creates them again. */
 async function jobsDeletedEarlier(ctx: StepContext, namespace: string): Promise<Set<string>> {
-  const deletes = (ctx.earlier ?? []).some((s) => s.kind === 'deleteFailedJobs' && ctx.names[s.namespace] === namespace);
+  const deletes = (ctx.earlier ?? []).some((s) => deleteFailedJobs.is(s) && ctx.names[s.namespace] === namespace);
   if (!deletes) return new Set();
   return new Set((await incompleteJobs(ctx, namespace)).filter((i) => !i.stillRunning).map((i) => i.job.name));
 }
@@ -76,9 +90,16 @@ async function apply(ctx: StepContext, obj: ManifestObject, namespace: string): 
  * entry excludes. The plan shows every object and what happens to it, validated by a server-side dry
  * run, and pins the fetched file's sha256: the run applies exactly that file or stops.
  */
-export const applyManifest: StepKind<ApplyManifestStep, Data> = {
+export const applyManifest = defineStep({
   kind: 'applyManifest',
-  schema,
+  step: applyManifestStep,
+  data: schema,
+  parameters: () => [],
+  // The rollout manifest updates the definitions of an installed Argo Rollouts; it does not install one.
+  needsType: (step) =>
+    step.manifest === 'rollout'
+      ? { kind: customKinds.rollout, meaning: `${rolloutsAbsent}, so there are no rollout definitions to update; this remedy applies where Argo Rollouts runs` }
+      : undefined,
   permissions(step): Permission[] {
     if (step.manifest === 'migrator') {
       return [
@@ -146,4 +167,4 @@ export const applyManifest: StepKind<ApplyManifestStep, Data> = {
     if (details.length === 0) return { status: 'skipped', message: `Everything in ${url} that this remedy applies is already in place.` };
     return { status: 'done', message: `Applied ${details.length} object(s) of ${url}.`, details };
   },
-};
+});

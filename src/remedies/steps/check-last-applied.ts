@@ -1,15 +1,20 @@
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
-import type { CheckLastAppliedStep } from '../../catalogue/model.js';
 import { customKinds, type CustomObject } from '../../cluster/gateway.js';
-import type { StepKind } from './context.js';
 import { findJsonBreak, unambiguousRepair } from './json-repair.js';
+import { defineStep } from './kind.js';
+import { rolloutsAbsent } from './resource-types.js';
+import { stepBase } from './step.js';
 import { code, writeWithOneRetry } from './support.js';
 
 export const lastAppliedAnnotation = 'kubectl.kubernetes.io/last-applied-configuration';
 
 const repair = z.object({ name: z.string(), uid: z.string(), sha256: z.string(), text: z.string() });
 const schema = z.object({ namespace: z.string(), repairs: z.array(repair) });
+
+/** Entry 25: check the last-applied-configuration JSON of the rollouts; repair only when unambiguous. */
+const checkLastAppliedStep = z.strictObject({ ...stepBase, kind: z.literal('checkLastAppliedJson') });
+export type CheckLastAppliedStep = z.infer<typeof checkLastAppliedStep>;
 
 const sha = (text: string) => createHash('sha256').update(text).digest('hex');
 const annotationOf = (r: CustomObject | undefined) => r?.metadata.annotations?.[lastAppliedAnnotation];
@@ -29,10 +34,13 @@ const checklist = [
  * the checklist to fix it by hand. Only the platform namespace: listing and patching rollouts in every
  * namespace would need cluster-wide rights over every application.
  */
-export const checkLastAppliedJson: StepKind<CheckLastAppliedStep, z.infer<typeof schema>> = {
+export const checkLastAppliedJson = defineStep({
   kind: 'checkLastAppliedJson',
-  schema,
+  step: checkLastAppliedStep,
+  data: schema,
+  parameters: () => [],
   permissions: () => [{ apiGroup: 'argoproj.io', resource: 'rollouts', verbs: ['list', 'patch'], scope: 'platformNamespace' }],
+  needsType: () => ({ kind: customKinds.rollout, meaning: `${rolloutsAbsent}, so no rollout can carry the broken annotation on this cluster` }),
   async plan(ctx) {
     const namespace = ctx.names.platformNamespace;
     const rollouts = await ctx.gateway.custom.list(customKinds.rollout, namespace);
@@ -91,4 +99,4 @@ export const checkLastAppliedJson: StepKind<CheckLastAppliedStep, z.infer<typeof
     }
     return { status: 'done', message: `Repaired ${repairs.length} rollout annotation(s); the rollouts sync again on their next refresh.`, details };
   },
-};
+});

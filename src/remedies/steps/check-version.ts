@@ -1,10 +1,19 @@
 import { z } from 'zod';
-import type { CheckVersionStep } from '../../catalogue/model.js';
-import type { StepKind } from './context.js';
+import { defineStep } from './kind.js';
+import { stepBase } from './step.js';
 import { code } from './support.js';
 import { compareVersions, parseVersion, platformVersion, showVersion } from './version.js';
 
-const schema = z.object({ version: z.string() });
+/** Read the platform version from the installer object; gate what follows (sections 5 and 9). */
+const checkVersionStep = z.strictObject({
+  ...stepBase,
+  kind: z.literal('checkVersion'),
+  risk: z.literal('read-only'),
+  atLeast: z.string().optional(),
+  below: z.string().optional(),
+  why: z.string(),
+});
+export type CheckVersionStep = z.infer<typeof checkVersionStep>;
 
 /** What the gate asks for, in words: "v0.6.9 or later", "a version below v0.6.9". */
 function wanted(step: CheckVersionStep): string {
@@ -25,9 +34,11 @@ export function versionGate(step: Pick<CheckVersionStep, 'atLeast' | 'below'>, p
  * Read-only: reads the platform version from the installer object and gates the stage on it (sections 5
  * and 9). A failed gate blocks the plan with what is needed, what runs, and where to go instead.
  */
-export const checkVersion: StepKind<CheckVersionStep, z.infer<typeof schema>> = {
+export const checkVersion = defineStep({
   kind: 'checkVersion',
-  schema,
+  step: checkVersionStep,
+  data: z.object({ version: z.string() }),
+  parameters: () => [],
   permissions: () => [{ apiGroup: 'installer.devtron.ai', resource: 'installers', verbs: ['get'], scope: 'platformNamespace', resourceNames: ['installerName'] }],
   async plan(ctx, step) {
     const found = await platformVersion(ctx);
@@ -40,4 +51,4 @@ export const checkVersion: StepKind<CheckVersionStep, z.infer<typeof schema>> = 
   async run(_ctx, planned) {
     return { status: 'done', message: `The platform runs ${planned.data.version}, as this remedy needs.` };
   },
-};
+});

@@ -1,14 +1,16 @@
-import type { z } from 'zod';
-import type { Permission, Step } from '../../catalogue/model.js';
 import type { ClusterGateway } from '../../cluster/gateway.js';
 import type { PlatformNames } from '../../platform-names.js';
-import type { PlannedStep, Target } from '../plan.js';
+import type { Target } from '../plan.js';
+import type { StepBase } from './step.js';
 
 /** What a step needs to plan and run against one cluster. */
 export interface StepContext {
   readonly gateway: ClusterGateway;
   readonly names: PlatformNames;
-  /** Values the person gave with the fix, already checked against the entry's parameters. */
+  /**
+   * Values the person gave with the fix, already checked against the entry's parameters; while a step
+   * plans, only those its kind declares (StepKind.parameters).
+   */
   readonly params?: Readonly<Record<string, string>>;
   /** Replaces every wait of the guide, for demos and tests. */
   readonly waitOverrideSeconds?: number;
@@ -23,9 +25,9 @@ export interface StepContext {
   /**
    * The steps before this one in its stage, while planning: a step that depends on what an earlier
    * step will do (grow a claim after expansion is allowed; leave out pods already deleted by name)
-   * plans with them in mind.
+   * plans with them in mind (StepKind.is tells their kind).
    */
-  readonly earlier?: readonly Step[];
+  readonly earlier?: readonly StepBase[];
 }
 
 /** The outcome of one step of a run. Expected outcomes are values; exceptions are bugs. */
@@ -55,18 +57,4 @@ export interface StepPlan<D> {
    * it found: a run that re-plans says it could not reach it, never that the cluster changed.
    */
   readonly unreachable?: boolean;
-}
-
-/**
- * One kind of step: the permissions it declares, how it plans (read-only) and how it runs exactly
- * what it planned. `data` is what the run needs beyond the pinned targets, validated by `schema`.
- */
-export interface StepKind<S extends Step, D> {
-  readonly kind: S['kind'];
-  readonly schema: z.ZodType<D>;
-  permissions(step: S): Permission[];
-  plan(ctx: StepContext, step: S): Promise<StepPlan<D>>;
-  run(ctx: StepContext, planned: PlannedStep & { data: D }): Promise<StepResult>;
-  /** The step's targets as they are now, for the plan hash check; default: plan again. */
-  current?(ctx: StepContext, planned: PlannedStep & { data: D }): Promise<Target[]>;
 }

@@ -1,9 +1,19 @@
 import { z } from 'zod';
-import type { CreateBackendConfigStep } from '../../catalogue/model.js';
 import { ClusterError } from '../../cluster/errors.js';
 import { customKinds, type CustomObject } from '../../cluster/gateway.js';
-import type { StepKind } from './context.js';
+import { defineStep } from './kind.js';
+import { namespaceName, parameterName, stepBase } from './step.js';
 import { code, paramOf, writeWithOneRetry } from './support.js';
+
+/** Entry 21: create the cloud load balancer's backend configuration with a longer timeoutSec. */
+const createBackendConfigStep = z.strictObject({
+  ...stepBase,
+  kind: z.literal('createBackendConfig'),
+  namespace: namespaceName,
+  nameParam: parameterName,
+  timeoutParam: parameterName,
+});
+export type CreateBackendConfigStep = z.infer<typeof createBackendConfigStep>;
 
 const schema = z.object({ namespace: z.string(), name: z.string(), timeoutSec: z.number().int().positive(), uid: z.string(), before: z.number().nullable() });
 
@@ -17,10 +27,16 @@ const timeoutOf = (bc: CustomObject | undefined): number | null => {
  * spec.timeoutSec from the parameter (the default 30 s drops terminals). Created, or, when it exists,
  * updated with its timeout shown before → after and its other settings kept.
  */
-export const createBackendConfig: StepKind<CreateBackendConfigStep, z.infer<typeof schema>> = {
+export const createBackendConfig = defineStep({
   kind: 'createBackendConfig',
-  schema,
+  step: createBackendConfigStep,
+  data: schema,
+  parameters: (step) => [step.nameParam, step.timeoutParam],
   permissions: (step) => [{ apiGroup: 'cloud.google.com', resource: 'backendconfigs', verbs: ['get', 'create', 'update'], scope: step.namespace }],
+  needsType: () => ({
+    kind: customKinds.backendConfig,
+    meaning: 'a BackendConfig configures the load balancer of GKE ingresses, so this remedy applies to GKE ingresses only',
+  }),
   async plan(ctx, step) {
     const namespace = ctx.names[step.namespace];
     const name = paramOf(ctx, step.nameParam) ?? '';
@@ -79,7 +95,7 @@ export const createBackendConfig: StepKind<CreateBackendConfigStep, z.infer<type
     if (!written.ok) return { status: 'changed', message: `BackendConfig ${namespace}/${name} was changed by someone else meanwhile; not touched.` };
     return { status: 'done', message: `BackendConfig ${name}: timeoutSec ${before ?? 'unset'} → ${timeoutSec}.` };
   },
-};
+});
 
 function bodyOf(namespace: string, name: string, timeoutSec: number): CustomObject {
   return { apiVersion: 'cloud.google.com/v1', kind: 'BackendConfig', metadata: { name, namespace }, spec: { timeoutSec } };

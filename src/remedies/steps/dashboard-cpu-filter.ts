@@ -1,18 +1,25 @@
-import type { DashboardCpuFilterStep } from '../../catalogue/model.js';
+import { z } from 'zod';
 import { dashboardFailure, openDashboard } from '../dashboard/connect.js';
 import { cpuFilterSchema, inspectCpuFilter, removeCpuFilter, type CpuFilterData } from '../dashboard/cpu-filter.js';
-import type { StepKind } from './context.js';
+import { defineStep } from './kind.js';
 import { platformSecretPermission } from './secret-key.js';
+import { stepBase } from './step.js';
+
+/** Entry 11: remove the `image!=''` filter from the CPU panels' queries of the dashboards. */
+const dashboardCpuFilterStep = z.strictObject({ ...stepBase, kind: z.literal('dashboardRemoveCpuFilter') });
+export type DashboardCpuFilterStep = z.infer<typeof dashboardCpuFilterStep>;
 
 /**
  * Entry 11: remove `image!=''` from the CPU panels' queries of the platform's dashboards. The plan
  * shows each query before and after and pins each dashboard's version; the run saves without
  * overwriting, so a dashboard someone saved since the plan is refused (412) rather than clobbered.
  */
-export const dashboardRemoveCpuFilter: StepKind<DashboardCpuFilterStep, CpuFilterData> = {
+export const dashboardRemoveCpuFilter = defineStep({
   kind: 'dashboardRemoveCpuFilter',
-  schema: cpuFilterSchema,
+  step: dashboardCpuFilterStep,
+  data: cpuFilterSchema,
   permissions: () => [platformSecretPermission],
+  parameters: () => [],
   async plan(ctx, step) {
     const none: CpuFilterData = { orgId: 0, dashboards: [] };
     const open = await openDashboard(ctx);
@@ -29,4 +36,4 @@ export const dashboardRemoveCpuFilter: StepKind<DashboardCpuFilterStep, CpuFilte
     if (!open.ok) return { status: 'failed', message: open.message };
     return removeCpuFilter(open.client, planned.data);
   },
-};
+});

@@ -1,10 +1,15 @@
-import { endpointProblem } from '../../catalogue/endpoint.js';
-import type { DashboardOrgRepairStep } from '../../catalogue/model.js';
+import { z } from 'zod';
+import { endpointProblem } from '../dashboard/endpoint.js';
 import { dashboardFailure, openDashboard } from '../dashboard/connect.js';
 import { inspectOrg, orgRepairSchema, type OrgRepairData } from '../dashboard/org-inspect.js';
 import { repairOrg } from '../dashboard/org-repair.js';
-import type { StepKind } from './context.js';
+import { defineStep } from './kind.js';
 import { platformSecretPermission } from './secret-key.js';
+import { parameterName, stepBase } from './step.js';
+
+/** Entry 5: the dashboard organisation repair, as HTTP calls made by the worker inside the cluster. */
+const dashboardOrgRepairStep = z.strictObject({ ...stepBase, kind: z.literal('dashboardOrgRepair'), metricsStoreParam: parameterName });
+export type DashboardOrgRepairStep = z.infer<typeof dashboardOrgRepairStep>;
 
 /**
  * Entry 5: create the dashboard organisation, its default data source pointing at the metrics store,
@@ -12,10 +17,12 @@ import { platformSecretPermission } from './secret-key.js';
  * says what is missing; the run creates exactly that and verifies. The dashboard calls need no
  * Kubernetes permission; reading the password needs `get` on the platform secret.
  */
-export const dashboardOrgRepair: StepKind<DashboardOrgRepairStep, OrgRepairData> = {
+export const dashboardOrgRepair = defineStep({
   kind: 'dashboardOrgRepair',
-  schema: orgRepairSchema,
+  step: dashboardOrgRepairStep,
+  data: orgRepairSchema,
   permissions: () => [platformSecretPermission],
+  parameters: (step) => [step.metricsStoreParam],
   async plan(ctx, step) {
     const metricsStore = ctx.params?.[step.metricsStoreParam];
     const empty: OrgRepairData = { orgName: ctx.names.dashboardOrgName, orgId: null, metricsStore: metricsStore ?? '', dataSource: { action: 'create' }, imports: [] };
@@ -36,4 +43,4 @@ export const dashboardOrgRepair: StepKind<DashboardOrgRepairStep, OrgRepairData>
     if (!open.ok) return { status: 'failed', message: open.message };
     return repairOrg(open.client, planned.data, ctx.names.dashboardCatalogueUrl);
   },
-};
+});

@@ -1,11 +1,13 @@
 import { z } from 'zod';
-import type { DeleteFailedJobsStep } from '../../catalogue/model.js';
 import { targetSchema } from '../plan.js';
-import type { StepKind } from './context.js';
 import { completionsOf, incompleteJobs } from './incomplete-jobs.js';
+import { defineStep } from './kind.js';
+import { namespaceName, stepBase } from './step.js';
 import { code, pollFor } from './support.js';
 
-const schema = z.object({ namespace: z.string(), jobs: z.array(targetSchema) });
+/** Entry 1: installer jobs at 0/1 completions whose pods are not running, deleted (pods with them). */
+const deleteFailedJobsStep = z.strictObject({ ...stepBase, kind: z.literal('deleteFailedJobs'), namespace: namespaceName });
+export type DeleteFailedJobsStep = z.infer<typeof deleteFailedJobsStep>;
 
 /** How long the deleted jobs may take to disappear. */
 const goneWithinSeconds = 60;
@@ -16,9 +18,11 @@ const goneWithinSeconds = 60;
  * are shown as "still running — wait" and left alone; when every incomplete job still runs, the plan
  * is blocked: the guide says to wait.
  */
-export const deleteFailedJobs: StepKind<DeleteFailedJobsStep, z.infer<typeof schema>> = {
+export const deleteFailedJobs = defineStep({
   kind: 'deleteFailedJobs',
-  schema,
+  step: deleteFailedJobsStep,
+  data: z.object({ namespace: z.string(), jobs: z.array(targetSchema) }),
+  parameters: () => [],
   permissions: (step) => [
     { apiGroup: 'batch', resource: 'jobs', verbs: ['get', 'list', 'delete'], scope: step.namespace },
     { apiGroup: '', resource: 'pods', verbs: ['list'], scope: step.namespace },
@@ -55,4 +59,4 @@ export const deleteFailedJobs: StepKind<DeleteFailedJobsStep, z.infer<typeof sch
     if (!gone) return { status: 'failed', message: `Deleted ${jobs.length} job(s), but some still exist after ${goneWithinSeconds} s.`, details };
     return { status: 'done', message: `Deleted ${jobs.length} failed job(s) and their pods.`, details };
   },
-};
+});

@@ -1,8 +1,32 @@
 import { z } from 'zod';
-import type { DeletePodsStep, Permission, PodTarget } from '../../catalogue/model.js';
 import type { PodSummary } from '../../cluster/gateway.js';
 import { targetSchema, type Target } from '../plan.js';
-import type { StepContext, StepKind } from './context.js';
+import type { StepContext } from './context.js';
+import { defineStep } from './kind.js';
+import { labelName, namespaceName, stepBase, type Permission } from './step.js';
+
+/** A platform name that is one pod, or a list of pods (the message brokers). */
+const podName = z.enum(['gitSensorPod', 'databasePod', 'brokerPods']);
+
+/** Pods chosen by label selector, by name, or by state (crash-looping), in one of the platform's namespaces. */
+const podTarget = z.discriminatedUnion('by', [
+  z.strictObject({ by: z.literal('label'), namespace: namespaceName, label: labelName }),
+  z.strictObject({ by: z.literal('name'), namespace: namespaceName, pod: podName }),
+  z.strictObject({ by: z.literal('crash-looping'), namespace: namespaceName }),
+]);
+export type PodTarget = z.infer<typeof podTarget>;
+
+/** Delete pods so that their controller recreates them; verified by replacements Ready with new uids. */
+const deletePodsStep = z.strictObject({
+  ...stepBase,
+  kind: z.literal('deletePods'),
+  // Deleting a pod is never read-only: at least a restart, which an approver sees.
+  risk: z.enum(['restart', 'destructive']),
+  targets: z.array(podTarget).min(1),
+  /** How long the replacements may take to become Ready before the step is reported failed. */
+  verifyWithinSeconds: z.number().positive(),
+});
+export type DeletePodsStep = z.infer<typeof deletePodsStep>;
 
 /** Pods of one selector, one name, or the crash-looping pods of a namespace, as planned. */
 const groupSchema = z.object({
@@ -47,7 +71,7 @@ function namedEarlier(ctx: StepContext, targets: readonly PodTarget[]): string[]
   const crashLooping = targets.some((t) => t.by === 'crash-looping');
   if (!crashLooping) return [];
   return (ctx.earlier ?? []).flatMap((s) =>
-    s.kind === 'deletePods'
+    deletePods.is(s)
       ? s.targets.flatMap((t) => {
           if (t.by !== 'name') return [];
           const value = ctx.names[t.pod];
@@ -95,14 +119,16 @@ async function replacements(ctx: StepContext, groups: readonly PodGroup[]): Prom
  * Delete pods so that their controllers recreate them. The plan pins each pod by uid; the run deletes
  * with a uid precondition, then verifies that Ready replacements with new uids came up.
  */
-export const deletePods: StepKind<DeletePodsStep, z.infer<typeof schema>> = {
+export const deletePods = defineStep({
   kind: 'deletePods',
-  schema,
+  step: deletePodsStep,
+  data: schema,
   permissions(step) {
     return step.targets.map(
       (t): Permission => ({ apiGroup: '', resource: 'pods', verbs: t.by === 'name' ? ['get', 'delete'] : ['get', 'list', 'delete'], scope: t.namespace }),
     );
   },
+  parameters: () => [],
   async plan(ctx, step) {
     const groups: PodGroup[] = [];
     // Pods an earlier step of the stage deletes by name (entry 9: the database pod) are that step's:
@@ -140,4 +166,4 @@ export const deletePods: StepKind<DeletePodsStep, z.infer<typeof schema>> = {
       await sleep(ctx.pollMs);
     }
   },
-};
+});

@@ -1,19 +1,26 @@
-import type { DropDatabaseStep } from '../../catalogue/model.js';
+import { z } from 'zod';
 import { maintenanceDatabase, openDatabase } from '../database/connect.js';
-import { dropDatabase, dropSchema, inspectDrop, type DropData } from '../database/drop.js';
+import { dropDatabase as dropNow, dropSchema, inspectDrop } from '../database/drop.js';
 import { refusalFor } from '../database/protected.js';
-import type { StepKind } from './context.js';
+import { defineStep } from './kind.js';
 import { platformSecretPermission } from './secret-key.js';
+import { parameterName, stepBase } from './step.js';
+
+/** Entry 16: end the sessions on a database, then drop it. */
+const dropDatabaseStep = z.strictObject({ ...stepBase, kind: z.literal('dropDatabase'), databaseParam: parameterName });
+export type DropDatabaseStep = z.infer<typeof dropDatabaseStep>;
 
 /**
  * Entry 16: end the sessions on a database, then drop it, against the platform's PostgreSQL. The plan
  * lists the sessions and pins the database's oid; the platform's own databases are refused outright.
  * The SQL needs no Kubernetes permission; reading the password needs `get` on the platform secret.
  */
-export const dropDatabaseStep: StepKind<DropDatabaseStep, DropData> = {
+export const dropDatabase = defineStep({
   kind: 'dropDatabase',
-  schema: dropSchema,
+  step: dropDatabaseStep,
+  data: dropSchema,
   permissions: () => [platformSecretPermission],
+  parameters: (step) => [step.databaseParam],
   async plan(ctx, step) {
     const database = ctx.params?.[step.databaseParam] ?? '';
     const none = { lines: [step.does], targets: [], data: { database, oid: '' } };
@@ -36,9 +43,9 @@ export const dropDatabaseStep: StepKind<DropDatabaseStep, DropData> = {
     const open = await openDatabase(ctx);
     if (!open.ok) return { status: 'failed', message: open.message };
     try {
-      return await dropDatabase(open.db, planned.data);
+      return await dropNow(open.db, planned.data);
     } finally {
       await open.db.client.end().catch(() => undefined);
     }
   },
-};
+});

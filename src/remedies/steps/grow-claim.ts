@@ -1,11 +1,20 @@
 import { z } from 'zod';
-import type { GrowClaimStep } from '../../catalogue/model.js';
 import type { ClaimSize } from '../../cluster/gateway.js';
-import type { StepKind } from './context.js';
 import { compareQuantities } from '../../quantity.js';
+import { allowVolumeExpansion } from './allow-volume-expansion.js';
+import { defineStep } from './kind.js';
+import { parameterName, stepBase } from './step.js';
 import { code, paramOf, pollFor, writeWithOneRetry } from './support.js';
 
-const schema = z.object({ namespace: z.string(), claim: z.string(), uid: z.string(), from: z.string(), to: z.string() });
+/** Entry 24: raise a claim's requested storage, after checking its storage class allows expansion. */
+const growClaimStep = z.strictObject({
+  ...stepBase,
+  kind: z.literal('growClaim'),
+  claim: z.literal('gitSensorClaim'),
+  /** The parameter that holds the new size, e.g. `size` = `20Gi`. */
+  sizeParam: parameterName,
+});
+export type GrowClaimStep = z.infer<typeof growClaimStep>;
 
 /** How long the run waits for the volume to report its new capacity. */
 const growWithinSeconds = 60;
@@ -15,9 +24,11 @@ const growWithinSeconds = 60;
  * the size is not larger than the request (claims never shrink), or when the storage class does not
  * allow expansion and no earlier step of the stage makes it.
  */
-export const growClaim: StepKind<GrowClaimStep, z.infer<typeof schema>> = {
+export const growClaim = defineStep({
   kind: 'growClaim',
-  schema,
+  step: growClaimStep,
+  data: z.object({ namespace: z.string(), claim: z.string(), uid: z.string(), from: z.string(), to: z.string() }),
+  parameters: (step) => [step.sizeParam],
   permissions: (step) => [
     { apiGroup: '', resource: 'persistentvolumeclaims', verbs: ['get', 'patch'], scope: 'platformNamespace', resourceNames: [step.claim] },
     { apiGroup: 'storage.k8s.io', resource: 'storageclasses', verbs: ['get'], scope: 'cluster' },
@@ -35,7 +46,7 @@ export const growClaim: StepKind<GrowClaimStep, z.infer<typeof schema>> = {
     if (order === undefined) return block(`Cannot compare ${size} with the claim's request ${claim.requested}: not a size.`);
     if (order <= 0) return block(`The claim ${claimName} already requests ${claim.requested}; ${step.sizeParam}=${size} is not larger (a claim can only grow).`);
     const sc = claim.storageClassName ? await ctx.gateway.storage.getStorageClass(claim.storageClassName) : undefined;
-    const madeExpandable = (ctx.earlier ?? []).some((s) => s.kind === 'allowVolumeExpansion' && s.claim === step.claim);
+    const madeExpandable = (ctx.earlier ?? []).some((s) => allowVolumeExpansion.is(s) && s.claim === step.claim);
     if (!sc?.allowVolumeExpansion && !madeExpandable) {
       return block(`StorageClass ${claim.storageClassName || '(none)'} of claim ${claimName} does not allow volume expansion, and nothing in this stage changes that.`);
     }
@@ -69,4 +80,4 @@ export const growClaim: StepKind<GrowClaimStep, z.infer<typeof schema>> = {
     if (!grown) return { status: 'done', message: `Claim ${name} now requests ${to}; the volume has not reported the new capacity yet (it may need the pod restarted).` };
     return { status: 'done', message: `Claim ${name} grew from ${from} to ${to} (capacity ${grown.capacity}).` };
   },
-};
+});

@@ -1,8 +1,9 @@
 import { z } from 'zod';
-import type { LabelForChartManagerStep, Permission } from '../../catalogue/model.js';
 import { metaResources, type MetaResource, type ObjectMetaSummary } from '../../cluster/gateway.js';
 import { targetSchema } from '../plan.js';
-import type { StepContext, StepKind } from './context.js';
+import type { StepContext } from './context.js';
+import { defineStep } from './kind.js';
+import { namespaceName, stepBase, type Permission } from './step.js';
 import { code, writeWithOneRetry } from './support.js';
 
 /**
@@ -18,6 +19,10 @@ export const namedSecrets = ['platformSecret', 'gitopsSecret'] as const;
 const managedBy = 'app.kubernetes.io/managed-by';
 const releaseName = 'meta.helm.sh/release-name';
 const releaseNamespace = 'meta.helm.sh/release-namespace';
+
+/** Entry 18: label and annotate the platform namespace's resources for the chart manager. */
+const labelForChartManagerStep = z.strictObject({ ...stepBase, kind: z.literal('labelForChartManager'), namespace: namespaceName });
+export type LabelForChartManagerStep = z.infer<typeof labelForChartManagerStep>;
 
 const schema = z.object({ namespace: z.string(), release: z.string(), objects: z.array(targetSchema.extend({ resource: z.string() })) });
 type Data = z.infer<typeof schema>;
@@ -70,9 +75,11 @@ async function lacking(ctx: StepContext, namespace: string, release: string): Pr
  * namespace that lack them (grouped by kind); the run merge-patches exactly those. Objects that
  * belong to another release are left alone and named in a warning.
  */
-export const labelForChartManager: StepKind<LabelForChartManagerStep, Data> = {
+export const labelForChartManager = defineStep({
   kind: 'labelForChartManager',
-  schema,
+  step: labelForChartManagerStep,
+  data: schema,
+  parameters: () => [],
   permissions: (step) => [
     ...chartResources.map((r): Permission => ({ apiGroup: metaResources[r].apiGroup, resource: r, verbs: ['list', 'patch'], scope: step.namespace })),
     { apiGroup: '', resource: 'secrets', verbs: ['get', 'patch'], scope: step.namespace, resourceNames: [...namedSecrets] },
@@ -123,4 +130,4 @@ export const labelForChartManager: StepKind<LabelForChartManagerStep, Data> = {
     }
     return { status: 'done', message: `Labelled and annotated ${done} object(s) of ${namespace} for release ${release}; the chart manager can adopt them now.` };
   },
-};
+});

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import type { ListPodsStep } from '../../catalogue/model.js';
-import type { StepKind } from './context.js';
+import { defineStep } from './kind.js';
+import { labelName, namespaceName, stepBase } from './step.js';
 
 /** How long ago, compactly: 45s, 12m, 3h, 2d. */
 export function age(createdAt: string, now: Date): string {
@@ -11,13 +11,27 @@ export function age(createdAt: string, now: Date): string {
   return `${Math.round(s / 86_400)}d`;
 }
 
-const schema = z.object({ namespace: z.string(), selector: z.string().optional() });
+/** Read-only: list pods (newest first), e.g. the build pods of the CI namespace. Runs while planning. */
+const listPodsStep = z.strictObject({
+  ...stepBase,
+  kind: z.literal('listPods'),
+  risk: z.literal('read-only'),
+  namespace: namespaceName,
+  label: labelName.optional(),
+  /** How many of the newest pods to show. */
+  newest: z.number().int().positive(),
+  /** What the person reading the list should look for. */
+  lookFor: z.string(),
+});
+export type ListPodsStep = z.infer<typeof listPodsStep>;
 
 /** Read-only: the newest pods of a namespace, listed while planning so the approver sees them. */
-export const listPods: StepKind<ListPodsStep, z.infer<typeof schema>> = {
+export const listPods = defineStep({
   kind: 'listPods',
-  schema,
+  step: listPodsStep,
+  data: z.object({ namespace: z.string(), selector: z.string().optional() }),
   permissions: (step) => [{ apiGroup: '', resource: 'pods', verbs: ['list'], scope: step.namespace }],
+  parameters: () => [],
   async plan(ctx, step) {
     const namespace = ctx.names[step.namespace];
     const selector = step.label ? ctx.names[step.label] : undefined;
@@ -33,4 +47,4 @@ export const listPods: StepKind<ListPodsStep, z.infer<typeof schema>> = {
   async run(_ctx, planned) {
     return { status: 'done', message: `Checked pods in ${planned.data.namespace} (shown on the plan).` };
   },
-};
+});

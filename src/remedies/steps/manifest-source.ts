@@ -1,7 +1,11 @@
 import { networkCode } from '../../net-errors.js';
 import { createHash } from 'node:crypto';
 import { parseAllDocuments } from 'yaml';
-import type { ManifestName } from '../../catalogue/model.js';
+import { z } from 'zod';
+
+/** A manifest the guide applies from {manifest_url}. */
+export const manifestName = z.enum(['migrator', 'rollout']);
+export type ManifestName = z.infer<typeof manifestName>;
 
 /** Where each manifest of the guide lives under {manifest_url}. */
 export const manifestPaths: Record<ManifestName, string> = {

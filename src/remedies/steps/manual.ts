@@ -1,18 +1,22 @@
 import { z } from 'zod';
-import type { ManualStep } from '../../catalogue/model.js';
-import type { StepKind } from './context.js';
+import { defineStep } from './kind.js';
+import { stepBase } from './step.js';
 
-const schema = z.object({ items: z.array(z.string()) });
+/** Something only a person can do (in a browser, a dashboard, a cloud console): a checklist. */
+const manualStep = z.strictObject({ ...stepBase, kind: z.literal('manual'), risk: z.literal('read-only'), items: z.array(z.string()) });
+export type ManualStep = z.infer<typeof manualStep>;
 
 /** A person's action (browser, dashboard, cloud console): planned as its checklist, nothing automated. */
-export const manual: StepKind<ManualStep, z.infer<typeof schema>> = {
+export const manual = defineStep({
   kind: 'manual',
-  schema,
+  step: manualStep,
+  data: z.object({ items: z.array(z.string()) }),
   permissions: () => [],
+  parameters: () => [],
   async plan(_ctx, step) {
     return { lines: step.items.map((i) => `☐ ${i}`), targets: [], data: { items: [...step.items] } };
   },
   async run(_ctx, planned) {
     return { status: 'done', message: `Your turn: ${planned.does}.`, details: planned.data.items };
   },
-};
+});

@@ -1,8 +1,17 @@
 import { z } from 'zod';
-import type { PatchStatefulSetImagesStep } from '../../catalogue/model.js';
 import type { StatefulSetImages } from '../../cluster/gateway.js';
-import type { StepKind } from './context.js';
+import { defineStep } from './kind.js';
+import { stepBase } from './step.js';
 import { code, writeWithOneRetry } from './support.js';
+
+/** Entry 9: set the images of a stateful set's init container and container. */
+const patchStatefulSetImagesStep = z.strictObject({
+  ...stepBase,
+  kind: z.literal('patchStatefulSetImages'),
+  statefulSet: z.literal('databaseStatefulSet'),
+  images: z.array(z.strictObject({ container: z.enum(['databaseInitContainer', 'databaseContainer']), image: z.string().min(1) })).min(1),
+});
+export type PatchStatefulSetImagesStep = z.infer<typeof patchStatefulSetImagesStep>;
 
 const change = z.object({ container: z.string(), init: z.boolean(), from: z.string(), to: z.string() });
 const schema = z.object({ namespace: z.string(), name: z.string(), uid: z.string(), changes: z.array(change) });
@@ -27,9 +36,11 @@ function patchOf(changes: readonly Change[], resourceVersion: string): object {
  * Entry 9: points the database stateful set's init container and container at the replacement images.
  * The pods keep their images until deleted (the stage's next steps). Pinned by the images it replaces.
  */
-export const patchStatefulSetImages: StepKind<PatchStatefulSetImagesStep, z.infer<typeof schema>> = {
+export const patchStatefulSetImages = defineStep({
   kind: 'patchStatefulSetImages',
-  schema,
+  step: patchStatefulSetImagesStep,
+  data: schema,
+  parameters: () => [],
   permissions: (step) => [{ apiGroup: 'apps', resource: 'statefulsets', verbs: ['get', 'patch'], scope: 'platformNamespace', resourceNames: [step.statefulSet] }],
   async plan(ctx, step) {
     const namespace = ctx.names.platformNamespace;
@@ -80,4 +91,4 @@ export const patchStatefulSetImages: StepKind<PatchStatefulSetImagesStep, z.infe
       details: changes.map((c) => `${c.container}: ${c.from} → ${c.to}`),
     };
   },
-};
+});

@@ -1,10 +1,17 @@
 import { z } from 'zod';
-import type { RemoveSecretKeysStep } from '../../catalogue/model.js';
 import { ClusterError } from '../../cluster/errors.js';
-import type { StepKind } from './context.js';
+import { defineStep } from './kind.js';
+import { stepBase } from './step.js';
 import { code } from './support.js';
 
-const schema = z.object({ namespace: z.string(), secret: z.string(), remove: z.array(z.string()), uid: z.string(), resourceVersion: z.string() });
+/** Sections 5.2, 5.3 and entry 22: remove keys from a secret, after saving it as a timestamped backup. */
+const removeSecretKeysStep = z.strictObject({
+  ...stepBase,
+  kind: z.literal('removeSecretKeys'),
+  secret: z.enum(['platformSecret', 'gitopsSecret']),
+  keys: z.array(z.string().min(1)).min(1),
+});
+export type RemoveSecretKeysStep = z.infer<typeof removeSecretKeysStep>;
 
 /** The label that ties a backup to the secret it saves. */
 export const backupLabel = 'platform-medic.dev/backup-of';
@@ -22,9 +29,11 @@ const pinOf = (resourceVersion: string) => `resourceVersion=${resourceVersion}`;
  * key names only; the values pass through the worker's memory on their way into the backup, never
  * into a line, a log or job data.
  */
-export const removeSecretKeys: StepKind<RemoveSecretKeysStep, z.infer<typeof schema>> = {
+export const removeSecretKeys = defineStep({
   kind: 'removeSecretKeys',
-  schema,
+  step: removeSecretKeysStep,
+  data: z.object({ namespace: z.string(), secret: z.string(), remove: z.array(z.string()), uid: z.string(), resourceVersion: z.string() }),
+  parameters: () => [],
   permissions: (step) => [
     { apiGroup: '', resource: 'secrets', verbs: ['get', 'patch'], scope: 'platformNamespace', resourceNames: [step.secret] },
     // A backup's name carries its time, so RBAC cannot name it in advance.
@@ -75,4 +84,4 @@ export const removeSecretKeys: StepKind<RemoveSecretKeysStep, z.infer<typeof sch
     if (left.length > 0) return { status: 'failed', message: `Keys still present in ${secret} after the patch: ${left.join(', ')}.`, details: [`backup: ${backup}`] };
     return { status: 'done', message: `Saved ${secret} as ${backup}, then removed ${remove.join(', ')}.`, details: [`backup Secret ${namespace}/${backup} (label ${backupLabel}=${secret})`] };
   },
-};
+});

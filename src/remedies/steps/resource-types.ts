@@ -1,29 +1,17 @@
-import type { Step } from '../../catalogue/model.js';
-import { customKinds, type CustomKind } from '../../cluster/gateway.js';
+import type { CustomKind } from '../../cluster/gateway.js';
 import type { StepContext, StepPlan } from './context.js';
 
-/** A custom resource type a step cannot plan without, and what its absence means for the remedy. */
-interface Need {
-  readonly kind: CustomKind & { readonly kind: string };
+/**
+ * A custom resource type a step cannot plan without (declared by its kind, see StepDeclaration.needsType),
+ * and what the type's absence means for the remedy, in words for the person who asked.
+ */
+export interface ResourceTypeNeed {
+  readonly kind: CustomKind;
   readonly meaning: string;
 }
 
-const rolloutsAbsent = 'Argo Rollouts is not installed here';
-
-function needOf(step: Step): Need | undefined {
-  switch (step.kind) {
-    case 'createBackendConfig':
-      return { kind: customKinds.backendConfig, meaning: 'a BackendConfig configures the load balancer of GKE ingresses, so this remedy applies to GKE ingresses only' };
-    case 'checkLastAppliedJson':
-      return { kind: customKinds.rollout, meaning: `${rolloutsAbsent}, so no rollout can carry the broken annotation on this cluster` };
-    case 'applyManifest':
-      return step.manifest === 'rollout'
-        ? { kind: customKinds.rollout, meaning: `${rolloutsAbsent}, so there are no rollout definitions to update; this remedy applies where Argo Rollouts runs` }
-        : undefined;
-    default:
-      return undefined;
-  }
-}
+/** The words for clusters without Argo Rollouts, shared by the rollout entries. */
+export const rolloutsAbsent = 'Argo Rollouts is not installed here';
 
 /**
  * Before a step that reads or writes a custom resource plans anything, checks through discovery that the
@@ -32,8 +20,7 @@ function needOf(step: Step): Need | undefined {
  * take for "the object does not exist yet" and fail later at a dry run with "not found". Returns the
  * blocked plan to show instead, or undefined when the step may plan.
  */
-export async function missingResourceType(ctx: StepContext, step: Step): Promise<StepPlan<null> | undefined> {
-  const need = needOf(step);
+export async function missingResourceType(ctx: StepContext, need: ResourceTypeNeed | undefined): Promise<StepPlan<null> | undefined> {
   if (!need || (await ctx.gateway.custom.served(need.kind))) return undefined;
   const groupVersion = `${need.kind.group}/${need.kind.version}`;
   return {

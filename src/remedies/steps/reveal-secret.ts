@@ -1,10 +1,22 @@
 import { z } from 'zod';
-import type { RevealSecretStep } from '../../catalogue/model.js';
-import type { StepKind } from './context.js';
+import { defineStep } from './kind.js';
+import { stepBase } from './step.js';
 import { code, pollFor } from './support.js';
 import { compareVersions, platformVersion } from './version.js';
 
-const schema = z.object({ namespace: z.string(), secret: z.string(), key: z.string(), version: z.string() });
+/**
+ * Sections 5.1 and entry 17: read a key of a secret (the key chosen by the platform version) and show
+ * it only as an ephemeral message to an authorised user. Never logged, never in job data.
+ */
+const revealSecretStep = z.strictObject({
+  ...stepBase,
+  kind: z.literal('revealSecret'),
+  risk: z.literal('read-only'),
+  secret: z.literal('platformSecret'),
+  /** Key from v0.6.9 on, and before it (section 5.1). */
+  key: z.strictObject({ fromV069: z.string(), before: z.string() }),
+});
+export type RevealSecretStep = z.infer<typeof revealSecretStep>;
 
 /** How long a run waits for the key to (re)appear: after a reset the platform regenerates it a moment later. */
 const appearWithinSeconds = 120;
@@ -14,9 +26,11 @@ const appearWithinSeconds = 120;
  * only sealed to the person who asked (ctx.seal). The plan checks that the secret and the key exist
  * (it reads the key names only); the value exists only inside `run`, between the read and the seal.
  */
-export const revealSecret: StepKind<RevealSecretStep, z.infer<typeof schema>> = {
+export const revealSecret = defineStep({
   kind: 'revealSecret',
-  schema,
+  step: revealSecretStep,
+  data: z.object({ namespace: z.string(), secret: z.string(), key: z.string(), version: z.string() }),
+  parameters: () => [],
   permissions: (step) => [
     { apiGroup: '', resource: 'secrets', verbs: ['get'], scope: 'platformNamespace', resourceNames: [step.secret] },
     { apiGroup: 'installer.devtron.ai', resource: 'installers', verbs: ['get'], scope: 'platformNamespace', resourceNames: ['installerName'] },
@@ -47,4 +61,4 @@ export const revealSecret: StepKind<RevealSecretStep, z.infer<typeof schema>> = 
     const sealed = seal(Buffer.from(value, 'base64').toString('utf8'));
     return { status: 'done', message: `The admin password (${key} of ${secret}) is ready; it is shown only to the person who asked.`, sealed };
   },
-};
+});

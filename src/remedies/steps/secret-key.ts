@@ -1,4 +1,4 @@
-import type { Permission } from '../../catalogue/model.js';
+import type { Permission } from './step.js';
 import type { StepContext } from './context.js';
 
 /**

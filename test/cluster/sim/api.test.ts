@@ -166,6 +166,8 @@ describe('the simulated API server, through client-node', () => {
   });
 
   it('keeps the store unchanged on dryRun=All for create, patch and delete', async () => {
+    // Controllers still replacing what another test deleted would move the resourceVersion.
+    await sim.settle();
     const rvBefore = (await core.listNamespacedPod({ namespace: ns })).metadata?.resourceVersion;
     const created = await core.createNamespacedConfigMap({ namespace: ns, body: { metadata: { name: 'dry' }, data: {} }, dryRun: 'All' });
     expect(created.metadata?.name).toBe('dry');
@@ -214,9 +216,14 @@ describe('the simulated API server, through client-node', () => {
     expect(String(refused['message'])).toContain('the storageclass that provisions the pvc must support resize');
     const storage = sim.kubeConfig().makeApiClient(StorageV1Api);
     await storage.patchStorageClass({ name: 'standard', body: { allowVolumeExpansion: true } }, merge);
-    const grown = await core.patchNamespacedPersistentVolumeClaim({ namespace: ns, name: 'git-volume-git-sensor-0', body }, strategic);
-    expect(grown.spec?.resources?.requests?.['storage']).toBe('20Gi');
-    expect(grown.status?.capacity?.['storage']).toBe('20Gi');
+    try {
+      const grown = await core.patchNamespacedPersistentVolumeClaim({ namespace: ns, name: 'git-volume-git-sensor-0', body }, strategic);
+      expect(grown.spec?.resources?.requests?.['storage']).toBe('20Gi');
+      expect(grown.status?.capacity?.['storage']).toBe('20Gi');
+    } finally {
+      // The storage class as seeded, for the tests that read it.
+      await storage.patchStorageClass({ name: 'standard', body: { allowVolumeExpansion: false } }, merge);
+    }
   });
 
   it('rejects a missing or wrong bearer token with 401', async () => {

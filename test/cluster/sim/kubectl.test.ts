@@ -16,13 +16,15 @@ describe.skipIf(!existsSync(kubectlPath))('kubectl against the simulated cluster
   let sim: SimulatedCluster;
   let dir: string;
 
-  const kubectl = async (...args: string[]) => {
-    const { stdout } = await run(kubectlPath, [...args, '--cache-dir', join(dir, 'cache')], {
-      env: { ...process.env, KUBECONFIG: join(dir, 'config'), HOME: dir },
+  /** kubectl with the kubeconfig and cache in `home` (default: the shared cluster's). */
+  const kubectlIn = (home: () => string) => async (...args: string[]) => {
+    const { stdout } = await run(kubectlPath, [...args, '--cache-dir', join(home(), 'cache')], {
+      env: { ...process.env, KUBECONFIG: join(home(), 'config'), HOME: home() },
       timeout: 20_000,
     });
     return stdout;
   };
+  const kubectl = kubectlIn(() => dir);
 
   beforeAll(async () => {
     sim = await startSimulatedCluster(fast);
@@ -51,14 +53,23 @@ describe.skipIf(!existsSync(kubectlPath))('kubectl against the simulated cluster
   });
 
   it('deletes git-sensor-0, waiting for the deletion, and the pod comes back with a new uid', async () => {
-    const before = sim.get(pods, 'devtroncd', 'git-sensor-0').metadata.uid;
-    const out = await kubectl('delete', 'pod', 'git-sensor-0', '-n', 'devtroncd');
-    expect(out.trim()).toBe('pod "git-sensor-0" deleted');
-    await sim.settle();
-    const after = sim.get(pods, 'devtroncd', 'git-sensor-0');
-    expect(after.metadata.uid).not.toBe(before);
-    expect(isReady(after)).toBe(true);
-    expect(sim.requests()).toContainEqual(expect.objectContaining({ method: 'DELETE', path: '/api/v1/namespaces/devtroncd/pods/git-sensor-0', status: 200 }));
+    // A cluster of its own: the other tests read the seeded git-sensor-0, whatever order they run in.
+    const own = await startSimulatedCluster(fast);
+    const home = await mkdtemp(join(tmpdir(), 'sim-kubectl-delete-'));
+    try {
+      await own.writeKubeconfig(join(home, 'config'));
+      const before = own.get(pods, 'devtroncd', 'git-sensor-0').metadata.uid;
+      const out = await kubectlIn(() => home)('delete', 'pod', 'git-sensor-0', '-n', 'devtroncd');
+      expect(out.trim()).toBe('pod "git-sensor-0" deleted');
+      await own.settle();
+      const after = own.get(pods, 'devtroncd', 'git-sensor-0');
+      expect(after.metadata.uid).not.toBe(before);
+      expect(isReady(after)).toBe(true);
+      expect(own.requests()).toContainEqual(expect.objectContaining({ method: 'DELETE', path: '/api/v1/namespaces/devtroncd/pods/git-sensor-0', status: 200 }));
+    } finally {
+      await own.close();
+      await rm(home, { recursive: true, force: true });
+    }
   });
 
   it('reports a missing pod the way kubectl reports it from a real cluster', async () => {

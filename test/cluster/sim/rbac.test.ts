@@ -1,5 +1,5 @@
 import { AppsV1Api, CoreV1Api } from '@kubernetes/client-node';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startSimulatedCluster } from '../../../src/cluster/sim/index.js';
 import type { SimPolicy, SimulatedCluster } from '../../../src/cluster/sim/index.js';
 import { apiFailure, fast, pods } from './support.js';
@@ -20,6 +20,8 @@ describe('authorisation against an RBAC policy', () => {
     sim = await startSimulatedCluster({ ...fast, policy: readPods });
     core = sim.kubeConfig().makeApiClient(CoreV1Api);
   });
+  // A test may replace the policy at runtime; every test starts from the one above.
+  beforeEach(() => sim.setPolicy(readPods));
   afterAll(async () => {
     await sim.close();
   });

@@ -21,7 +21,7 @@ interface CrdVersion {
 interface CrdSpec {
   group?: string;
   scope?: string;
-  names?: { plural?: string; singular?: string; kind?: string; shortNames?: string[] };
+  names?: { plural?: string; singular?: string; kind?: string; shortNames?: string[]; categories?: string[] };
   versions?: CrdVersion[];
 }
 
@@ -51,6 +51,7 @@ export function kindsOfCrd(crd: KubeObject): ResourceKind[] {
       kind: names.kind ?? '',
       namespaced: spec.scope !== 'Cluster',
       ...(names.shortNames?.length ? { shortNames: names.shortNames } : {}),
+      ...(names.categories?.length ? { categories: names.categories } : {}),
       ...(v.subresources?.status !== undefined ? { statusSubresource: true } : {}),
       custom: true,
     }));

@@ -173,7 +173,8 @@ export function runningStatus(pod: KubeObject, now = new Date(), waitingReason?:
       started: ready,
       restartCount: ready ? 0 : 5,
       state: ready ? { running: { startedAt: at } } : { waiting: { reason: waitingReason, message: `back-off restarting failed container ${c.name}` } },
-      lastState: ready ? {} : { terminated: { exitCode: 1, reason: 'Error', startedAt: at, finishedAt: at } },
+      // The crashed instance keeps its container id: it is what `logs --previous` reads (kubelet_pods.go).
+      lastState: ready ? {} : { terminated: { exitCode: 1, reason: 'Error', startedAt: at, finishedAt: at, containerID: containerID() } },
     })),
   };
 }

@@ -1,0 +1,98 @@
+import { catalogue, closestIds, findEntry, guideRefs } from '../catalogue/index.js';
+import { approvalOf, type CatalogueEntry, type Step } from '../catalogue/model.js';
+import { code, command, heading, joined, lines, note, para, soft, strong, t, type Inline, type Part, type View } from './view.js';
+
+/** The commands, for help: the command to type and what it does. */
+export const commandHelp: readonly [string, string][] = [
+  ['/platform help', 'this help'],
+  ['/platform list', 'the catalogue of remedies'],
+  ['/platform fix <id> [cluster] [name=value …]', 'plan a remedy; approvers approve it in the thread; progress and result follow there'],
+  ['/platform explain <id>', 'what an entry is about and every step of its remedy'],
+  ['/platform values check <values, --set flags or helm upgrade command>', "installer values checked against the guide's rules, with corrected lines"],
+  ['/platform values upgrade', 'the exact upgrade command for your storage provider'],
+  ['/platform audit [n]', 'the newest records of the audit trail (approvers only)'],
+  ['/platform match <error text>', 'find the remedy for an error (or paste it in a channel I am in, or use "Find remedy" on a message)'],
+];
+
+const clusterList = (clusters: readonly string[]): Inline => joined(clusters.map((c) => [code(c)]), ', ');
+
+/** `help`: what the bot does, its commands, the clusters. */
+export function helpView(clusters: readonly string[], defaultCluster: string, extra: readonly Part[] = []): View {
+  return {
+    summary: t`platform-medic help`,
+    parts: [
+      heading('platform-medic'),
+      para(t`Repairs of the platform, from its troubleshooting guide: planned, shown, approved, then carried out.`),
+      lines(commandHelp.map(([c, d]) => t`${command(c)} — ${d}`)),
+      note(t`Clusters: ${clusterList(clusters)} (default ${code(defaultCluster)}). Example: ${command('/platform fix build-logs')}`),
+      ...extra,
+    ],
+  };
+}
+
+/** `list`: every entry, its guide reference and title. */
+export function listView(): View {
+  return {
+    summary: t`The catalogue of remedies`,
+    parts: [
+      para(t`${strong(`Remedies in the catalogue`)} (${catalogue.length})`),
+      lines(catalogue.map((e) => t`${code(e.id)} (guide ${guideRefs(e).join(', ')}) — ${e.title}`)),
+      note(t`Plan one with ${command('/platform fix <id> [cluster]')}.`),
+    ],
+  };
+}
+
+/** An id that names no entry: the closest ids, and where to see them all. One wording on every surface. */
+export function unknownEntryView(typed: string, closest: readonly string[] = closestIds(typed)): View {
+  const shown = typed.slice(0, 60);
+  const near = closest.length > 0 ? t` Closest: ${joined(closest.map((c) => [code(c)]), ', ')}.` : [];
+  return {
+    summary: t`There is no remedy ${code(shown)}.${closest.length > 0 ? ` Closest: ${closest.join(', ')}.` : ''}`,
+    parts: [para(t`There is no remedy ${code(shown)} in the catalogue.${near}`), note(t`See them all with ${command('/platform list')}.`)],
+  };
+}
+
+const risk = { 'read-only': 'read-only', restart: 'restart', destructive: 'destructive' } as const;
+const approval = { none: 'no approval', approver: 'an approver', 'second-person': 'a second person' } as const;
+
+/**
+ * Placeholders a person fills in when they act (the guide writes `{base_url}`): explained, not shown raw.
+ * The dashboard's address is the person's own, known to them and not to the bot.
+ */
+const placeholders: Record<string, string> = { base_url: '<your dashboard URL>' };
+const filled = (text: string): string => text.replace(/\{([a-z_]+)\}/g, (m, name: string) => placeholders[name] ?? m);
+
+function stepLines(n: number, step: Step): Inline[] {
+  if (step.kind === 'wait') return [t`${n}. ${step.does} — ${soft(`${step.minutes} min, a delayed continuation`)}`];
+  const head = t`${n}. ${filled(step.does)} — ${soft(`${risk[step.risk]}, ${approval[approvalOf(step)]}`)}`;
+  if (step.kind === 'manual') return [head, ...step.items.map((i) => t`    ☐ ${filled(i)}`)];
+  return [head];
+}
+
+/** `explain <id>`: symptom, cause, versions, parameters, and every step. */
+export function explainView(entry: CatalogueEntry): View {
+  const refs = guideRefs(entry).join(', ');
+  const parts: Part[] = [
+    heading(entry.title),
+    para(t`${strong('Symptom:')} ${entry.symptom}\n${strong('Cause:')} ${entry.cause}`),
+    note(t`${code(entry.id)} · guide ${refs}${entry.versions ? ` · versions: ${entry.versions.why}` : ''}`),
+  ];
+  if (entry.signatures.errors.length > 0) parts.push(note(t`Error texts: ${joined(entry.signatures.errors.map((e) => [code(e)]), ' · ')}`));
+  for (const [i, stage] of entry.stages.entries()) {
+    const steps = stage.steps.flatMap((s, j) => stepLines(j + 1, s));
+    const then = stage.then ? [t`${soft(`Then: ${stage.then.question}`)} ${stage.then.choices.map((c) => `[${c.label}]`).join(' ')}`] : [];
+    parts.push(lines([t`${strong(`${entry.stages.length > 1 ? `Stage ${i + 1}: ` : ''}${stage.title}`)}`, ...steps, ...then]));
+  }
+  if (entry.params?.length) {
+    parts.push(note(t`Parameters: ${joined(entry.params.map((p) => t`${code(`${p.name}=${p.default ?? p.example}`)} ${p.description}${p.default ? ` (default ${p.default})` : ' (required)'}`), ' · ')}`));
+  }
+  const required = entry.params?.filter((p) => !p.default) ?? [];
+  parts.push(note(t`Plan it with ${code(`/platform fix ${entry.id}${required.length > 0 ? ` ${required.map((p) => `${p.name}=${p.example}`).join(' ')}` : ''}`)}`));
+  return { summary: t`${entry.title}`, parts };
+}
+
+/** `explain <id>`, checked: the entry, or the closest ids. */
+export function explainAnswer(id: string): View {
+  const entry = findEntry(id);
+  return entry ? explainView(entry) : unknownEntryView(id);
+}

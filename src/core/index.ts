@@ -1,0 +1,84 @@
+import type { Config } from '../config.js';
+import { findCluster } from '../config.js';
+import { match, type MatchResult } from '../matching/index.js';
+import { auditAnswer, type AuditDesk } from './audit.js';
+import { explainAnswer, helpView, listView } from './catalogue.js';
+import { checkFix, type FixAsk } from './fix.js';
+import { matchView } from './match.js';
+import { parseCommand, type PlatformCommand } from './parse.js';
+import { upgradeAnswer, valuesCheckAnswer } from './values.js';
+import { code, command, says, t, ticked, type Part, type View } from './view.js';
+
+export { parseCommand, type PlatformCommand } from './parse.js';
+
+/** What the core needs to answer a command: the configuration, the queue side, who asks. */
+export interface CommandContext {
+  readonly config: Config;
+  readonly desk: AuditDesk;
+  /** Who asks: a Slack user id, or the terminal's operator. */
+  readonly user: string;
+  /** Counts match answers by entry. */
+  readonly matched?: (result: MatchResult) => void;
+  /** Parts a surface adds to help (the terminal's own commands). */
+  readonly helpExtra?: readonly Part[];
+  /**
+   * A plain-text surface (the terminal): a line that is no command is a paste to match, not an unknown
+   * command, and the upgrade command is asked by flags rather than a form.
+   */
+  readonly plainText?: boolean;
+}
+
+/**
+ * A command's answer, for a surface to render: a view, or a fix that passed the checks (the surface
+ * acknowledges, then starts it with `requestFix`), or the upgrade form Slack shows as a modal.
+ */
+export type CommandAnswer =
+  | { kind: 'view'; view: View }
+  | { kind: 'fix'; ask: Required<Pick<FixAsk, 'entryId'>> & FixAsk; view?: undefined }
+  | { kind: 'upgrade-form' };
+
+const view = (v: View): CommandAnswer => ({ kind: 'view', view: v });
+
+/** The answer to a paste: the match, counted. */
+export function pasteAnswer(text: string, ctx: Pick<CommandContext, 'matched'>): View {
+  const result = match(text);
+  ctx.matched?.(result);
+  return matchView(result);
+}
+
+/** Answers a parsed command: checked once, the same on every surface. */
+export async function answerCommand(parsed: PlatformCommand, ctx: CommandContext, line = ''): Promise<CommandAnswer> {
+  const { config } = ctx;
+  switch (parsed.kind) {
+    case 'help':
+      return view(helpView(config.clusters.map((c) => c.name), config.defaultCluster, ctx.helpExtra));
+    case 'list':
+      return view(listView());
+    case 'usage':
+      return view(says(ticked(parsed.message, 'command')));
+    case 'unknown':
+      if (ctx.plainText) return view(pasteAnswer(line, ctx));
+      return view({ ...helpView(config.clusters.map((c) => c.name), config.defaultCluster, ctx.helpExtra), summary: t`Unknown command ${code(parsed.word)}. Try ${command('/platform help')}.` });
+    case 'explain':
+      return view(explainAnswer(parsed.entryId));
+    case 'match':
+      return view(pasteAnswer(parsed.text, ctx));
+    case 'audit':
+      return view(await auditAnswer(ctx.desk, config, ctx.user, parsed.count));
+    case 'values': {
+      const names = findCluster(config, config.defaultCluster) ?? config.clusters[0]!;
+      if (parsed.action === 'check') return view(valuesCheckAnswer(parsed, names));
+      return parsed.args.length === 0 && !ctx.plainText ? { kind: 'upgrade-form' } : view(upgradeAnswer(parsed.args, names));
+    }
+    case 'fix': {
+      const ask = { entryId: parsed.entryId, ...(parsed.cluster ? { cluster: parsed.cluster } : {}), params: parsed.params };
+      const checked = checkFix(config, ask);
+      return checked.ok ? { kind: 'fix', ask } : view(checked.view);
+    }
+  }
+}
+
+/** Parses and answers a line (the text after `/platform`, or a terminal line). */
+export function answerLine(text: string, ctx: CommandContext): Promise<CommandAnswer> {
+  return answerCommand(parseCommand(text), ctx, text);
+}
