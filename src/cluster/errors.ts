@@ -3,7 +3,11 @@ import { UserFacingError } from '../errors.js';
 import { networkCode } from '../net-errors.js';
 
 /** What went wrong talking to the Kubernetes API, grouped the way a person acts on it. */
-export type ClusterErrorCode = 'forbidden' | 'refused' | 'not-found' | 'already-exists' | 'conflict' | 'invalid' | 'unauthorized' | 'unreachable' | 'timeout' | 'server';
+/**
+ * `refused`: the cluster's own rule (an admission check), not a permission the worker lacks;
+ * `no-such-type`: the cluster does not serve the resource at all (a custom resource without its CRD), as opposed to `not-found` for an object.
+ */
+export type ClusterErrorCode = 'forbidden' | 'refused' | 'not-found' | 'no-such-type' | 'already-exists' | 'conflict' | 'invalid' | 'unauthorized' | 'unreachable' | 'timeout' | 'server';
 
 /**
  * A failed Kubernetes call. `message` is safe to show in a channel: it names the call and what to do,
@@ -27,7 +31,7 @@ export class ClusterError extends UserFacingError {
 interface StatusBody {
   message?: string;
   reason?: string;
-  details?: { causes?: { message?: string }[] };
+  details?: { kind?: string; causes?: { message?: string }[] };
 }
 
 function statusBody(body: unknown): StatusBody {
@@ -68,6 +72,11 @@ export function toClusterError(err: unknown, call: string, server: string): Clus
         }
         return new ClusterError('forbidden', `Permission missing for ${call}: ${detail || 'forbidden'}. The worker's RBAC (deploy/rbac.yaml) does not allow it.`, call, status);
       case 404:
+        // A missing object is a NotFound Status naming its resource; a resource the server does not serve
+        // (no CRD) reaches the not-found handler, whose answer is the bare text "404 page not found".
+        if (body.reason !== 'NotFound' || !body.details?.kind) {
+          return new ClusterError('no-such-type', `${call}: this cluster does not serve that resource type (404: ${detail.trim() || 'no such resource'}); its CustomResourceDefinition is probably missing.`, call, status);
+        }
         return new ClusterError('not-found', `${call}: not found (${detail || 'it is already gone'}).`, call, status);
       case 409:
         // Creating what exists and writing over a newer version are both 409s; callers act differently on each.

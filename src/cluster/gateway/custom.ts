@@ -1,4 +1,5 @@
 import { CustomObjectsApi, PatchStrategy, setHeaderOptions, type KubeConfig } from '@kubernetes/client-node';
+import { ClusterError } from '../errors.js';
 import { type ApiCaller, dryRunOf } from './call.js';
 
 /** A custom resource the remedies touch. */
@@ -32,6 +33,20 @@ export class CustomGateway {
     private readonly api: ApiCaller,
   ) {
     this.custom = kubeConfig.makeApiClient(CustomObjectsApi);
+  }
+
+  /**
+   * Whether the cluster serves this resource type: its group version's discovery lists it. A custom
+   * resource exists only while its CRD exists and is Established; until then every request for it is a 404.
+   */
+  async served(kind: CustomKind): Promise<boolean> {
+    try {
+      const list = await this.api.find(`discover ${kind.group}/${kind.version}`, () => this.custom.getAPIResources({ group: kind.group, version: kind.version }));
+      return (list?.resources ?? []).some((r) => r.name === kind.plural);
+    } catch (err) {
+      if (err instanceof ClusterError && err.code === 'no-such-type') return false;
+      throw err;
+    }
   }
 
   async get(kind: CustomKind, namespace: string, name: string): Promise<CustomObject | undefined> {

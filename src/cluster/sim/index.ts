@@ -15,7 +15,9 @@ import { PlatformDatabase, type DatabaseServer } from './platform/database.js';
 import { newPassword } from './platform/secret-material.js';
 import { meetVersionGate } from './platform/versions.js';
 import type { SimPolicy } from './apiserver/rbac.js';
-import { kindOf, kinds } from './apiserver/resources.js';
+import { findServedKind } from './apiserver/custom-resources.js';
+import { kindOf, kinds, resourceKinds } from './apiserver/resources.js';
+import type { ResourceKind } from './apiserver/resources.js';
 import { Scheduler } from './apiserver/scheduler.js';
 import { seedStandardInstall } from './platform/seed.js';
 import { matchesLabels, parseLabelSelector } from './apiserver/selectors.js';
@@ -144,6 +146,16 @@ export interface SimulatedCluster {
   close(): Promise<void>;
 }
 
+/**
+ * The kind a test's reference names: a built-in one (a wrong reference is a bug and throws), or a custom
+ * one while its CRD is established (none otherwise, so the cluster holds no such objects).
+ */
+function servedKind(store: ObjectStore, ref: ResourceRef): ResourceKind | undefined {
+  const served = findServedKind(store, ref.group, ref.version, ref.plural);
+  if (!served && resourceKinds.some((k) => k.group === ref.group)) kindOf(ref);
+  return served;
+}
+
 export async function startSimulatedCluster(opts: SimulatedClusterOptions = {}): Promise<SimulatedCluster> {
   const names: PlatformNames = { ...defaultPlatformNames, ...(opts.names ?? {}) };
   const token = opts.token ?? randomBytes(24).toString('hex');
@@ -222,10 +234,12 @@ export async function startSimulatedCluster(opts: SimulatedClusterOptions = {}):
     },
     list<T>(resource: ResourceRef, namespace?: string, labelSelector?: string): T[] {
       const selector = parseLabelSelector(labelSelector);
-      return store.list(kindOf(resource), namespace).filter((o) => matchesLabels(selector, o.metadata.labels)) as T[];
+      const kind = servedKind(store, resource);
+      return kind ? (store.list(kind, namespace).filter((o) => matchesLabels(selector, o.metadata.labels)) as T[]) : [];
     },
     get<T>(resource: ResourceRef, namespace: string | undefined, name: string): T | undefined {
-      return store.get(kindOf(resource), namespace, name) as T | undefined;
+      const kind = servedKind(store, resource);
+      return kind ? (store.get(kind, namespace, name) as T | undefined) : undefined;
     },
     requests: () => server.records.map((r) => ({ ...r })),
     settle: () => scheduler.settle(),

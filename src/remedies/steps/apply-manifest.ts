@@ -1,11 +1,12 @@
 import { z } from 'zod';
 import { ClusterError } from '../../cluster/errors.js';
-import { applicableKinds, type ApplicableKind, type ManifestObject } from '../../cluster/gateway.js';
+import { applicableKinds, customKinds, type ApplicableKind, type ManifestObject } from '../../cluster/gateway.js';
 import type { StepContext } from './context.js';
 import { deleteFailedJobs } from './delete-failed-jobs.js';
 import { incompleteJobs } from './incomplete-jobs.js';
 import { defineStep } from './kind.js';
 import { locateManifest, manifestName, relocateManifest, type LocatedManifest, type ManifestName, type RawObject } from './manifest-source.js';
+import { rolloutsAbsent } from './resource-types.js';
 import { namespaceName, stepBase, type Permission } from './step.js';
 import { code } from './support.js';
 
@@ -125,6 +126,11 @@ export const applyManifest = defineStep({
   step: applyManifestStep,
   data: schema,
   parameters: () => [],
+  // The rollout manifest updates the definitions of an installed Argo Rollouts; it does not install one.
+  needsType: (step) =>
+    step.manifest === 'rollout'
+      ? { kind: customKinds.rollout, meaning: `${rolloutsAbsent}, so there are no rollout definitions to update; this remedy applies where Argo Rollouts runs` }
+      : undefined,
   permissions(step): Permission[] {
     // Where the manifest comes from: the admin's ConfigMap, by name, and the installer's version line.
     const source: Permission[] = [

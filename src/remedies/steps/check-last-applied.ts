@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { customKinds, type CustomObject } from '../../cluster/gateway.js';
 import { findJsonBreak, unambiguousRepair } from './json-repair.js';
 import { defineStep } from './kind.js';
+import { rolloutsAbsent } from './resource-types.js';
 import { stepBase } from './step.js';
 import { code, writeWithOneRetry } from './support.js';
 
@@ -39,6 +40,7 @@ export const checkLastAppliedJson = defineStep({
   data: schema,
   parameters: () => [],
   permissions: () => [{ apiGroup: 'argoproj.io', resource: 'rollouts', verbs: ['list', 'patch'], scope: 'platformNamespace' }],
+  needsType: () => ({ kind: customKinds.rollout, meaning: `${rolloutsAbsent}, so no rollout can carry the broken annotation on this cluster` }),
   async plan(ctx) {
     const namespace = ctx.names.platformNamespace;
     const rollouts = await ctx.gateway.custom.list(customKinds.rollout, namespace);

@@ -33,6 +33,10 @@ export const createBackendConfig = defineStep({
   data: schema,
   parameters: (step) => [step.nameParam, step.timeoutParam],
   permissions: (step) => [{ apiGroup: 'cloud.google.com', resource: 'backendconfigs', verbs: ['get', 'create', 'update'], scope: step.namespace }],
+  needsType: () => ({
+    kind: customKinds.backendConfig,
+    meaning: 'a BackendConfig configures the load balancer of GKE ingresses, so this remedy applies to GKE ingresses only',
+  }),
   async plan(ctx, step) {
     const namespace = ctx.names[step.namespace];
     const name = paramOf(ctx, step.nameParam) ?? '';

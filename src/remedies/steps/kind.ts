@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import type { PlannedStep } from '../plan.js';
 import type { StepContext, StepPlan, StepResult } from './context.js';
+import type { ResourceTypeNeed } from './resource-types.js';
 import type { Permission, StepBase } from './step.js';
 
 /**
@@ -21,6 +22,11 @@ export interface StepDeclaration<S extends StepBase, D> {
    * step sees only these while planning.
    */
   parameters(step: S): string[];
+  /**
+   * The custom resource type the step cannot plan without, if any: the registry checks the cluster
+   * serves it before planning, and blocks the plan with what its absence means otherwise.
+   */
+  needsType?(step: S): ResourceTypeNeed | undefined;
   plan(ctx: StepContext, step: S): Promise<StepPlan<D>>;
   run(ctx: StepContext, planned: PlannedStep & { data: D }): Promise<StepResult>;
 }
@@ -34,6 +40,7 @@ export interface StepKind<S extends StepBase> {
   readonly step: z.ZodType<S>;
   permissions(step: S): Permission[];
   parameters(step: S): string[];
+  needsType(step: S): ResourceTypeNeed | undefined;
   plan(ctx: StepContext, step: S): Promise<StepPlan<unknown>>;
   /** Runs a planned step of this kind; data that does not fit the kind's schema fails the step. */
   run(ctx: StepContext, planned: PlannedStep): Promise<StepResult>;
@@ -59,6 +66,7 @@ export function defineStep<S extends StepBase, D>(declared: StepDeclaration<S, D
     step: declared.step,
     permissions: (step) => declared.permissions(step),
     parameters: (step) => declared.parameters(step),
+    needsType: (step) => declared.needsType?.(step),
     plan: (ctx, step) => declared.plan(onlyDeclared(ctx, declared.parameters(step)), step),
     async run(ctx, planned) {
       const data = declared.data.safeParse(planned.data);

@@ -18,6 +18,7 @@ import { listPods } from './list-pods.js';
 import { manual } from './manual.js';
 import { patchStatefulSetImages } from './patch-statefulset-images.js';
 import { removeSecretKeys } from './remove-secret-keys.js';
+import { missingResourceType } from './resource-types.js';
 import { revealSecret } from './reveal-secret.js';
 import { approvalOf, type Permission, type StepBase } from './step.js';
 import { wait } from './wait.js';
@@ -77,7 +78,8 @@ export function parametersOf(step: Step): string[] {
 
 /** Resolves a step for the plan. Read-only. */
 export async function planStep(ctx: StepContext, step: Step, index: number): Promise<{ planned: PlannedStep } & Pick<StepPlan<unknown>, 'warnings' | 'blocked' | 'unreachable'>> {
-  const p = await kindOf(step.kind).plan(ctx, step);
+  const kind = kindOf(step.kind);
+  const p = (await missingResourceType(ctx, kind.needsType(step))) ?? (await kind.plan(ctx, step));
   return {
     planned: { index, kind: step.kind, does: step.does, risk: step.risk, approval: approvalOf(step), lines: p.lines, targets: p.targets, data: p.data },
     ...(p.warnings ? { warnings: p.warnings } : {}),

@@ -1,4 +1,5 @@
 import type { StepContext } from './context.js';
+import { ClusterError } from '../../cluster/errors.js';
 import { customKinds } from '../../cluster/gateway.js';
 
 /** Versions of the platform as the guide writes them: v0.6.9, 0.7.1, v0.6.29 (a leading v, dotted numbers). */
@@ -26,7 +27,13 @@ export const showVersion = (text: string): string => (text.startsWith('v') ? tex
 export async function platformVersion(ctx: StepContext): Promise<{ version: string; parts: number[] } | { problem: string }> {
   const ns = ctx.names.platformNamespace;
   const name = ctx.names.installerName;
-  const installer = await ctx.gateway.custom.get(customKinds.installer, ns, name);
+  const installer = await ctx.gateway.custom.get(customKinds.installer, ns, name).catch((err: unknown) => {
+    if (err instanceof ClusterError && err.code === 'no-such-type') return 'no type' as const;
+    throw err;
+  });
+  if (installer === 'no type') {
+    return { problem: 'this cluster has no Installer resource type (installer.devtron.ai/v1alpha1 is not served): the platform was not installed by its installer here, so its version cannot be read from the installer object' };
+  }
   if (!installer) return { problem: `the installer object installers.installer.devtron.ai ${ns}/${name} does not exist, so the platform version cannot be read` };
   const data = (installer.status?.['sync'] as { data?: unknown } | undefined)?.data;
   const line = typeof data === 'string' ? data.split('\n').find((l) => l.trim().startsWith('LTAG=')) : undefined;

@@ -185,7 +185,8 @@ describe('the simulated API server, through client-node', () => {
 
   it('enforces a uid precondition on delete', async () => {
     const status = await apiFailure(() => core.deleteNamespacedPod({ namespace: ns, name: 'devtron-nats-0', body: { preconditions: { uid: 'not-it' } } }), 409);
-    expect(String(status['message'])).toMatch(/^Precondition failed: UID in precondition: not-it/);
+    // Worded by BeforeDelete (k8s.io/apiserver/pkg/registry/rest/delete.go), which names the object by its Kind.
+    expect(String(status['message'])).toMatch(/^Operation cannot be fulfilled on Pod "devtron-nats-0": the UID in the precondition \(not-it\) does not match the UID in record/);
   });
 
   it('serves the installer custom resource, rollouts and backend configs, and storage classes', async () => {

@@ -74,8 +74,11 @@ describe('patches', () => {
     expect(refused([{ op: 'replace', path: '/b/nope', value: 1 }])).toEqual({ message: 'Unable to remove nonexistent key: nope: missing value', kind: 'invalid' });
     expect(refused([{ op: 'copy', from: '/nope', path: '/c' }])).toEqual({ message: 'doc is missing path: "/nope": missing value', kind: 'invalid' });
     expect(refused([{ op: 'add', path: '/c', value: 1 }, { op: 'test', path: '/b/c', value: 2 }])).toEqual({ message: 'testing value /b/c failed: test failed', kind: 'invalid' });
-    expect(refused([{ op: 'frobnicate', path: '/a' }])).toEqual({ message: 'Unexpected kind: frobnicate', kind: 'malformed' });
-    expect(refused([{ op: 'add', path: 'a', value: 1 }])).toEqual({ message: 'invalid JSON pointer "a"', kind: 'malformed' });
+    // An unknown operation or a pointer without its leading slash decodes, and fails only when applied: a 422 as
+    // any other operation that does not apply (k8s.io/apiserver/pkg/endpoints/handlers/patch.go, applyJSPatch).
+    expect(refused([{ op: 'frobnicate', path: '/a' }])).toEqual({ message: 'Unexpected kind: frobnicate', kind: 'invalid' });
+    expect(refused([{ op: 'add', path: 'a', value: 1 }])).toEqual({ message: 'invalid JSON pointer "a"', kind: 'invalid' });
+    expect(refused(['add'])).toMatchObject({ kind: 'malformed' });
     expect(refused({ op: 'add', path: '/a', value: 1 } as unknown as unknown[])).toMatchObject({ kind: 'malformed' });
     expect(input).toEqual({ a: [1, 2], b: { c: 1 } });
   });

@@ -1,4 +1,5 @@
 import { compareQuantities } from '../../../quantity.js';
+import { admitCrd } from './custom-resources.js';
 import { statusErrors } from './errors.js';
 import { pendingStatus, podFromTemplate } from './pods.js';
 import type { PodTemplate } from './pods.js';
@@ -61,6 +62,8 @@ export function admitCreate(kind: ResourceKind, obj: KubeObject, uid: string): v
     spec['storageClassName'] ??= 'standard';
     spec['volumeMode'] ??= 'Filesystem';
     obj['status'] = { phase: 'Bound', accessModes: spec['accessModes'] ?? ['ReadWriteOnce'], capacity: { storage } };
+  } else if (kind === kinds.crd) {
+    admitCrd(obj);
   } else if (kind === kinds.service) {
     const spec = (obj['spec'] as JsonObject | undefined) ?? {};
     spec['type'] ??= 'ClusterIP';
@@ -88,7 +91,8 @@ function admitJob(obj: KubeObject, uid: string): void {
   spec['template'] = template;
 }
 
-const statefulSetMutable = ['replicas', 'ordinals', 'template', 'updateStrategy', 'persistentVolumeClaimRetentionPolicy', 'minReadySeconds'];
+/** What ValidateStatefulSetUpdate (pkg/apis/apps/validation/validation.go) restores before comparing the specs. */
+const statefulSetMutable = ['replicas', 'ordinals', 'template', 'updateStrategy', 'revisionHistoryLimit', 'persistentVolumeClaimRetentionPolicy', 'minReadySeconds'];
 
 /** Rejects updates the API server rejects, with its messages; may adjust `next` the way the server would. */
 export function validateUpdate(kind: ResourceKind, previous: KubeObject, next: KubeObject, caches: AdmissionCaches): void {
@@ -103,7 +107,7 @@ export function validateUpdate(kind: ResourceKind, previous: KubeObject, next: K
       throw statusErrors.unprocessable(
         kind,
         name,
-        "spec: Forbidden: updates to statefulset spec for fields other than 'replicas', 'ordinals', 'template', 'updateStrategy', 'persistentVolumeClaimRetentionPolicy' and 'minReadySeconds' are forbidden",
+        "spec: Forbidden: updates to statefulset spec for fields other than 'replicas', 'ordinals', 'template', 'updateStrategy', 'revisionHistoryLimit', 'persistentVolumeClaimRetentionPolicy' and 'minReadySeconds' are forbidden",
       );
     }
   }

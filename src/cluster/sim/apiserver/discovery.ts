@@ -1,6 +1,6 @@
 import { connectSubresources } from './connect.js';
 import type { ResourceKind } from './resources.js';
-import { resourceKinds, resourceVerbs } from './resources.js';
+import { resourceVerbs } from './resources.js';
 
 /**
  * The legacy (unaggregated) discovery documents. kubectl asks for aggregated discovery first and falls
@@ -19,9 +19,10 @@ export const serverVersion = {
   platform: 'linux/amd64',
 };
 
-function groupVersions(): Map<string, Set<string>> {
+/** `served` is every kind served now: the built-in ones and those of established CRDs. */
+function groupVersions(served: readonly ResourceKind[]): Map<string, Set<string>> {
   const groups = new Map<string, Set<string>>();
-  for (const k of resourceKinds) {
+  for (const k of served) {
     if (k.group === '') continue;
     const versions = groups.get(k.group) ?? new Set<string>();
     versions.add(k.version);
@@ -39,13 +40,13 @@ function groupEntry(name: string, versions: Set<string>): object {
   return { name, versions: list, preferredVersion: list[0] };
 }
 
-export function apiGroupList(): object {
-  return { kind: 'APIGroupList', apiVersion: 'v1', groups: [...groupVersions()].map(([name, versions]) => groupEntry(name, versions)) };
+export function apiGroupList(served: readonly ResourceKind[]): object {
+  return { kind: 'APIGroupList', apiVersion: 'v1', groups: [...groupVersions(served)].map(([name, versions]) => groupEntry(name, versions)) };
 }
 
 /** `/apis/{group}`, or undefined when the group is not served. */
-export function apiGroup(name: string): object | undefined {
-  const versions = groupVersions().get(name);
+export function apiGroup(served: readonly ResourceKind[], name: string): object | undefined {
+  const versions = groupVersions(served).get(name);
   return versions ? { kind: 'APIGroup', apiVersion: 'v1', ...groupEntry(name, versions) } : undefined;
 }
 
@@ -77,13 +78,13 @@ function resourceEntries(k: ResourceKind): object[] {
 }
 
 /** `/api/v1` or `/apis/{group}/{version}`, or undefined when that group version is not served. */
-export function apiResourceList(group: string, version: string): object | undefined {
-  const served = resourceKinds.filter((k) => k.group === group && k.version === version);
-  if (served.length === 0) return undefined;
+export function apiResourceList(served: readonly ResourceKind[], group: string, version: string): object | undefined {
+  const inVersion = served.filter((k) => k.group === group && k.version === version);
+  if (inVersion.length === 0) return undefined;
   return {
     kind: 'APIResourceList',
     apiVersion: 'v1',
     groupVersion: group === '' ? version : `${group}/${version}`,
-    resources: served.flatMap(resourceEntries),
+    resources: inVersion.flatMap(resourceEntries),
   };
 }

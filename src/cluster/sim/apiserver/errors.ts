@@ -28,6 +28,8 @@ export class SimApiError extends Error {
   get code(): number {
     return this.status.code;
   }
+  /** Set when the server answers in plain text rather than with the Status (Go's http.NotFound). */
+  plainText?: string;
 }
 
 function details(kind: ResourceKind, name: string | undefined): StatusBody['details'] {
@@ -42,16 +44,44 @@ function subject(kind: ResourceKind, name: string | undefined): string {
   return name ? `${qualifiedName(kind)} "${name}"` : qualifiedName(kind);
 }
 
-function invalid(kind: ResourceKind, name: string | undefined, field: string, causeReason: string, causeMessage: string): SimApiError {
-  const d: NonNullable<StatusBody['details']> = { kind: kind.kind, causes: [{ reason: causeReason, message: causeMessage, field }] };
+/**
+ * NewInvalid (k8s.io/apimachinery/pkg/api/errors/errors.go) names a GroupKind: `StatefulSet.apps "x" is
+ * invalid`. `qualifier` is what stands in the Kind's place: the kind, except where the server puts the
+ * resource there (the generic store's resourceVersion check).
+ */
+function invalidAs(qualifier: string, group: string, name: string | undefined, field: string, causeReason: string, causeMessage: string): SimApiError {
+  const d: NonNullable<StatusBody['details']> = { kind: qualifier, causes: [{ reason: causeReason, message: causeMessage, field }] };
   if (name) d.name = name;
-  if (kind.group) d.group = kind.group;
-  return new SimApiError(422, 'Invalid', `${kind.kind} "${name ?? ''}" is invalid: ${field ? `${field}: ` : ''}${causeMessage}`, d);
+  if (group) d.group = group;
+  const groupKind = group ? `${qualifier}.${group}` : qualifier;
+  return new SimApiError(422, 'Invalid', `${groupKind} "${name ?? ''}" is invalid: ${field ? `${field}: ` : ''}${causeMessage}`, d);
+}
+
+function invalid(kind: ResourceKind, name: string | undefined, field: string, causeReason: string, causeMessage: string): SimApiError {
+  return invalidAs(kind.kind, kind.group, name, field, causeReason, causeMessage);
+}
+
+/** NewConflict names a GroupResource; BeforeDelete puts the Kind in the Resource's place. */
+function conflictOn(resource: string, group: string, name: string, why: string): SimApiError {
+  const d: NonNullable<StatusBody['details']> = { name };
+  if (group) d.group = group;
+  d.kind = resource;
+  return new SimApiError(409, 'Conflict', `Operation cannot be fulfilled on ${group ? `${resource}.${group}` : resource} "${name}": ${why}`, d);
 }
 
 export const statusErrors = {
   notFound: (kind: ResourceKind, name: string) => new SimApiError(404, 'NotFound', `${subject(kind, name)} not found`, details(kind, name)),
   pathNotFound: () => new SimApiError(404, 'NotFound', 'the server could not find the requested resource', {}),
+  /**
+   * The end of kube-apiserver's delegation chain (k8s.io/apiserver/pkg/util/notfoundhandler/notfoundhandler.go)
+   * answers with Go's http.NotFound: the text `404 page not found`, no Status. client-go turns that into
+   * "the server could not find the requested resource".
+   */
+  pageNotFound: () => {
+    const error = new SimApiError(404, 'NotFound', 'the server could not find the requested resource', {});
+    error.plainText = '404 page not found\n';
+    return error;
+  },
   alreadyExists: (kind: ResourceKind, name: string) =>
     new SimApiError(409, 'AlreadyExists', `${subject(kind, name)} already exists`, details(kind, name)),
   conflict: (kind: ResourceKind, name: string) =>
@@ -62,6 +92,31 @@ export const statusErrors = {
       details(kind, name),
     ),
   invalid,
+  /**
+   * A delete whose preconditions do not hold, worded by BeforeDelete (k8s.io/apiserver/pkg/registry/rest/delete.go),
+   * which checks them before the store does and names the object by its Kind.
+   */
+  preconditionFailed: (kind: ResourceKind, name: string, field: 'UID' | 'ResourceVersion', given: string, actual: string) =>
+    conflictOn(
+      kind.kind,
+      kind.group,
+      name,
+      `the ${field} in the precondition (${given}) does not match the ${field} in record (${actual}). ${
+        field === 'UID' ? 'The object might have been deleted and then recreated' : 'The object might have been modified'
+      }`,
+    ),
+  /**
+   * A PUT without resourceVersion where the kind's strategy refuses unconditional updates (custom resources):
+   * the generic store (k8s.io/apiserver/pkg/registry/generic/registry/store.go) puts the resource in the
+   * GroupKind's Kind and prints the uint64 zero with %#v.
+   */
+  resourceVersionRequired: (kind: ResourceKind, name: string) =>
+    invalidAs(kind.plural, kind.group, name, 'metadata.resourceVersion', 'FieldValueInvalid', 'Invalid value: 0x0: must be specified for an update'),
+  /**
+   * A JSON patch that decodes but does not apply: NewGenericServerResponse(422, ...) in
+   * k8s.io/apiserver/pkg/endpoints/handlers/patch.go, a fixed message with no causes (json-patch's own words are dropped).
+   */
+  patchNotApplied: () => new SimApiError(422, 'Invalid', 'the server rejected our request due to an error in our request', {}),
   badRequest: (message: string) => new SimApiError(400, 'BadRequest', message),
   forbidden: (kind: ResourceKind | undefined, resourceLabel: string, name: string | undefined, why: string) => {
     const what = kind ? subject(kind, name) : name ? `${resourceLabel} "${name}"` : resourceLabel;

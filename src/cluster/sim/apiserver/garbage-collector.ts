@@ -1,5 +1,6 @@
 import type { ResourceKind } from './resources.js';
-import { kinds, resourceKinds } from './resources.js';
+import { deleteCustomObjectsOf } from './custom-resources.js';
+import { kinds } from './resources.js';
 import type { ObjectStore } from './store.js';
 import type { PodTermination } from './termination.js';
 import type { KubeObject } from './types.js';
@@ -34,11 +35,12 @@ export function deleteCascading(
   const deleted = store.delete(kind, namespace, name);
   const uid = deleted.metadata.uid;
   if (kind === kinds.namespace) {
-    for (const k of resourceKinds.filter((r) => r.namespaced)) {
+    for (const k of store.storedKinds().filter((r) => r.namespaced)) {
       for (const obj of store.list(k, name)) store.delete(k, name, obj.metadata.name ?? '');
     }
     return deleted;
   }
+  if (kind === kinds.crd) deleteCustomObjectsOf(store, deleted);
   for (const { kind: depKind, object } of [...store.everything()]) {
     const refs = object.metadata.ownerReferences ?? [];
     if (!refs.some((r) => r.uid === uid)) continue;

@@ -2,7 +2,6 @@ import { createHash } from 'node:crypto';
 import { serverVersion } from './discovery.js';
 import { acceptedPatchTypes } from './patch.js';
 import type { ResourceKind } from './resources.js';
-import { resourceKinds } from './resources.js';
 
 /**
  * The OpenAPI v3 documents kube-apiserver serves at `/openapi/v3` (an index of group versions) and
@@ -124,9 +123,10 @@ function schemas(kinds: readonly ResourceKind[]): Json {
   return out;
 }
 
-function groupVersions(): Map<string, ResourceKind[]> {
+/** `served`: the built-in kinds and those of established CRDs, as discovery lists them. */
+function groupVersions(served: readonly ResourceKind[]): Map<string, ResourceKind[]> {
   const byPath = new Map<string, ResourceKind[]>();
-  for (const k of resourceKinds) {
+  for (const k of served) {
     const path = groupVersionPath(k.group, k.version);
     byPath.set(path, [...(byPath.get(path) ?? []), k]);
   }
@@ -134,8 +134,8 @@ function groupVersions(): Map<string, ResourceKind[]> {
 }
 
 /** The document of one group version (`api/v1`, `apis/apps/v1`), or undefined when it is not served. */
-export function openApiDocument(path: string): Json | undefined {
-  const kinds = groupVersions().get(path);
+export function openApiDocument(served: readonly ResourceKind[], path: string): Json | undefined {
+  const kinds = groupVersions(served).get(path);
   if (!kinds) return undefined;
   return {
     openapi: '3.0.0',
@@ -146,10 +146,10 @@ export function openApiDocument(path: string): Json | undefined {
 }
 
 /** `/openapi/v3`: each group version's address, with the hash clients cache it by (handler3's `?hash=`). */
-export function openApiIndex(): Json {
+export function openApiIndex(served: readonly ResourceKind[]): Json {
   const paths: Json = {};
-  for (const path of groupVersions().keys()) {
-    const hash = createHash('sha512').update(JSON.stringify(openApiDocument(path))).digest('hex').toUpperCase();
+  for (const path of groupVersions(served).keys()) {
+    const hash = createHash('sha512').update(JSON.stringify(openApiDocument(served, path))).digest('hex').toUpperCase();
     paths[path] = { serverRelativeURL: `/openapi/v3/${path}?hash=${hash}` };
   }
   return { paths };

@@ -156,13 +156,14 @@ function failure(error: JsonPatchError, op: Operation): PatchError {
  */
 export function jsonPatch(target: unknown, ops: unknown): unknown {
   if (!Array.isArray(ops)) throw new PatchError('json: cannot unmarshal object into Go value of type jsonpatch.Patch', 'malformed');
+  // Only what fails to decode into a list of objects is a 400 (json-patch's DecodePatch); an operation that
+  // decodes but makes no sense fails when applied, which kube-apiserver answers with its generic 422.
   for (const raw of ops) {
-    if (!isJsonObject(raw) || typeof raw['op'] !== 'string' || typeof raw['path'] !== 'string') {
-      throw new PatchError('json patch operation must have "op" and "path"', 'malformed');
-    }
-    if (!operations.has(raw['op'])) throw new PatchError(`Unexpected kind: ${raw['op']}`, 'malformed');
+    if (!isJsonObject(raw)) throw new PatchError('json: cannot unmarshal into Go value of type jsonpatch.Operation', 'malformed');
+    if (typeof raw['op'] !== 'string' || !operations.has(raw['op'])) throw new PatchError(`Unexpected kind: ${String(raw['op'] ?? 'unknown')}`, 'invalid');
+    if (typeof raw['path'] !== 'string') throw new PatchError('operation missing path field', 'invalid');
     for (const pointer of [raw['path'], ...(raw['op'] === 'move' || raw['op'] === 'copy' ? [raw['from']] : [])]) {
-      if (typeof pointer !== 'string' || (pointer !== '' && !pointer.startsWith('/'))) throw new PatchError(`invalid JSON pointer "${String(pointer)}"`, 'malformed');
+      if (typeof pointer !== 'string' || (pointer !== '' && !pointer.startsWith('/'))) throw new PatchError(`invalid JSON pointer "${String(pointer)}"`, 'invalid');
     }
   }
   // The library changes the document in place and inserts the operations' values by reference: both are copies.

@@ -1,8 +1,8 @@
 import type { ResourceRef } from './types.js';
 
 /**
- * One kind of resource the simulator serves. Adding a kind is one line in `resourceKinds`;
- * discovery, routing, RBAC and storage are all derived from this table.
+ * One kind of resource the simulator serves. Adding a built-in kind is one line in `resourceKinds`;
+ * discovery, routing, RBAC and storage are all derived from this table and from the stored CRDs.
  */
 export interface ResourceKind {
   group: string;
@@ -14,7 +14,7 @@ export interface ResourceKind {
   shortNames?: string[];
   /** Writes to the main endpoint keep status; only the `/status` subresource changes it (as in Kubernetes). */
   statusSubresource?: boolean;
-  /** A custom resource: served like a CRD, so strategic merge patch is refused with 415. */
+  /** A custom resource, served from its CRD: strategic merge patch is refused with 415, PUT needs a resourceVersion. */
   custom?: boolean;
   /**
    * Extra subresources: `log` (pods, read-only), `exec`/`attach`/`portforward` (pods, upgraded streams) and
@@ -48,10 +48,7 @@ export const resourceKinds: readonly ResourceKind[] = [
   { group: 'batch', version: 'v1', plural: 'jobs', singular: 'job', kind: 'Job', namespaced: true, statusSubresource: true, categories: ['all'] },
   { group: 'networking.k8s.io', version: 'v1', plural: 'ingresses', singular: 'ingress', kind: 'Ingress', namespaced: true, shortNames: ['ing'], statusSubresource: true },
   { group: 'storage.k8s.io', version: 'v1', plural: 'storageclasses', singular: 'storageclass', kind: 'StorageClass', namespaced: false, shortNames: ['sc'] },
-  { group: 'installer.devtron.ai', version: 'v1alpha1', plural: 'installers', singular: 'installer', kind: 'Installer', namespaced: true, custom: true },
-  { group: 'argoproj.io', version: 'v1alpha1', plural: 'rollouts', singular: 'rollout', kind: 'Rollout', namespaced: true, shortNames: ['ro'], custom: true, statusSubresource: true },
-  { group: 'cloud.google.com', version: 'v1', plural: 'backendconfigs', singular: 'backendconfig', kind: 'BackendConfig', namespaced: true, custom: true },
-  // Served so that the rollout manifest (entry 2) can be applied; the custom kinds above stay served regardless.
+  // Custom kinds are not listed here: each is served while its CustomResourceDefinition is (custom-resources.ts).
   { group: 'apiextensions.k8s.io', version: 'v1', plural: 'customresourcedefinitions', singular: 'customresourcedefinition', kind: 'CustomResourceDefinition', namespaced: false, shortNames: ['crd', 'crds'], statusSubresource: true },
 ];
 
@@ -73,7 +70,7 @@ export function findKind(group: string, version: string, plural: string): Resour
   return resourceKinds.find((k) => k.group === group && k.version === version && k.plural === plural);
 }
 
-/** Finds a kind from a reference; throws because an unknown reference in code is a bug, not a runtime outcome. */
+/** Finds a built-in kind from a reference; throws because an unknown reference in code is a bug, not a runtime outcome. */
 export function kindOf(ref: Pick<ResourceRef, 'group' | 'plural'> & { version?: string }): ResourceKind {
   const found = resourceKinds.find((k) => k.group === ref.group && k.plural === ref.plural && (ref.version === undefined || k.version === ref.version));
   if (!found) throw new Error(`the simulated cluster does not serve ${ref.plural} in group "${ref.group}"`);
@@ -99,9 +96,6 @@ export const kinds = {
   job: kindOf({ group: 'batch', plural: 'jobs' }),
   ingress: kindOf({ group: 'networking.k8s.io', plural: 'ingresses' }),
   storageClass: kindOf({ group: 'storage.k8s.io', plural: 'storageclasses' }),
-  installer: kindOf({ group: 'installer.devtron.ai', plural: 'installers' }),
-  rollout: kindOf({ group: 'argoproj.io', plural: 'rollouts' }),
-  backendConfig: kindOf({ group: 'cloud.google.com', plural: 'backendconfigs' }),
   crd: kindOf({ group: 'apiextensions.k8s.io', plural: 'customresourcedefinitions' }),
   serviceAccount: kindOf({ group: '', plural: 'serviceaccounts' }),
   event: kindOf({ group: '', plural: 'events' }),

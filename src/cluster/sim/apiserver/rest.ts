@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { admitCreate, validateName, validateUpdate } from './admission.js';
 import type { AdmissionCaches } from './admission.js';
-import { SimApiError, statusErrors } from './errors.js';
+import { statusErrors } from './errors.js';
 import { readDeleteOptions } from './delete-options.js';
 import type { DeleteOptions } from './delete-options.js';
 import { deleteCascading, orphanedJobPodsWarning } from './garbage-collector.js';
@@ -197,7 +197,10 @@ export function update(store: ObjectStore, call: ApiCall, caches: AdmissionCache
   if (call.req.kind.namespaced && namespace && namespace !== call.req.namespace) {
     throw statusErrors.badRequest('the namespace of the provided object does not match the namespace sent on the request');
   }
-  return write(store, call, current(store, call), obj, caches);
+  const previous = current(store, call);
+  // Custom resources' strategy does not allow unconditional updates; built-in kinds' strategies do.
+  if (call.req.kind.custom && !obj.metadata.resourceVersion) throw statusErrors.resourceVersionRequired(call.req.kind, call.req.name);
+  return write(store, call, previous, obj, caches);
 }
 
 export function patch(store: ObjectStore, call: ApiCall, caches: AdmissionCaches): ApiResult {
@@ -216,6 +219,7 @@ export function patch(store: ObjectStore, call: ApiCall, caches: AdmissionCaches
   } catch (error) {
     if (!(error instanceof PatchError)) throw error;
     if (error.kind === 'malformed') throw statusErrors.badRequest(error.message);
+    if (call.contentType === patchTypes.json) throw statusErrors.patchNotApplied();
     throw statusErrors.unprocessable(kind, call.req.name, error.message);
   }
   if (!isJsonObject(patched) || !isJsonObject(patched['metadata'])) throw statusErrors.unprocessable(kind, call.req.name, 'metadata: Required value');
@@ -233,14 +237,10 @@ function deleteOne(store: ObjectStore, call: ApiCall, name: string, options: Del
   const existing = store.get(kind, namespaceOf(call), name);
   if (!existing) throw statusErrors.notFound(kind, name);
   const pre = options.preconditions;
-  if (pre?.uid && pre.uid !== existing.metadata.uid) {
-    throw new SimApiError(409, 'Conflict', `Precondition failed: UID in precondition: ${pre.uid}, UID in object meta: ${existing.metadata.uid ?? ''}`, {
-      name,
-      ...(kind.group ? { group: kind.group } : {}),
-      kind: kind.plural,
-    });
+  if (pre?.uid && pre.uid !== existing.metadata.uid) throw statusErrors.preconditionFailed(kind, name, 'UID', pre.uid, existing.metadata.uid ?? '');
+  if (pre?.resourceVersion && pre.resourceVersion !== existing.metadata.resourceVersion) {
+    throw statusErrors.preconditionFailed(kind, name, 'ResourceVersion', pre.resourceVersion, existing.metadata.resourceVersion ?? '');
   }
-  if (pre?.resourceVersion && pre.resourceVersion !== existing.metadata.resourceVersion) throw statusErrors.conflict(kind, name);
   if (kind === kinds.pod) return { obj: pods.delete(namespaceOf(call) ?? '', name, options.gracePeriodSeconds, options.dryRun), warn: false };
   if (options.dryRun) return { obj: existing, warn: false };
   const obj = deleteCascading(store, kind, namespaceOf(call), name, options.policy, pods);

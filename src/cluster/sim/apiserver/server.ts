@@ -13,9 +13,11 @@ import { apiGroup, apiGroupList, apiResourceList, apiVersions, serverVersion } f
 import { SimApiError, statusErrors } from './errors.js';
 import { openApiDocument, openApiIndex } from './openapi.js';
 import type { PodRuntime } from './pod-runtime.js';
+import { findServedKind, servedCustomKinds } from './custom-resources.js';
 import { authorize, forbiddenReason } from './rbac.js';
 import type { SimPolicy } from './rbac.js';
 import { parseResourcePath } from './request-info.js';
+import { resourceKinds } from './resources.js';
 import type { ResourceRequest } from './request-info.js';
 import * as rest from './rest.js';
 import type { ApiCall, ApiResult } from './rest.js';
@@ -149,7 +151,8 @@ export class SimApiServer {
     this.records.push(record);
     try {
       this.authenticate(req);
-      const resource = parseResourcePath(method, url.pathname, url.searchParams);
+      const store = this.options.store;
+      const resource = parseResourcePath(method, url.pathname, url.searchParams, (g, v, p) => findServedKind(store, g, v, p));
       if (!resource) {
         record.status = this.send(res, this.discovery(method, url.pathname, req));
         return;
@@ -179,7 +182,11 @@ export class SimApiServer {
     } catch (error) {
       const failure = error instanceof SimApiError ? error : new SimApiError(500, 'InternalError', `Internal error occurred: ${String(error)}`);
       if (!(error instanceof SimApiError)) this.options.log?.(`internal error on ${method} ${url.pathname}: ${String(error)}`);
-      record.status = this.send(res, { status: failure.code, body: failure.status });
+      const answer: ApiResult =
+        failure.plainText === undefined
+          ? { status: failure.code, body: failure.status }
+          : { status: failure.code, body: failure.plainText, contentType: 'text/plain; charset=utf-8', headers: { 'X-Content-Type-Options': 'nosniff' } };
+      record.status = this.send(res, answer);
     } finally {
       this.options.log?.(`${method} ${url.pathname}${url.search} ${record.status}`);
     }
@@ -207,9 +214,10 @@ export class SimApiServer {
   private authorise(r: ResourceRequest): void {
     const policy = this.options.policy();
     if (!policy) return;
-    const attrs = { verb: r.verb, apiGroup: r.kind.group, resource: r.kind.plural, subresource: r.subresource, name: r.name, namespace: r.namespace };
+    const name = r.name || (r.selectedName ?? '');
+    const attrs = { verb: r.verb, apiGroup: r.kind.group, resource: r.kind.plural, subresource: r.subresource, name, namespace: r.namespace };
     if (authorize(policy, attrs)) return;
-    throw statusErrors.forbidden(r.kind, r.kind.plural, r.name || undefined, forbiddenReason(policy.subject, attrs));
+    throw statusErrors.forbidden(r.kind, r.kind.plural, name || undefined, forbiddenReason(policy.subject, attrs));
   }
 
   private dispatch(call: ApiCall): ApiResult {
@@ -241,18 +249,21 @@ export class SimApiServer {
   private discovery(method: string, pathname: string, req: IncomingMessage): ApiResult {
     if (method !== 'GET' && method !== 'HEAD') throw statusErrors.methodNotAllowed();
     const parts = pathname.split('/').filter((p) => p !== '');
+    const served = [...resourceKinds, ...servedCustomKinds(this.options.store)];
     const found = (() => {
       if (pathname === '/version' || pathname === '/version/') return serverVersion;
       if (parts.length === 1 && parts[0] === 'api') return apiVersions(req.headers.host ?? '127.0.0.1');
-      if (parts.length === 1 && parts[0] === 'apis') return apiGroupList();
-      if (parts.length === 2 && parts[0] === 'api') return apiResourceList('', parts[1] ?? '');
-      if (parts.length === 2 && parts[0] === 'apis') return apiGroup(parts[1] ?? '');
-      if (parts.length === 3 && parts[0] === 'apis') return apiResourceList(parts[1] ?? '', parts[2] ?? '');
-      if (parts[0] === 'openapi' && parts[1] === 'v3') return parts.length === 2 ? openApiIndex() : openApiDocument(parts.slice(2).join('/'));
+      if (parts.length === 1 && parts[0] === 'apis') return apiGroupList(served);
+      if (parts.length === 2 && parts[0] === 'api') return apiResourceList(served, '', parts[1] ?? '');
+      if (parts.length === 2 && parts[0] === 'apis') return apiGroup(served, parts[1] ?? '');
+      if (parts.length === 3 && parts[0] === 'apis') return apiResourceList(served, parts[1] ?? '', parts[2] ?? '');
+      if (parts[0] === 'openapi' && parts[1] === 'v3') return parts.length === 2 ? openApiIndex(served) : openApiDocument(served, parts.slice(2).join('/'));
       return undefined;
     })();
     if (found) return { status: 200, body: found };
     if (['/healthz', '/livez', '/readyz'].includes(pathname)) return { status: 200, body: 'ok', contentType: 'text/plain' };
+    // A group or version no CRD serves falls through the apiextensions discovery handlers to the not-found handler.
+    if (parts[0] === 'apis') throw statusErrors.pageNotFound();
     throw statusErrors.pathNotFound();
   }
 

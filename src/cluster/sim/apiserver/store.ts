@@ -35,7 +35,8 @@ export class ObjectStore {
   private revision = 1;
   /** The resourceVersion of the newest event no longer in the history. */
   private dropped = 0;
-  private readonly buckets = new Map<string, Map<string, KubeObject>>();
+  /** One bucket per storage key: built-in kinds from the start, custom kinds from their first write. */
+  private readonly buckets = new Map<string, { kind: ResourceKind; objects: Map<string, KubeObject> }>();
   private readonly history: StoreEvent[] = [];
   private readonly listeners = new Set<(event: StoreEvent) => void>();
 
@@ -43,7 +44,7 @@ export class ObjectStore {
   seedTime: Date | undefined;
 
   constructor() {
-    for (const kind of resourceKinds) this.buckets.set(storageKey(kind), new Map());
+    for (const kind of resourceKinds) this.buckets.set(storageKey(kind), { kind, objects: new Map() });
   }
 
   get resourceVersion(): number {
@@ -77,8 +78,8 @@ export class ObjectStore {
 
   /** Every stored object of every kind, for owner-reference scans. */
   *everything(): Generator<{ kind: ResourceKind; object: KubeObject }> {
-    for (const kind of resourceKinds) {
-      for (const object of this.bucket(kind).values()) yield { kind, object: clone(object) };
+    for (const { kind, objects } of [...this.buckets.values()]) {
+      for (const object of [...objects.values()]) yield { kind, object: clone(object) };
     }
   }
 
@@ -152,10 +153,17 @@ export class ObjectStore {
     return gone;
   }
 
+  /** The kinds with storage, for scans across kinds (a namespace's deletion). */
+  storedKinds(): ResourceKind[] {
+    return [...this.buckets.values()].map((b) => b.kind);
+  }
+
   private bucket(kind: ResourceKind): Map<string, KubeObject> {
-    const bucket = this.buckets.get(storageKey(kind));
-    if (!bucket) throw new Error(`no storage for ${storageKey(kind)}`);
-    return bucket;
+    const key = storageKey(kind);
+    let bucket = this.buckets.get(key);
+    if (!bucket && kind.custom) this.buckets.set(key, (bucket = { kind, objects: new Map() }));
+    if (!bucket) throw new Error(`no storage for ${key}`);
+    return bucket.objects;
   }
 
   private emit(event: StoreEvent): void {

@@ -5,6 +5,7 @@ import type { Controllers } from '../apiserver/controllers.js';
 import { hostIP, nodeName, podFromTemplate, randomSuffix, runningStatus, succeededStatus } from '../apiserver/pods.js';
 import type { Container, PodTemplate } from '../apiserver/pods.js';
 import type { ResourceKind } from '../apiserver/resources.js';
+import { crdOf, customKinds } from './custom-kinds.js';
 import { rolloutCrd } from './rollout-crd.js';
 import { b64, bcryptLike, gitopsServerTls, newPassword } from './secret-material.js';
 import { kinds } from '../apiserver/resources.js';
@@ -196,9 +197,13 @@ export function seedStandardInstall(store: ObjectStore, controllers: Controllers
       });
     }
 
+    // The CRDs this install has: the platform's installer, Argo Rollouts (installed with the platform's CI/CD
+    // module) and, as on GKE, the load balancer's BackendConfig. Their objects are served only while they exist.
+    add(kinds.crd, crdOf(customKinds.installer, { 'app.kubernetes.io/part-of': 'devtron' }));
     add(kinds.crd, rolloutCrd('current'));
+    add(kinds.crd, crdOf(customKinds.backendConfig, { 'addonmanager.kubernetes.io/mode': 'Reconcile' }));
 
-    add(kinds.installer, {
+    add(customKinds.installer, {
       metadata: { name: n.installerName, namespace: ns },
       spec: { url: 'https://raw.githubusercontent.com/devtron-labs/devtron/main/manifests/installation-script' },
       status: {

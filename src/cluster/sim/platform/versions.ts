@@ -1,6 +1,6 @@
 import type { PlatformNames } from '../../../platform-names.js';
-import { kinds } from '../apiserver/resources.js';
 import type { ObjectStore } from '../apiserver/store.js';
+import { customKinds } from './custom-kinds.js';
 
 /** A version gate of an entry: the remedy runs from `atLeast` on, or only below `below`. */
 export interface VersionGate {
@@ -34,7 +34,7 @@ function justBelow(v: string): string {
 
 /** The installer's `LTAG=` line, e.g. `v0.6.29`; undefined when it has none. */
 export function installedVersion(store: ObjectStore, names: PlatformNames): string | undefined {
-  const installer = store.get(kinds.installer, names.platformNamespace, names.installerName);
+  const installer = store.get(customKinds.installer, names.platformNamespace, names.installerName);
   const data = (installer?.['status'] as { sync?: { data?: unknown } } | undefined)?.sync?.data;
   const line = typeof data === 'string' ? data.split('\n').find((l) => l.startsWith('LTAG=')) : undefined;
   return line?.slice('LTAG='.length);
@@ -43,7 +43,7 @@ export function installedVersion(store: ObjectStore, names: PlatformNames): stri
 /** Sets the installer's version to one the entry's gate accepts, unless it already does; returns the version set. */
 export function meetVersionGate(store: ObjectStore, names: PlatformNames, entryId: string): string | undefined {
   const gate = versionGates[entryId];
-  const installer = store.get(kinds.installer, names.platformNamespace, names.installerName);
+  const installer = store.get(customKinds.installer, names.platformNamespace, names.installerName);
   if (!gate || !installer) return undefined;
   const now = parts(installedVersion(store, names) ?? '0');
   let wanted: string | undefined;
@@ -52,6 +52,6 @@ export function meetVersionGate(store: ObjectStore, names: PlatformNames, entryI
   if (!wanted) return undefined;
   const status = (installer['status'] ?? {}) as { sync?: { data?: string } };
   const data = (status.sync?.data ?? '').split('\n').filter((l) => !l.startsWith('LTAG='));
-  store.update(kinds.installer, { ...installer, status: { ...status, sync: { ...status.sync, data: [`LTAG=v${wanted}`, ...data].join('\n') } } });
+  store.update(customKinds.installer, { ...installer, status: { ...status, sync: { ...status.sync, data: [`LTAG=v${wanted}`, ...data].join('\n') } } });
   return `v${wanted}`;
 }

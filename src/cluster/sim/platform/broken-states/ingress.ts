@@ -2,6 +2,7 @@ import type { FaultEntry } from '../fault-model.js';
 import { kinds } from '../../apiserver/resources.js';
 import { platformIngressName, platformServiceName } from '../seed.js';
 import type { KubeObject } from '../../apiserver/types.js';
+import { customKinds } from '../custom-kinds.js';
 
 export const bodySizeAnnotation = 'nginx.ingress.kubernetes.io/proxy-body-size';
 export const backendConfigAnnotation = 'cloud.google.com/backend-config';
@@ -40,7 +41,7 @@ export const terminalDisconnects: FaultEntry = {
     }
     const service = store.get(kinds.service, ns, platformServiceName);
     if (service) store.update(kinds.service, withoutAnnotation(service, backendConfigAnnotation));
-    for (const bc of store.list(kinds.backendConfig, ns)) store.delete(kinds.backendConfig, ns, bc.metadata.name ?? '');
+    for (const bc of store.list(customKinds.backendConfig, ns)) store.delete(customKinds.backendConfig, ns, bc.metadata.name ?? '');
   },
   present({ store, names }) {
     const ns = names.platformNamespace;
@@ -48,7 +49,7 @@ export const terminalDisconnects: FaultEntry = {
     if (value === undefined) return true;
     try {
       const name = (JSON.parse(value) as { default?: unknown }).default;
-      const bc = typeof name === 'string' ? store.get(kinds.backendConfig, ns, name) : undefined;
+      const bc = typeof name === 'string' ? store.get(customKinds.backendConfig, ns, name) : undefined;
       const timeout = (bc?.['spec'] as { timeoutSec?: unknown } | undefined)?.timeoutSec;
       return !(typeof timeout === 'number' && timeout > 30);
     } catch {

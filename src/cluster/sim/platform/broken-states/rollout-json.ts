@@ -1,6 +1,6 @@
 import type { FaultEntry } from '../fault-model.js';
-import { kinds } from '../../apiserver/resources.js';
 import type { KubeObject } from '../../apiserver/types.js';
+import { customKinds } from '../custom-kinds.js';
 
 export const lastAppliedAnnotation = 'kubectl.kubernetes.io/last-applied-configuration';
 
@@ -32,12 +32,12 @@ export const rolloutInvalidJson: FaultEntry = {
     const broken: Array<[string, string]> = [['payments-api', configOf('payments-api', ns).replace(/}}}$/, '}},}')]];
     if (options['ambiguous'] === true) broken.push(['orders-web', configOf('orders-web', ns).replace('"replicas":1,', '"replicas":,')]);
     for (const [name, text] of broken) {
-      if (store.get(kinds.rollout, ns, name)) store.delete(kinds.rollout, ns, name);
-      store.create(kinds.rollout, rollout(name, ns, `${text}\n`));
+      if (store.get(customKinds.rollout, ns, name)) store.delete(customKinds.rollout, ns, name);
+      store.create(customKinds.rollout, rollout(name, ns, `${text}\n`));
     }
   },
   present: ({ store, names }) =>
-    store.list(kinds.rollout, names.platformNamespace).some((r) => {
+    store.list(customKinds.rollout, names.platformNamespace).some((r) => {
       const text = r.metadata.annotations?.[lastAppliedAnnotation];
       if (text === undefined) return false;
       try {
