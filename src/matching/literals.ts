@@ -1,5 +1,6 @@
 import type { CatalogueEntry } from '../catalogue/model.js';
 import { buildAutomaton, MAX_PATTERN_LENGTH, type Automaton } from './automaton.js';
+import { loadTables } from './tables-file.js';
 import { TABLE_MARKERS, type TableMarker } from './table-markers.js';
 import { patterns } from './patterns.js';
 import { buildBagIndex, type BagIndex } from './prose.js';
@@ -26,6 +27,7 @@ export interface CompiledCatalogue {
   /** Per pattern: the refs using it, refs[refStart[p] .. refStart[p + 1]). */
   readonly refStart: Int32Array;
   readonly refs: readonly Ref[];
+  /** The prose index, built on first use. */
   readonly bag: BagIndex;
 }
 
@@ -46,7 +48,8 @@ export function compile(entries: readonly CatalogueEntry[]): CompiledCatalogue {
   return compiled;
 }
 
-function build(entries: readonly CatalogueEntry[]): CompiledCatalogue {
+/** The normalised literals of an entry set (the automaton's input) and, per literal, its uses. */
+export function literalsOf(entries: readonly CatalogueEntry[]): { literals: string[]; refStart: Int32Array; refs: Ref[] } {
   const byPattern = new Map<string, Ref[]>();
   const add = (text: string, ref: Omit<Ref, 'literal'>): void => {
     const p = normaliseLiteral(text);
@@ -71,5 +74,23 @@ function build(entries: readonly CatalogueEntry[]): CompiledCatalogue {
     refs.push(...byPattern.get(p)!);
   });
   refStart[literals.length] = refs.length;
-  return { entries, automaton: buildAutomaton(literals), refStart, refs, bag: buildBagIndex(entries) };
+  return { literals, refStart, refs };
+}
+
+function build(entries: readonly CatalogueEntry[]): CompiledCatalogue {
+  const { literals, refStart, refs } = literalsOf(entries);
+  // The tables `npm run build` compiled, when they were compiled from these very literals.
+  const automaton = loadTables(literals) ?? buildAutomaton(literals);
+  let bag: BagIndex | undefined;
+  return {
+    entries,
+    automaton,
+    refStart,
+    refs,
+    // Built when a paste first has a sentence to compare: most pastes are logs, and a command-line
+    // start that never needs it should not pay for it.
+    get bag() {
+      return (bag ??= buildBagIndex(entries));
+    },
+  };
 }

@@ -219,4 +219,21 @@ describe('the built output starts with the manifests\' commands and environment'
     const values = packagesOf(['values', 'check', join(root, 'test/values/fixtures/azure.yaml')]);
     expect(servers.filter((p) => values.has(p))).toEqual([]);
   });
+
+  it("the build writes the matcher's tables beside the built matcher, and the built matcher reads them: the same tables a fresh compile gives", () => {
+    expect(existsSync(join(root, 'dist/src/matching/matcher-tables.bin'))).toBe(true);
+    const script = `
+      import { catalogue } from './dist/src/catalogue/index.js';
+      import { buildAutomaton } from './dist/src/matching/automaton.js';
+      import { compile, literalsOf } from './dist/src/matching/literals.js';
+      import { loadTables } from './dist/src/matching/tables-file.js';
+      const { literals } = literalsOf(catalogue);
+      const used = compile(catalogue).automaton, fresh = buildAutomaton(literals);
+      const bytes = (v) => (ArrayBuffer.isView(v) ? Buffer.from(v.buffer, v.byteOffset, v.byteLength) : Buffer.from(String(v)));
+      const same = Object.keys(fresh).every((k) => bytes(used[k]).equals(bytes(fresh[k])));
+      process.stdout.write(JSON.stringify({ loaded: loadTables(literals) !== undefined, usedLoaded: used !== fresh && used.delta.buffer.byteLength > used.delta.byteLength, same }));`;
+    const r = spawnSync(process.execPath, ['--input-type=module', '-e', script], { cwd: root, encoding: 'utf8', env: { PATH: process.env.PATH ?? '', HOME: tmpdir() } });
+    expect(r.status, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout)).toEqual({ loaded: true, usedLoaded: true, same: true });
+  });
 });
