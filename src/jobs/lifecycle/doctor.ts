@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { QueueEvents } from 'bullmq';
-import { doctorReportSchema, type DoctorReport } from '../../doctor/index.js';
+import { doctorReportSchema } from '../../doctor/report-schema.js';
+import type { DoctorReport } from '../../doctor/scan.js';
 import { clusterQueueName, doctorJobId, jobRetention } from '../names.js';
 import { connectRedis } from '../redis.js';
 import type { LifecycleContext } from './context.js';
