@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { userInfo } from 'node:os';
 import { runBot } from './bot.js';
-import { startSimulatedCluster, type SimulatedCluster } from './cluster/sim/index.js';
+import { startDemoPlatform } from './cluster/sim/demo.js';
+import type { SimulatedCluster } from './cluster/sim/index.js';
 import { assertClusterReachable, loadKubeConfig } from './cluster/kubeconfig.js';
 import { ConfigError, findCluster, hasSlackCredentials, loadConfig, type Config, type ConfigSources } from './config.js';
 import { startPrivateRedis, redisServerInstalled } from './jobs/private-redis.js';
@@ -79,6 +80,9 @@ export async function runTerminalDemo(sources: ConfigSources, options: TerminalD
   }
   const real = configured !== undefined || options.kubeconfig !== undefined || options.context !== undefined;
   const clusterName = configured?.name ?? (real ? 'local' : 'simulated');
+  // The simulated platform first: its dashboard and database addresses go into the cluster's configuration.
+  const demo = real ? undefined : await startDemoPlatform({ broken: options.broken ? [options.broken] : [] });
+  const sim: SimulatedCluster | undefined = demo?.sim;
   const config = loadConfig({
     ...sources,
     overrides: {
@@ -92,21 +96,16 @@ export async function runTerminalDemo(sources: ConfigSources, options: TerminalD
           ? { ...configured }
           : real
             ? { name: clusterName, kube: options.kubeconfig ? { source: 'kubeconfig', path: options.kubeconfig, ...(options.context ? { context: options.context } : {}) } : { source: 'default', context: options.context } }
-            : { name: clusterName, kube: { source: 'simulated' } },
+            : { name: clusterName, kube: { source: 'simulated' }, ...sim?.addresses },
       ],
       defaultCluster: clusterName,
       ...(real || base.waitOverrideSeconds !== undefined ? {} : { waitOverrideSeconds: 10 }),
     },
   });
   const logger = createLogger(config.logLevel, process.stderr);
-  let sim: SimulatedCluster | undefined;
-  if (!real) {
-    sim = await startSimulatedCluster();
-    if (options.broken) {
-      const [entry, depth] = options.broken.split(':');
-      sim.break(entry!, depth ? { depth } : undefined);
-    }
+  if (sim) {
     out.write(`Simulated cluster at ${sim.url} (a standard install of the platform${options.broken ? `, broken as in ${options.broken}` : ''}). The guide's waits are shortened to ${config.waitOverrideSeconds} s.\n`);
+    for (const note of demo?.notes ?? []) out.write(`${note}\n`);
   }
   const cluster = config.clusters[0]!;
   const kubeConfig = loadKubeConfig(cluster.kube, sim?.kubeConfig());

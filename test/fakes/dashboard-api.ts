@@ -1,150 +1,16 @@
 /**
- * A fake of the metrics dashboard's HTTP API on loopback, for the calls of guide section 4 and entry 11,
- * with the real server's status codes and JSON shapes (sources in ./dashboard/routes.ts). It serves the
- * API under `/grafana` as the platform's in-cluster address does, checks basic auth like the real server
- * (401 {"message":"Invalid username or password"}), keeps per-organisation state, records every call
- * without its Authorization header, and also serves the public dashboard catalogue's downloads.
+ * The metrics dashboard the tests talk to: the simulated platform's own dashboard server
+ * (src/cluster/sim/platform/dashboard), started alone with a password the test chooses.
  */
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { catalogueDownloads } from './dashboard/catalogue.js';
-import { route, type RouteOptions } from './dashboard/routes.js';
-import { DashboardState, type Answer, type FakeOrg } from './dashboard/state.js';
+import { startDashboardServer, type DashboardServer, type DashboardServerOptions } from '../../src/cluster/sim/platform/dashboard/server.js';
 
-export { DashboardState } from './dashboard/state.js';
-export type { FakeOrg, StoredDashboard, StoredDataSource } from './dashboard/state.js';
+export { DashboardState } from '../../src/cluster/sim/platform/dashboard/state.js';
+export type { DashboardOrg as FakeOrg, StoredDashboard, StoredDataSource } from '../../src/cluster/sim/platform/dashboard/state.js';
+export type { CallHook, RecordedDashboardCall } from '../../src/cluster/sim/platform/dashboard/server.js';
 
-/** One call as the fake saw it; never the Authorization header. */
-export interface RecordedDashboardCall {
-  readonly method: string;
-  /** Path under the API root (`/api/orgs`), or the catalogue path; with the query string. */
-  readonly path: string;
-  readonly orgHeader?: string;
-  readonly contentType?: string;
-  readonly body?: unknown;
-  readonly status: number;
-}
+/** How a test sets up the dashboard. */
+export type FakeDashboardOptions = DashboardServerOptions;
+/** The running dashboard of a test. */
+export type FakeDashboardApi = DashboardServer;
 
-/** How a test sets up the fake. */
-export interface FakeDashboardOptions {
-  /** The admin password the fake accepts. */
-  readonly password: string;
-  readonly user?: string;
-  /** See RouteOptions; default 409. */
-  readonly staleVersionStatus?: 409 | 500;
-}
-
-/** Runs before a call is answered (after auth), e.g. to make a concurrent edit land just before it. */
-export type CallHook = (call: { method: string; path: string; state: DashboardState }) => void;
-
-/** The running fake. */
-export interface FakeDashboardApi {
-  /** `http://127.0.0.1:PORT/grafana`: what `dashboardUrl` is set to. */
-  readonly url: string;
-  /** `http://127.0.0.1:PORT/catalogue/api/dashboards`: what `dashboardCatalogueUrl` is set to. */
-  readonly catalogueUrl: string;
-  readonly state: DashboardState;
-  calls(): RecordedDashboardCall[];
-  /** Changes the password the fake accepts (a rotated password). */
-  setPassword(password: string): void;
-  /** Adds a hook run before each call; returns a function removing it. */
-  beforeCall(hook: CallHook): () => void;
-  /** The organisation of that name, if any. */
-  orgNamed(name: string): FakeOrg | undefined;
-  close(): Promise<void>;
-}
-
-const API_ROOT = '/grafana';
-const CATALOGUE_ROOT = '/catalogue/api/dashboards';
-
-async function readJson(req: IncomingMessage): Promise<{ ok: true; body: unknown } | { ok: false }> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of req) chunks.push(chunk as Buffer);
-  const text = Buffer.concat(chunks).toString('utf8');
-  if (text === '') return { ok: true, body: undefined };
-  try {
-    return { ok: true, body: JSON.parse(text) as unknown };
-  } catch {
-    return { ok: false };
-  }
-}
-
-function send(res: ServerResponse, a: Answer): void {
-  const text = JSON.stringify(a.body);
-  res.writeHead(a.status, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(text) });
-  res.end(text);
-}
-
-export async function startFakeDashboardApi(options: FakeDashboardOptions): Promise<FakeDashboardApi> {
-  const state = new DashboardState();
-  const calls: RecordedDashboardCall[] = [];
-  const hooks = new Set<CallHook>();
-  const user = options.user ?? 'admin';
-  let password = options.password;
-  const routeOptions: RouteOptions = { staleVersionStatus: options.staleVersionStatus ?? 409 };
-
-  function authorised(header: string | undefined): boolean {
-    const m = /^Basic (.+)$/.exec(header ?? '');
-    if (!m) return false;
-    const decoded = Buffer.from(m[1]!, 'base64').toString('utf8');
-    return decoded === `${user}:${password}`;
-  }
-
-  async function answer(req: IncomingMessage, url: URL, body: unknown): Promise<Answer> {
-    if (url.pathname.startsWith(`${CATALOGUE_ROOT}/`)) {
-      const m = /^\/(\d+)\/revisions\/(\d+)\/download$/.exec(url.pathname.slice(CATALOGUE_ROOT.length));
-      const definition = m && req.method === 'GET' ? catalogueDownloads[`${m[1]}/${m[2]}`] : undefined;
-      return definition ? { status: 200, body: definition } : { status: 404, body: { message: 'Not found' } };
-    }
-    if (!url.pathname.startsWith(`${API_ROOT}/api/`)) return { status: 404, body: { message: 'Not found' } };
-    if (!req.headers.authorization) return { status: 401, body: { message: 'Unauthorized' } };
-    if (!authorised(req.headers.authorization)) return { status: 401, body: { message: 'Invalid username or password' } };
-    const header = req.headers['x-grafana-org-id'];
-    const orgId = typeof header === 'string' && header !== '' ? Number(header) : state.currentOrgId;
-    const org = state.org(orgId);
-    if (!org) return { status: 401, body: { message: 'Authentication error' } };
-    const path = url.pathname.slice(API_ROOT.length);
-    for (const hook of hooks) hook({ method: req.method ?? 'GET', path, state });
-    return route(state, { method: req.method ?? 'GET', path, query: url.searchParams, org, body }, routeOptions);
-  }
-
-  const server = createServer((req, res) => {
-    void (async () => {
-      const url = new URL(req.url ?? '/', 'http://fake');
-      const parsed = await readJson(req);
-      const a: Answer = parsed.ok ? await answer(req, url, parsed.body) : { status: 400, body: { message: 'bad request data' } };
-      const orgHeader = req.headers['x-grafana-org-id'];
-      calls.push({
-        method: req.method ?? 'GET',
-        path: `${url.pathname.startsWith(API_ROOT) ? url.pathname.slice(API_ROOT.length) : url.pathname}${url.search}`,
-        ...(typeof orgHeader === 'string' ? { orgHeader } : {}),
-        ...(req.headers['content-type'] ? { contentType: req.headers['content-type'] } : {}),
-        ...(parsed.ok && parsed.body !== undefined ? { body: parsed.body } : {}),
-        status: a.status,
-      });
-      send(res, a);
-    })().catch((e: unknown) => send(res, { status: 500, body: { message: `fake error: ${String(e)}` } }));
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-
-  return {
-    url: `${base}${API_ROOT}`,
-    catalogueUrl: `${base}${CATALOGUE_ROOT}`,
-    state,
-    calls: () => calls.map((c) => ({ ...c })),
-    setPassword(next) {
-      password = next;
-    },
-    beforeCall(hook) {
-      hooks.add(hook);
-      return () => hooks.delete(hook);
-    },
-    orgNamed: (name) => state.orgs.find((o) => o.name === name),
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
-}
+export const startFakeDashboardApi = (options: FakeDashboardOptions): Promise<FakeDashboardApi> => startDashboardServer(options);

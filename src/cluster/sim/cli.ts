@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 import { fileReason, InputError } from '../../input-error.js';
-import { startSimulatedCluster } from './index.js';
+import { startDemoPlatform } from './demo.js';
 
 /** The parsed flags of `npm run sim`. */
 interface SimArgs {
@@ -57,13 +57,13 @@ function parseArgs(argv: string[]): SimArgs {
  */
 export async function runSimCommand(argv: string[], out: NodeJS.WritableStream): Promise<void> {
   const args = parseArgs(argv);
-  const sim = await startSimulatedCluster({
+  const { sim, notes } = await startDemoPlatform({
     host: args.host,
     port: args.port,
+    broken: args.broken.map((b) => b.entryId + (b.depth ? `:${b.depth}` : '')),
     ...(args.verbose ? { log: (line: string) => out.write(`${line}\n`) } : {}),
   });
   try {
-    for (const b of args.broken) sim.break(b.entryId, b.depth ? { depth: b.depth } : {});
     const kubeconfig = resolve(args.kubeconfig);
     await sim.writeKubeconfig(kubeconfig).catch((err: unknown) => {
       const reason = fileReason(err);
@@ -74,6 +74,8 @@ export async function runSimCommand(argv: string[], out: NodeJS.WritableStream):
         `simulated cluster serving at ${sim.url}`,
         `kubeconfig written to ${kubeconfig}`,
         ...(args.broken.length > 0 ? [`broken: ${args.broken.map((b) => b.entryId + (b.depth ? `:${b.depth}` : '')).join(', ')}`] : []),
+        ...notes,
+        `a cluster of the bot's configuration reaches this platform with: ${Object.entries(sim.addresses).map(([k, v]) => `${k}: ${String(v)}`).join(', ')}`,
         'try:',
         `  KUBECONFIG=${kubeconfig} kubectl get pods -n ${sim.names.platformNamespace}`,
         'press Ctrl-C to stop',

@@ -9,6 +9,11 @@ import { faultyPods } from './platform/faults.js';
 import { Controllers } from './apiserver/controllers.js';
 import { kubeconfigYaml } from './apiserver/kubeconfig.js';
 import { PlatformComponents } from './platform/platform-components.js';
+import { InstalledDashboard } from './platform/dashboard/installed.js';
+import { startDashboardServer, type DashboardServer } from './platform/dashboard/server.js';
+import { PlatformDatabase, type DatabaseServer } from './platform/database.js';
+import { newPassword } from './platform/secret-material.js';
+import { meetVersionGate } from './platform/versions.js';
 import type { SimPolicy } from './apiserver/rbac.js';
 import { kindOf } from './apiserver/resources.js';
 import { Scheduler } from './apiserver/scheduler.js';
@@ -23,7 +28,10 @@ export type { PolicyRule, SimPolicy } from './apiserver/rbac.js';
 export type { RequestRecord } from './apiserver/server.js';
 export type { KubeObject, ObjectMeta, OwnerReference, ResourceRef } from './apiserver/types.js';
 export { faultAnnotation, faultEntries } from './platform/faults.js';
+export { versionGates } from './platform/versions.js';
 export { resourceKinds } from './apiserver/resources.js';
+export { localDatabase, type DatabaseServer } from './platform/database.js';
+export type { InstalledDashboard } from './platform/dashboard/installed.js';
 
 /** How to start a simulated cluster; every field has a default suited to a test. */
 export interface SimulatedClusterOptions {
@@ -45,6 +53,11 @@ export interface SimulatedClusterOptions {
   platformVersion?: string;
   /** Receives one line per request and internal errors; default silent. */
   log?: (line: string) => void;
+  /**
+   * The platform's PostgreSQL (a real server: entry 16 runs SQL on it); default none, and then entry 16
+   * cannot be broken. Its user must get in with the password the platform secret holds (trust on loopback).
+   */
+  database?: DatabaseServer;
 }
 
 /** A running in-memory Kubernetes API server holding a standard install of the platform. */
@@ -61,8 +74,17 @@ export interface SimulatedCluster {
   writeKubeconfig(path: string): Promise<void>;
   /** A client-node KubeConfig loaded from `kubeconfigYaml()`. */
   kubeConfig(): KubeConfig;
-  /** Puts the cluster into the broken state of a guide entry (`sso-login`, `build-logs`, `git-sensor-stuck`). */
-  break(entryId: string, options?: Record<string, unknown>): void;
+  /**
+   * Puts the cluster into the broken state of a guide entry (`sso-login`, `build-logs`, `git-sensor-stuck`).
+   * Objects and pods are broken on return; the promise resolves when the database is too (entry 16), and
+   * rejects with one line saying how to give the cluster a database when it has none.
+   */
+  break(entryId: string, options?: Record<string, unknown>): Promise<void>;
+  /**
+   * Sets the installer's version to one the entry's remedy accepts (entry 26 needs v0.7.1 or later, 5.3 a
+   * version below v0.6.9), unless it already does; returns the version set. `--broken` does this first.
+   */
+  meetVersionGate(entryId: string): string | undefined;
   /** Clears every fault. */
   heal(): void;
   /** Ids of the entries whose symptom is present now: the ground truth for "did the remedy work". */
@@ -80,6 +102,16 @@ export interface SimulatedCluster {
   get<T = any>(resource: ResourceRef, namespace: string | undefined, name: string): T | undefined;
   /** Every request served so far, oldest first. */
   requests(): RequestRecord[];
+  /** The platform's metrics dashboard: its HTTP API (served on a port of its own) and its state. */
+  readonly dashboard: DashboardServer & { readonly installed: InstalledDashboard };
+  /** The platform's PostgreSQL, when one was given. */
+  readonly database?: PlatformDatabase;
+  /**
+   * The cluster keys that make a worker reach this platform's dashboard, dashboard catalogue and
+   * database (a cluster's `dashboardUrl`, `dashboardCatalogueUrl`, `databaseHost`, …): its in-cluster
+   * addresses do not resolve outside a real cluster.
+   */
+  readonly addresses: Partial<PlatformNames>;
   /** Resolves when no controller action is pending (pods recreated, Ready, statuses updated). */
   settle(): Promise<void>;
   close(): Promise<void>;
@@ -95,19 +127,35 @@ export async function startSimulatedCluster(opts: SimulatedClusterOptions = {}):
   const timings = { recreateDelayMs: opts.recreateDelayMs ?? 1500, readyDelayMs: opts.readyDelayMs ?? 1000 };
   const pods = faultyPods(names, broken);
   const controllers = new Controllers(store, scheduler, timings, pods);
-  seedStandardInstall(store, controllers, { names, platformVersion: opts.platformVersion ?? 'v0.6.29' });
-  const components = new PlatformComponents(store, scheduler, timings, names);
-  const breakage = new Breakage(store, names, broken);
+  const passwords = { dashboardPassword: newPassword(), databasePassword: newPassword() };
+  seedStandardInstall(store, controllers, { names, platformVersion: opts.platformVersion ?? 'v0.6.29', ...passwords });
+  const installed = new InstalledDashboard(names);
+  const components = new PlatformComponents(store, scheduler, timings, names, installed);
+  const database = opts.database ? new PlatformDatabase(opts.database, passwords.databasePassword) : undefined;
+  const breakage = new Breakage({ store, names, dashboard: installed, ...(database ? { database } : {}) }, broken);
+  const dashboard = await startDashboardServer({ host: opts.host ?? '127.0.0.1', user: names.dashboardUser, password: passwords.dashboardPassword, state: installed.state });
   const server = new SimApiServer({ host: opts.host ?? '127.0.0.1', port: opts.port ?? 0, token, store, policy: () => policy, pods, log: opts.log });
-  const urls = await server.listen();
+  const urls = await server.listen().catch(async (error: unknown) => {
+    await dashboard.close();
+    throw error;
+  });
   const url = urls.http;
   const yaml = (context = 'platform-sim') => kubeconfigYaml(urls.https, server.certificatePem, token, context, names.platformNamespace);
   let closed = false;
+
+  const addresses: Partial<PlatformNames> = {
+    dashboardUrl: dashboard.url,
+    dashboardCatalogueUrl: dashboard.catalogueUrl,
+    ...(opts.database ? { databaseHost: opts.database.host, databasePort: opts.database.port, databaseUser: opts.database.user } : {}),
+  };
 
   return {
     url,
     token,
     names,
+    dashboard: Object.assign(dashboard, { installed }),
+    ...(database ? { database } : {}),
+    addresses,
     kubeconfigYaml: yaml,
     async writeKubeconfig(path) {
       await mkdir(dirname(path), { recursive: true });
@@ -119,6 +167,7 @@ export async function startSimulatedCluster(opts: SimulatedClusterOptions = {}):
       return kc;
     },
     break: (entryId, options) => breakage.break(entryId, options),
+    meetVersionGate: (entryId) => meetVersionGate(store, names, entryId),
     heal: () => breakage.heal(),
     symptoms: () => breakage.symptoms(),
     setPolicy(next) {
@@ -139,7 +188,7 @@ export async function startSimulatedCluster(opts: SimulatedClusterOptions = {}):
       scheduler.close();
       controllers.stop();
       components.stop();
-      await server.close();
+      await Promise.all([server.close(), dashboard.close(), database?.close()]);
     },
   };
 }

@@ -103,7 +103,7 @@ describe('the simulated API server, through client-node', () => {
     const before = await core.readNamespacedSecret({ namespace: ns, name });
     await core.patchNamespacedSecret({ namespace: ns, name, body: [{ op: 'remove', path: '/data/admin.password' }, { op: 'add', path: '/data/NEW', value: 'eA==' }] });
     const after = await core.readNamespacedSecret({ namespace: ns, name });
-    expect(Object.keys(after.data ?? {}).sort()).toEqual(['ACD_PASSWORD', 'ADMIN_PASSWORD', 'GRAFANA_PASSWORD', 'NEW', 'admin.passwordMtime']);
+    expect(Object.keys(after.data ?? {}).sort()).toEqual(['ACD_PASSWORD', 'ADMIN_PASSWORD', 'GRAFANA_PASSWORD', 'NEW', 'PG_PASSWORD', 'admin.passwordMtime']);
     expect(Number(after.metadata?.resourceVersion)).toBeGreaterThan(Number(before.metadata?.resourceVersion));
     await apiFailure(() => core.patchNamespacedSecret({ namespace: ns, name, body: [{ op: 'test', path: '/data/NEW', value: 'nope' }] }), 422);
   });

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { faultEntries, startSimulatedCluster } from '../../../src/cluster/sim/index.js';
+import { faultEntries, localDatabase, startSimulatedCluster } from '../../../src/cluster/sim/index.js';
 import type { SimulatedCluster } from '../../../src/cluster/sim/index.js';
 import { fast } from './support.js';
 
@@ -11,10 +11,11 @@ afterEach(async () => {
 describe('broken states of the guide entries', () => {
   it('each entry, broken alone, shows its own symptom and only that one; heal forgets it', async () => {
     for (const { entryId } of faultEntries) {
-      const sim = await startSimulatedCluster({ ...fast, platformVersion: entryId === 'admin-password-reset-legacy' ? 'v0.6.4' : 'v0.6.29' });
+      // Entry 16's broken state is a real database with a session open on it: the local PostgreSQL.
+      const sim = await startSimulatedCluster({ ...fast, platformVersion: entryId === 'admin-password-reset-legacy' ? 'v0.6.4' : 'v0.6.29', database: localDatabase });
       sims.push(sim);
       expect(sim.symptoms(), entryId).toEqual([]);
-      sim.break(entryId);
+      await sim.break(entryId);
       expect(sim.symptoms(), entryId).toEqual([entryId]);
       sim.heal();
       expect(sim.symptoms(), entryId).toEqual([]);

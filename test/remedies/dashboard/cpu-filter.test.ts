@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { catalogueDownloads } from '../../fakes/dashboard/catalogue.js';
+import { catalogueDownloads } from '../../../src/cluster/sim/platform/dashboard/catalogue.js';
 import type { StoredDashboard } from '../../fakes/dashboard-api.js';
 import { startDashboardWorld, visibleText, type DashboardWorld } from './world.js';
 

@@ -51,7 +51,8 @@ async function holdSession(database: string): Promise<{ client: pg.Client; pid: 
 async function cluster(names: Partial<PlatformNames> = {}, password: string | null = PASSWORD) {
   const sim: SimulatedCluster = await startSimulatedCluster({ recreateDelayMs: 30, readyDelayMs: 30 });
   cleanup.push(() => sim.close());
-  if (password !== null) await setPlatformSecretKey(sim, 'PG_PASSWORD', password);
+  // The standard install's secret holds the key; null takes it away.
+  await setPlatformSecretKey(sim, 'PG_PASSWORD', password ?? undefined);
   const ctx: StepContext = { gateway: new ClusterGateway(sim.kubeConfig(), { callTimeoutMs: 2_000 }), names: { ...defaultPlatformNames, databaseHost: '127.0.0.1', ...names }, pollMs: 20, now: () => new Date() };
   const plan = (database: string) => planStage(ctx, { requestId: 'rdb', cluster: 'sim', entry, stage: entry.stages[0]!, params: { database } });
   return { sim, ctx, plan };

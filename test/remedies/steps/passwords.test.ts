@@ -17,7 +17,7 @@ describe('admin-password-reset (section 5.2, v0.6.9 and later)', () => {
     expect(p.blocked).toBeUndefined();
     expect(p.steps[0]!.lines).toEqual(['platform version `v0.6.29` (LTAG of installer `installer-devtron`); this remedy needs v0.6.9 or later: ✓']);
     expect(p.steps[1]!.lines).toEqual([
-      'back up Secret `devtroncd/devtron-secret` (keys `ACD_PASSWORD`, `ADMIN_PASSWORD`, `GRAFANA_PASSWORD`, `admin.password`, `admin.passwordMtime`) as `devtron-secret-backup-<time of the run>`, labelled `platform-medic.dev/backup-of=devtron-secret`',
+      'back up Secret `devtroncd/devtron-secret` (keys `ACD_PASSWORD`, `ADMIN_PASSWORD`, `GRAFANA_PASSWORD`, `PG_PASSWORD`, `admin.password`, `admin.passwordMtime`) as `devtron-secret-backup-<time of the run>`, labelled `platform-medic.dev/backup-of=devtron-secret`',
       'remove from Secret `devtroncd/devtron-secret`: `ADMIN_PASSWORD`, `admin.password`, `admin.passwordMtime`',
     ]);
     expect(p.steps[3]!.lines).toEqual(['read key `ADMIN_PASSWORD` of Secret `devtroncd/devtron-secret` (platform v0.6.29), decode it and show it only to you']);

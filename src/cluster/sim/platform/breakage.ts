@@ -1,4 +1,5 @@
 import type { PlatformNames } from '../../../platform-names.js';
+import type { SimView } from './fault-model.js';
 import { faultAnnotation, faultEntries, findFaultEntry, presentSymptoms, targets, waitingReasonOf, withFaults } from './faults.js';
 import { isPodReady, podPhase, runningStatus } from '../apiserver/pods.js';
 import { kinds } from '../apiserver/resources.js';
@@ -11,13 +12,19 @@ import type { KubeObject } from '../apiserver/types.js';
  * controllers) remembers which entries are broken and what their state checks need.
  */
 export class Breakage {
-  constructor(
-    private readonly store: ObjectStore,
-    private readonly names: PlatformNames,
-    private readonly broken: Map<string, unknown>,
-  ) {}
+  private readonly store: ObjectStore;
+  private readonly names: PlatformNames;
 
-  break(entryId: string, options: Record<string, unknown> = {}): void {
+  constructor(
+    private readonly view: SimView,
+    private readonly broken: Map<string, unknown>,
+  ) {
+    this.store = view.store;
+    this.names = view.names;
+  }
+
+  /** Breaks the entry at once, in the objects and pods; resolves when what lives outside them (a real database) is broken too. */
+  break(entryId: string, options: Record<string, unknown> = {}): Promise<void> {
     const entry = findFaultEntry(entryId);
     const pods = this.store.list(kinds.pod, this.names.platformNamespace);
     for (const placement of entry.place?.(this.names, options) ?? []) {
@@ -30,7 +37,10 @@ export class Breakage {
         this.restate(current);
       }
     }
-    this.broken.set(entryId, entry.breakState?.({ store: this.store, names: this.names }, options));
+    this.broken.set(entryId, entry.breakState?.(this.view, options));
+    const outside = entry.breakOutside;
+    if (!outside) return Promise.resolve();
+    return outside(this.view, options).then((memo) => void this.broken.set(entryId, memo));
   }
 
   /** Clears every pod fault and forgets the broken entries (objects changed by `breakState` stay as they are). */
@@ -47,7 +57,7 @@ export class Breakage {
   /** Entries whose symptom is present: a pod carries one of its faults, or (while broken) its objects still show it. */
   symptoms(): string[] {
     const fromPods = new Set(presentSymptoms(this.store.list(kinds.pod)));
-    const view = { store: this.store, names: this.names };
+    const view = this.view;
     return faultEntries
       .map((e) => e.entryId)
       .filter((id, i, all) => all.indexOf(id) === i)

@@ -1,5 +1,7 @@
 import type { PlatformNames } from '../../../platform-names.js';
 import type { ObjectStore } from '../apiserver/store.js';
+import type { InstalledDashboard } from './dashboard/installed.js';
+import type { PlatformDatabase } from './database.js';
 
 /*
  * The shapes of the platform's faults: what breaking a guide entry does to pods and objects. Kept apart
@@ -44,6 +46,10 @@ export interface InheritanceRule {
 export interface SimView {
   readonly store: ObjectStore;
   readonly names: PlatformNames;
+  /** The platform's metrics dashboard (entries 5, 8, 11). */
+  readonly dashboard: InstalledDashboard;
+  /** The platform's PostgreSQL, when the simulated cluster was given one (entry 16). */
+  readonly database?: PlatformDatabase;
 }
 
 /**
@@ -58,5 +64,10 @@ export interface FaultEntry {
   inheritance?(names: PlatformNames): InheritanceRule[];
   /** Puts objects into the broken state; returns what `present` needs to remember (e.g. the old password's hash). */
   breakState?(view: SimView, options: Record<string, unknown>): unknown;
+  /**
+   * Puts what lives outside the API server's objects (a real database) into the broken state; its
+   * result is what `present` gets. `break()` resolves once it has.
+   */
+  breakOutside?(view: SimView, options: Record<string, unknown>): Promise<unknown>;
   present?(view: SimView, memo: unknown): boolean;
 }

@@ -2,6 +2,7 @@ import type { PlatformNames } from '../../../platform-names.js';
 import type { ControllerTimings } from '../apiserver/controllers.js';
 import { kinds } from '../apiserver/resources.js';
 import type { Scheduler } from '../apiserver/scheduler.js';
+import type { InstalledDashboard } from './dashboard/installed.js';
 import { b64, bcryptLike, gitopsServerTls, newPassword } from './secret-material.js';
 import { matchesLabels, parseLabelSelector } from '../apiserver/selectors.js';
 import type { ObjectStore, StoreEvent } from '../apiserver/store.js';
@@ -15,6 +16,7 @@ import { kubeTime } from '../apiserver/types.js';
  * - the GitOps server generates fresh tls.crt/tls.key when they are missing from its secret, and on
  *   older versions a new admin password when admin.password is missing (its plain text in ACD_PASSWORD).
  * Dex acts a moment after its pod is Ready, so a reader may have to wait for ADMIN_PASSWORD to reappear.
+ * The main pod reads the metrics dashboard's data source version when it starts (guide entry 8).
  */
 export class PlatformComponents {
   private readonly unsubscribe: () => void;
@@ -24,6 +26,7 @@ export class PlatformComponents {
     private readonly scheduler: Scheduler,
     private readonly timings: ControllerTimings,
     private readonly names: PlatformNames,
+    private readonly dashboard: InstalledDashboard,
   ) {
     this.unsubscribe = store.subscribe((event) => this.onEvent(event));
   }
@@ -39,6 +42,8 @@ export class PlatformComponents {
     // makes its material before it serves, so it is there once the pod is Ready.
     if (matchesLabels(parseLabelSelector(this.names.dexServerLabel), labels)) this.scheduler.after(this.timings.readyDelayMs * 2, () => this.dexStarted());
     if (matchesLabels(parseLabelSelector(this.names.gitopsServerLabel), labels)) this.scheduler.after(0, () => this.gitopsServerStarted());
+    // The main pod reads the dashboard's data source (and its version) as it starts (entry 8).
+    if (matchesLabels(parseLabelSelector(this.names.mainPodLabel), labels)) this.dashboard.mainPodStarted();
   }
 
   private dexStarted(): void {

@@ -38,6 +38,11 @@ export const podFaults = {
     text: 'latest commit not fetched',
     logLines: ['E error in fetching latest commit: context deadline exceeded', 'W auto build not triggered: no new commit since last poll'],
   },
+  gitExit128: {
+    entry: 'commits-exit-128',
+    text: 'git fetch exits with status 128',
+    logLines: ['E error in fetching repository: git fetch origin --tags --force: exit status 128', 'W commits of material not refreshed'],
+  },
 } satisfies Record<string, PodFault>;
 
 /** The entries whose broken state is faults in pods (and how those faults spread to replacement pods). */
@@ -70,6 +75,11 @@ export const podFaultEntries: readonly FaultEntry[] = [
     entryId: 'git-sensor-stuck',
     guideEntry: 10,
     place: (n) => [{ pods: { name: n.gitSensorPod }, fault: podFaults.latestCommitNotFetched }],
+  },
+  {
+    entryId: 'commits-exit-128',
+    guideEntry: 23,
+    place: (n) => [{ pods: { name: n.gitSensorPod }, fault: podFaults.gitExit128 }],
   },
   {
     entryId: 'database-image-pull',

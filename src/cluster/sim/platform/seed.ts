@@ -18,6 +18,10 @@ export interface SeedOptions {
   names: PlatformNames;
   /** The `LTAG=` of the installer object, e.g. v0.6.29. */
   platformVersion: string;
+  /** The metrics dashboard's admin password, under the cluster's dashboard password key. */
+  dashboardPassword: string;
+  /** The platform database's password, under the cluster's database password key (entry 16 reads it). */
+  databasePassword: string;
 }
 
 const day = 24 * 3600 * 1000;
@@ -167,7 +171,8 @@ export function seedStandardInstall(store: ObjectStore, controllers: Controllers
         'admin.password': b64(bcryptLike()),
         'admin.passwordMtime': b64(mtime),
         ACD_PASSWORD: b64(password()),
-        GRAFANA_PASSWORD: b64(password()),
+        [n.dashboardPasswordKey]: b64(options.dashboardPassword),
+        [n.databasePasswordKey]: b64(options.databasePassword),
       },
     });
     add(kinds.secret, {

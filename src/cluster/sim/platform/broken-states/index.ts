@@ -1,5 +1,7 @@
 import type { FaultEntry } from '../fault-model.js';
 import { adminPasswordReset, adminPasswordResetLegacy } from './admin-password.js';
+import { cpuGraphsEmpty, dashboardsMissing, datasourceUpdateFailed } from './dashboard.js';
+import { databaseDropBlocked } from './database.js';
 import { gitopsCertificateExpired } from './gitops-certificate.js';
 import { helmAdoption } from './helm-adoption.js';
 import { terminalDisconnects, uploadTooLarge } from './ingress.js';
@@ -9,8 +11,9 @@ import { rolloutInvalidJson } from './rollout-json.js';
 import { gitSensorVolumeFull } from './volume.js';
 
 /**
- * Broken states that live in objects rather than in pods' faults: each changes the objects of a
- * standard install into an entry's broken state and tells from them whether the symptom is still there.
+ * Broken states that live in objects rather than in pods' faults (the API server's objects, the metrics
+ * dashboard's, the database's): each changes those of a standard install into an entry's broken state
+ * and tells from them whether the symptom is still there.
  */
 export const stateEntries: readonly FaultEntry[] = [
   installJobsFailed,
@@ -23,4 +26,8 @@ export const stateEntries: readonly FaultEntry[] = [
   rolloutInvalidJson,
   adminPasswordReset,
   adminPasswordResetLegacy,
+  dashboardsMissing,
+  datasourceUpdateFailed,
+  cpuGraphsEmpty,
+  databaseDropBlocked,
 ];

@@ -1,5 +1,5 @@
 /**
- * The fake dashboard server's state: organisations, each with its preferences, data sources and
+ * The dashboard server's state: organisations, each with its preferences, data sources and
  * dashboards, and the admin user's current organisation. Ids are allocated server-wide as the real
  * server's database does (org 1 "Main Org." exists from the start, so the first created org is 2).
  */
@@ -31,8 +31,8 @@ export interface StoredDashboard {
   model: Json;
 }
 
-/** One organisation of the fake server. */
-export interface FakeOrg {
+/** One organisation of the server. */
+export interface DashboardOrg {
   id: number;
   name: string;
   preferences?: Json;
@@ -50,23 +50,32 @@ export const slugOf = (title: string) => title.toLowerCase().replace(/[^a-z0-9]+
 
 /** The server's state; see the module comment. */
 export class DashboardState {
-  readonly orgs: FakeOrg[] = [{ id: 1, name: 'Main Org.', dataSources: [], dashboards: [] }];
+  readonly orgs: DashboardOrg[] = [{ id: 1, name: 'Main Org.', dataSources: [], dashboards: [] }];
   currentOrgId = 1;
   private nextOrgId = 2;
   private nextDataSourceId = 1;
   private nextDashboardId = 1;
 
-  org(id: number): FakeOrg | undefined {
+  /** Back to a fresh server: only "Main Org.", ids from the start, as on an install whose organisation was never created. */
+  reset(): void {
+    this.orgs.splice(0, this.orgs.length, { id: 1, name: 'Main Org.', dataSources: [], dashboards: [] });
+    this.currentOrgId = 1;
+    this.nextOrgId = 2;
+    this.nextDataSourceId = 1;
+    this.nextDashboardId = 1;
+  }
+
+  org(id: number): DashboardOrg | undefined {
     return this.orgs.find((o) => o.id === id);
   }
 
-  createOrg(name: string): FakeOrg {
-    const org: FakeOrg = { id: this.nextOrgId++, name, dataSources: [], dashboards: [] };
+  createOrg(name: string): DashboardOrg {
+    const org: DashboardOrg = { id: this.nextOrgId++, name, dataSources: [], dashboards: [] };
     this.orgs.push(org);
     return org;
   }
 
-  addDataSource(org: FakeOrg, fields: Partial<StoredDataSource> & { name: string }): StoredDataSource {
+  addDataSource(org: DashboardOrg, fields: Partial<StoredDataSource> & { name: string }): StoredDataSource {
     const id = this.nextDataSourceId++;
     const ds: StoredDataSource = { type: 'prometheus', access: 'proxy', url: '', basicAuth: false, isDefault: false, jsonData: {}, version: 1, ...fields, id, uid: `ds${id}uid`, orgId: org.id };
     if (ds.isDefault) org.dataSources.forEach((d) => (d.isDefault = false));
@@ -75,7 +84,7 @@ export class DashboardState {
   }
 
   /** Saves a dashboard model: a new one gets version 1, an existing one its version + 1. */
-  saveDashboard(org: FakeOrg, model: Json, folderId: number, existing?: StoredDashboard): StoredDashboard {
+  saveDashboard(org: DashboardOrg, model: Json, folderId: number, existing?: StoredDashboard): StoredDashboard {
     const uid = typeof model.uid === 'string' && model.uid !== '' ? model.uid : `gen${this.nextDashboardId}`;
     const title = typeof model.title === 'string' ? model.title : 'Untitled';
     if (existing) {

@@ -15,7 +15,7 @@
  *   "Dashboard not found". pkg/plugins/dashboards.go PluginDashboardInfoDTO for /api/dashboards/import.
  * - docs/sources/http_api/data_source.md and folder_dashboard_search.md for the list and search shapes.
  */
-import { DashboardState, slugOf, type Answer, type FakeOrg, type StoredDataSource } from './state.js';
+import { DashboardState, slugOf, type Answer, type DashboardOrg, type StoredDataSource } from './state.js';
 
 type Json = Record<string, unknown>;
 
@@ -25,7 +25,7 @@ export interface RouteRequest {
   path: string;
   query: URLSearchParams;
   /** The organisation of the request: header `x-grafana-org-id`, else the user's current one. */
-  org: FakeOrg;
+  org: DashboardOrg;
   body: unknown;
 }
 
@@ -93,8 +93,8 @@ function dataSourceRoutes(state: DashboardState, r: RouteRequest, options: Route
   return ok({ datasource: fullDataSource(ds), id: ds.id, message: 'Datasource updated', name: ds.name });
 }
 
-/** Replaces `${DS_X}` placeholders of an exported definition with the chosen data source names. */
-function bindInputs(model: Json, inputs: unknown): Json {
+/** Replaces `${DS_X}` placeholders of an exported definition with the chosen data source names (what an import does). */
+export function bindInputs(model: Json, inputs: unknown): Json {
   let text = JSON.stringify(model);
   for (const i of Array.isArray(inputs) ? inputs.filter(isObject) : []) {
     if (typeof i.name === 'string' && typeof i.value === 'string') text = text.split(`\${${i.name}}`).join(i.value);
@@ -133,7 +133,7 @@ function dashboardRoutes(state: DashboardState, r: RouteRequest): Answer | undef
   return ok({ uid: saved.uid, pluginId: '', title: saved.title, imported: true, importedUri: `db/${slug}`, importedUrl: `/grafana/d/${saved.uid}/${slug}`, slug, dashboardId: saved.id, folderId, importedRevision: 1, revision: 1, description: '', path: '', removed: false });
 }
 
-/** Answers an authenticated request, or 404 {"message":"Not found"} for a call the fake does not know. */
+/** Answers an authenticated request, or 404 {"message":"Not found"} for a call the server does not know. */
 export function route(state: DashboardState, r: RouteRequest, options: RouteOptions): Answer {
   return orgRoutes(state, r) ?? dataSourceRoutes(state, r, options) ?? dashboardRoutes(state, r) ?? err(404, 'Not found');
 }

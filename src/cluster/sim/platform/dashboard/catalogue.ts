@@ -30,23 +30,31 @@ function definition(uid: string, title: string, panels: Json[], gnetId: number):
 const pods = 'pod=~".*-$new_rollout_pod_template_hash-.*", namespace="$namespace"';
 
 /** The CPU dashboard: aggregate and per-pod panels, plus one inside a collapsed row. */
-export const cpuDashboard = definition(
-  'devtron-app-metrics-cpu',
-  'CPU Usage',
-  [
-    panel(2, 'CPU Usage', [`sum(rate(container_cpu_usage_seconds_total{container!="POD", image!="", ${pods}}[1m]))`], 0),
-    panel(3, 'CPU Usage per pod', [`sum by (pod) (rate(container_cpu_usage_seconds_total{image!='',${pods}}[1m]))`, `sum by (pod) (kube_pod_container_resource_limits_cpu_cores{${pods}})`], 0),
-    {
-      id: 6,
-      title: 'Details',
-      type: 'row',
-      collapsed: true,
-      gridPos: { h: 1, w: 24, x: 0, y: 8 },
-      panels: [panel(4, 'CPU throttling', [`sum(rate(container_cpu_cfs_throttled_seconds_total{namespace="$namespace", image!="", pod=~".*"}[1m]))`], 9)],
-    },
-  ],
-  13322,
-);
+function cpuDefinition(filtered: boolean): Json {
+  const image = (quote: string, after = ', ') => (filtered ? `image!=${quote}${quote}${after}` : '');
+  return definition(
+    'devtron-app-metrics-cpu',
+    'CPU Usage',
+    [
+      panel(2, 'CPU Usage', [`sum(rate(container_cpu_usage_seconds_total{container!="POD", ${image('"')}${pods}}[1m]))`], 0),
+      panel(3, 'CPU Usage per pod', [`sum by (pod) (rate(container_cpu_usage_seconds_total{${image("'", ',')}${pods}}[1m]))`, `sum by (pod) (kube_pod_container_resource_limits_cpu_cores{${pods}})`], 0),
+      {
+        id: 6,
+        title: 'Details',
+        type: 'row',
+        collapsed: true,
+        gridPos: { h: 1, w: 24, x: 0, y: 8 },
+        panels: [panel(4, 'CPU throttling', [`sum(rate(container_cpu_cfs_throttled_seconds_total{namespace="$namespace", ${image('"')}pod=~".*"}[1m]))`], 9)],
+      },
+    ],
+    13322,
+  );
+}
+
+/** The CPU dashboard as the catalogue serves it: its CPU queries filter on image!="" (guide entry 11). */
+export const cpuDashboard = cpuDefinition(true);
+/** The CPU dashboard once entry 11's repair has removed the filter: what a healthy install shows. */
+export const cpuDashboardRepaired = cpuDefinition(false);
 
 /** The memory dashboard: its queries carry the same filter, and work; they must stay as they are. */
 export const memoryDashboard = definition(
@@ -70,7 +78,7 @@ export const statusDashboard = definition(
   13321,
 );
 
-/** `<id>/<revision>` → definition, as the fake catalogue serves them. */
+/** `<id>/<revision>` → definition, as the catalogue serves them. */
 export const catalogueDownloads: Readonly<Record<string, Json>> = {
   '13322/4': cpuDashboard,
   '13320/4': memoryDashboard,

@@ -1,0 +1,75 @@
+import { createServer } from 'node:net';
+import type { AddressInfo } from 'node:net';
+import { afterEach, describe, expect, it } from 'vitest';
+import { catalogue } from '../../../src/catalogue/index.js';
+import { breakForDemo } from '../../../src/cluster/sim/demo.js';
+import { startSimulatedCluster, versionGates, type SimulatedCluster } from '../../../src/cluster/sim/index.js';
+import { fast } from './support.js';
+
+const sims: SimulatedCluster[] = [];
+afterEach(async () => {
+  await Promise.all(sims.splice(0).map((s) => s.close()));
+});
+
+async function sim(options: Parameters<typeof startSimulatedCluster>[0] = {}): Promise<SimulatedCluster> {
+  const s = await startSimulatedCluster({ ...fast, ...options });
+  sims.push(s);
+  return s;
+}
+
+const secret = (s: SimulatedCluster) => s.get({ group: '', version: 'v1', plural: 'secrets' }, 'devtroncd', 'devtron-secret').data as Record<string, string>;
+const installerVersion = (s: SimulatedCluster) => /LTAG=(\S+)/.exec(s.get({ group: 'installer.devtron.ai', version: 'v1alpha1', plural: 'installers' }, 'devtroncd', 'installer-devtron').status.sync.data)?.[1];
+
+async function get(url: string, password: string) {
+  const res = await fetch(url, { headers: { Authorization: `Basic ${Buffer.from(`admin:${password}`).toString('base64')}` } });
+  return { status: res.status, body: (await res.json()) as unknown };
+}
+
+describe("the simulated platform's metrics dashboard", () => {
+  it("answers at the cluster's dashboard address with the platform secret's password, and serves the catalogue offline", async () => {
+    const s = await sim();
+    const password = Buffer.from(secret(s)['GRAFANA_PASSWORD']!, 'base64').toString('utf8');
+    expect(await get(`${s.addresses.dashboardUrl}/api/orgs`, password)).toEqual({ status: 200, body: [{ id: 1, name: 'Main Org.' }, { id: 2, name: 'devtron-metrics-view' }] });
+    expect(await get(`${s.addresses.dashboardUrl}/api/orgs`, 'not-it')).toEqual({ status: 401, body: { message: 'Invalid username or password' } });
+    const search = await get(`${s.addresses.dashboardUrl}/api/search?type=dash-db`, password);
+    expect(search.status).toBe(200);
+    expect(search.body).toEqual([]); // the admin's current organisation is Main Org.
+    const download = await fetch(`${s.addresses.dashboardCatalogueUrl}/13322/revisions/4/download`);
+    expect(((await download.json()) as { uid: string }).uid).toBe('devtron-app-metrics-cpu');
+  });
+});
+
+describe("the simulated platform's database", () => {
+  it('holds the password key the drop remedy reads, and says in one line how to give the demo a PostgreSQL when none answers', async () => {
+    const closed = createServer();
+    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+    const port = (closed.address() as AddressInfo).port;
+    await new Promise((resolve) => closed.close(resolve));
+    const s = await sim({ database: { host: '127.0.0.1', port, user: 'postgres' } });
+    expect(Object.keys(secret(s))).toContain(s.names.databasePasswordKey);
+    expect(s.addresses).toMatchObject({ databaseHost: '127.0.0.1', databasePort: port, databaseUser: 'postgres' });
+    await expect(s.break('database-drop-blocked')).rejects.toThrow(
+      `Entry 16 (database-drop-blocked) needs PostgreSQL and none answers at 127.0.0.1:${port} (ECONNREFUSED); start one (Debian: apt-get install postgresql, then pg_ctlcluster <version> main start), as .ci/run does.`,
+    );
+    expect(s.symptoms()).toEqual([]);
+  });
+});
+
+describe('--broken sets the platform version an entry needs', () => {
+  it("agrees with the catalogue's version gates", () => {
+    const gated = catalogue.filter((e) => e.versions?.atLeast !== undefined || e.versions?.below !== undefined);
+    expect(Object.fromEntries(gated.map((e) => [e.id, { ...(e.versions?.atLeast ? { atLeast: e.versions.atLeast } : {}), ...(e.versions?.below ? { below: e.versions.below } : {}) }]))).toEqual(versionGates);
+  });
+
+  it('moves the installer to v0.7.1 for entry 26 and below v0.6.9 for 5.3, and leaves a version the entry accepts', async () => {
+    const s = await sim();
+    expect(await breakForDemo(s, 'chart-repo-tls-handshake')).toEqual(["The installer's version is now v0.7.1, as chart-repo-tls-handshake needs."]);
+    expect(installerVersion(s)).toBe('v0.7.1');
+    await breakForDemo(s, 'admin-password-reset-legacy');
+    expect(installerVersion(s)).toBe('v0.6.8');
+    expect(s.symptoms()).toEqual(['admin-password-reset-legacy']);
+    const old = await sim({ platformVersion: 'v0.6.4' });
+    expect(await breakForDemo(old, 'admin-password-reset-legacy')).toEqual([]);
+    expect(installerVersion(old)).toBe('v0.6.4');
+  });
+});
