@@ -7,6 +7,8 @@ import type { PlatformNames } from '../../platform-names.js';
 import { Breakage } from './platform/breakage.js';
 import { faultyPods } from './platform/faults.js';
 import { Controllers } from './apiserver/controllers.js';
+import { KubeletEvents } from './apiserver/kubelet-events.js';
+import type { SimView } from './platform/fault-model.js';
 import { kubeconfigYaml } from './apiserver/kubeconfig.js';
 import { PlatformComponents } from './platform/platform-components.js';
 import { InstalledDashboard } from './platform/dashboard/installed.js';
@@ -125,14 +127,17 @@ export async function startSimulatedCluster(opts: SimulatedClusterOptions = {}):
   const scheduler = new Scheduler((error) => opts.log?.(`controller error: ${String(error)}`));
   const broken = new Map<string, unknown>();
   const timings = { recreateDelayMs: opts.recreateDelayMs ?? 1500, readyDelayMs: opts.readyDelayMs ?? 1000 };
-  const pods = faultyPods(names, broken);
+  let view: SimView | undefined;
+  const pods = faultyPods(() => view, broken);
   const controllers = new Controllers(store, scheduler, timings, pods);
   const passwords = { dashboardPassword: newPassword(), databasePassword: newPassword() };
   seedStandardInstall(store, controllers, { names, platformVersion: opts.platformVersion ?? 'v0.6.29', ...passwords });
   const installed = new InstalledDashboard(names);
   const components = new PlatformComponents(store, scheduler, timings, names, installed);
   const database = opts.database ? new PlatformDatabase(opts.database, passwords.databasePassword) : undefined;
-  const breakage = new Breakage({ store, names, dashboard: installed, ...(database ? { database } : {}) }, broken);
+  view = { store, names, dashboard: installed, ...(database ? { database } : {}) };
+  const breakage = new Breakage(view, broken);
+  const kubeletEvents = new KubeletEvents(store, pods);
   const dashboard = await startDashboardServer({ host: opts.host ?? '127.0.0.1', user: names.dashboardUser, password: passwords.dashboardPassword, state: installed.state });
   const server = new SimApiServer({ host: opts.host ?? '127.0.0.1', port: opts.port ?? 0, token, store, policy: () => policy, pods, log: opts.log });
   const urls = await server.listen().catch(async (error: unknown) => {
@@ -188,6 +193,7 @@ export async function startSimulatedCluster(opts: SimulatedClusterOptions = {}):
       scheduler.close();
       controllers.stop();
       components.stop();
+      kubeletEvents.stop();
       await Promise.all([server.close(), dashboard.close(), database?.close()]);
     },
   };

@@ -96,4 +96,5 @@ export const kinds = {
   backendConfig: kindOf({ group: 'cloud.google.com', plural: 'backendconfigs' }),
   crd: kindOf({ group: 'apiextensions.k8s.io', plural: 'customresourcedefinitions' }),
   serviceAccount: kindOf({ group: '', plural: 'serviceaccounts' }),
+  event: kindOf({ group: '', plural: 'events' }),
 } as const;

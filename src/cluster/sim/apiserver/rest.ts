@@ -124,7 +124,7 @@ export function get(store: ObjectStore, call: ApiCall, pods: PodRuntime): ApiRes
       container: call.query.get('container') ?? undefined,
       tailLines: tail === null ? undefined : Number(tail),
       timestamps: call.query.get('timestamps') === 'true',
-    }, pods.logLines(obj));
+    }, pods.logLines(obj, new Date()));
     return { status: 200, body: text, contentType: 'text/plain' };
   }
   if (wantsTable(call.accept)) return ok(toTable(call.req.kind, [obj], obj.metadata.resourceVersion ?? '', call.query.get('includeObject')));

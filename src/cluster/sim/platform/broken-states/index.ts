@@ -8,7 +8,6 @@ import { terminalDisconnects, uploadTooLarge } from './ingress.js';
 import { installJobsFailed } from './install-jobs.js';
 import { rolloutCrdsOutdated } from './rollout-crds.js';
 import { rolloutInvalidJson } from './rollout-json.js';
-import { gitSensorVolumeFull } from './volume.js';
 
 /**
  * Broken states that live in objects rather than in pods' faults (the API server's objects, the metrics
@@ -22,7 +21,6 @@ export const stateEntries: readonly FaultEntry[] = [
   helmAdoption,
   terminalDisconnects,
   gitopsCertificateExpired,
-  gitSensorVolumeFull,
   rolloutInvalidJson,
   adminPasswordReset,
   adminPasswordResetLegacy,
