@@ -3,7 +3,7 @@ import type { ContainerTrouble } from '../apiserver/pods.js';
 import { podSpecOf } from '../apiserver/pods.js';
 import { matchesLabels, parseLabelSelector } from '../apiserver/selectors.js';
 import type { KubeObject } from '../apiserver/types.js';
-import { stateEntries } from './broken-states/index.js';
+import { stateEntries, stateFaults } from './broken-states/index.js';
 import { routineLog } from './component-logs.js';
 import type { FaultEntry, PodFault, PodTarget, SimView } from './fault-model.js';
 import { podFaultEntries, podFaults } from './pod-faults.js';
@@ -17,7 +17,7 @@ export const faultAnnotation = 'sim.platform-medic.dev/fault';
  */
 export const faultEntries: readonly FaultEntry[] = [...podFaultEntries, ...stateEntries];
 
-const allFaults: readonly PodFault[] = Object.values(podFaults);
+const allFaults: readonly PodFault[] = [...Object.values(podFaults), ...stateFaults];
 
 export function findFaultEntry(entryId: string): FaultEntry {
   const entry = faultEntries.find((e) => e.entryId === entryId);

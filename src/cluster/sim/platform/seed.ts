@@ -5,6 +5,7 @@ import type { Controllers } from '../apiserver/controllers.js';
 import { hostIP, nodeName, podFromTemplate, randomSuffix, runningStatus, succeededStatus } from '../apiserver/pods.js';
 import type { Container, PodTemplate } from '../apiserver/pods.js';
 import type { ResourceKind } from '../apiserver/resources.js';
+import { seedAddons } from './cluster-addons.js';
 import { rolloutCrd } from './rollout-crd.js';
 import { b64, bcryptLike, gitopsServerTls, newPassword } from './secret-material.js';
 import { kinds } from '../apiserver/resources.js';
@@ -197,6 +198,7 @@ export function seedStandardInstall(store: ObjectStore, controllers: Controllers
     }
 
     add(kinds.crd, rolloutCrd('current'));
+    seedAddons(add, n);
 
     add(kinds.installer, {
       metadata: { name: n.installerName, namespace: ns },
