@@ -127,15 +127,17 @@ export async function startSimulatedCluster(opts: SimulatedClusterOptions = {}):
   const scheduler = new Scheduler((error) => opts.log?.(`controller error: ${String(error)}`));
   const broken = new Map<string, unknown>();
   const timings = { recreateDelayMs: opts.recreateDelayMs ?? 1500, readyDelayMs: opts.readyDelayMs ?? 1000 };
-  let view: SimView | undefined;
-  const pods = faultyPods(() => view, broken);
+  // The pods' runtime reads the platform's state, which exists once the standard install is seeded.
+  const world: { view?: SimView } = {};
+  const pods = faultyPods(() => world.view, broken);
   const controllers = new Controllers(store, scheduler, timings, pods);
   const passwords = { dashboardPassword: newPassword(), databasePassword: newPassword() };
   seedStandardInstall(store, controllers, { names, platformVersion: opts.platformVersion ?? 'v0.6.29', ...passwords });
   const installed = new InstalledDashboard(names);
   const components = new PlatformComponents(store, scheduler, timings, names, installed);
   const database = opts.database ? new PlatformDatabase(opts.database, passwords.databasePassword) : undefined;
-  view = { store, names, dashboard: installed, ...(database ? { database } : {}) };
+  const view: SimView = { store, names, dashboard: installed, ...(database ? { database } : {}) };
+  world.view = view;
   const breakage = new Breakage(view, broken);
   const kubeletEvents = new KubeletEvents(store, pods);
   const dashboard = await startDashboardServer({ host: opts.host ?? '127.0.0.1', user: names.dashboardUser, password: passwords.dashboardPassword, state: installed.state });

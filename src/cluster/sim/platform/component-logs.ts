@@ -67,8 +67,8 @@ export function pollCycles(pod: KubeObject, now: Date, outcome: PollOutcome = {}
   return lines;
 }
 
-/** What a pod of the platform writes routinely, healthy or not (the git-sensor's polls); empty for other pods. */
-export function routineLog(pod: KubeObject, now: Date, names: PlatformNames): LogLine[] {
-  if (matchesLabels(parseLabelSelector(names.gitSensorLabel), pod.metadata.labels)) return pollCycles(pod, now);
+/** What a pod of the platform writes routinely (the git-sensor's polls, going as `polls` says); empty for other pods. */
+export function routineLog(pod: KubeObject, now: Date, names: PlatformNames, polls: PollOutcome = {}): LogLine[] {
+  if (matchesLabels(parseLabelSelector(names.gitSensorLabel), pod.metadata.labels)) return pollCycles(pod, now, polls);
   return [];
 }

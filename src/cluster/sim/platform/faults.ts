@@ -6,7 +6,7 @@ import type { KubeObject } from '../apiserver/types.js';
 import { stateEntries, stateFaults } from './broken-states/index.js';
 import { routineLog } from './component-logs.js';
 import type { FaultEntry, PodFault, PodTarget, SimView } from './fault-model.js';
-import { podFaultEntries, podFaults } from './pod-faults.js';
+import { podFaultEntries, podFaults, pollOutcome } from './pod-faults.js';
 
 /** The annotation that marks a pod as carrying one or more faults (texts joined by "; "). */
 export const faultAnnotation = 'sim.platform-medic.dev/fault';
@@ -101,8 +101,8 @@ export function faultyPods(view: () => SimView | undefined, broken: ReadonlyMap<
     troubles: troublesOf,
     logLines(pod, now): LogLine[] {
       const faults = faultsOf(pod);
-      const names = view()?.names;
-      const routine = faults.some((f) => f.replacesRoutine) || !names ? [] : routineLog(pod, now, names);
+      const world = view();
+      const routine = faults.some((f) => f.replacesRoutine) || !world ? [] : routineLog(pod, now, world.names, pollOutcome(world, broken));
       return [...routine, ...faults.flatMap((f) => f.log(pod, now))];
     },
   };

@@ -1,9 +1,10 @@
 import type { LogLine } from '../apiserver/pod-runtime.js';
 import type { KubeObject } from '../apiserver/types.js';
 import { startBuild } from './broken-states/build-started.js';
-import { gitSensorVolumeFull } from './broken-states/volume.js';
 import { gitSensorPollMs, pollCycles, zapLine } from './component-logs.js';
-import type { FaultEntry, FaultPlacement, PodFault } from './fault-model.js';
+import type { PollOutcome } from './component-logs.js';
+import { gitSensorVolumeFull } from './broken-states/volume.js';
+import type { FaultEntry, FaultPlacement, PodFault, SimView } from './fault-model.js';
 
 const minute = 60_000;
 const ago = (now: Date, ms: number) => new Date(now.getTime() - ms);
@@ -20,7 +21,7 @@ export const failingRepository = 'https://github.com/acme-corp/payments-api.git'
  * pkg/git/Watcher.go: "error in fetching material details " with the repository, and RunOnWorker's
  * "error in polling git material").
  */
-function failedFetch(gitOutput: string) {
+export function failedFetch(gitOutput: string) {
   return (at: Date): LogLine[] => [
     zapLine('error', at, 'git/GitBaseManager.go:202', 'error in git cli operation', [['msg', gitOutput], ['err', 'exit status 128']]),
     zapLine('error', new Date(at.getTime() + 5), 'git/Watcher.go:201', 'error in fetching material details ', [['repo', failingRepository], ['err', 'exit status 128']]),
@@ -107,12 +108,6 @@ export const podFaults = {
     replacesRoutine: true,
     log: (pod, now) => pollCycles(pod, now, { failing: failedFetch(`remote: Repository not found.\nfatal: repository '${failingRepository}/' not found\n`) }),
   },
-  gitVolumeFull: {
-    entry: 'git-sensor-volume-full',
-    text: 'git volume full',
-    replacesRoutine: true,
-    log: (pod, now) => pollCycles(pod, now, { failing: failedFetch('error: unable to create temporary file: No space left on device\nfatal: index-pack failed\n') }),
-  },
 } satisfies Record<string, PodFault>;
 
 /** The entries whose broken state is faults in pods (and how those faults spread to replacement pods). */
@@ -165,9 +160,14 @@ export const podFaultEntries: readonly FaultEntry[] = [
       { newPods: [{ label: n.mainPodLabel }], fault: podFaults.databaseUnreachable, whileAnyPodHas: podFaults.databaseImageUnavailable },
     ],
   },
-  {
-    ...gitSensorVolumeFull,
-    // While the claim is still full, every fetch the git-sensor makes fails for want of space.
-    inheritance: (n) => [{ newPods: [{ label: n.gitSensorLabel }], fault: podFaults.gitVolumeFull, whenPod: (_pod, view, fullAt) => gitSensorVolumeFull.present?.(view, fullAt) === true }],
-  },
 ];
+
+/**
+ * How the git-sensor's polls go given the cluster's state: while its claim is full (entry 24), every
+ * fetch fails for want of space, and succeeds again as soon as the claim has grown (an online expansion
+ * needs no restart).
+ */
+export function pollOutcome(view: SimView, broken: ReadonlyMap<string, unknown>): PollOutcome {
+  const full = broken.has(gitSensorVolumeFull.entryId) && gitSensorVolumeFull.present?.(view, broken.get(gitSensorVolumeFull.entryId)) === true;
+  return full ? { failing: failedFetch('error: unable to create temporary file: No space left on device\nfatal: index-pack failed\n') } : {};
+}

@@ -11,6 +11,7 @@ import { imagePullPrivateRegistry, registryForbidden, registryUnauthorized } fro
 import { controllerTooOld, rolloutStableRs } from './rollout-controller.js';
 import { rolloutCrdsOutdated } from './rollout-crds.js';
 import { rolloutInvalidJson } from './rollout-json.js';
+import { gitSensorVolumeFull } from './volume.js';
 
 /**
  * Broken states that live in objects rather than in pods' faults (the API server's objects, the metrics
@@ -24,6 +25,7 @@ export const stateEntries: readonly FaultEntry[] = [
   helmAdoption,
   terminalDisconnects,
   gitopsCertificateExpired,
+  gitSensorVolumeFull,
   rolloutInvalidJson,
   adminPasswordReset,
   adminPasswordResetLegacy,

@@ -21,7 +21,7 @@ export const controllerTooOld: PodFault = {
   log(pod, now) {
     const started = Date.parse((pod['status'] as { startTime?: string } | undefined)?.startTime ?? '') || now.getTime();
     const lines = [];
-    for (let t = Math.max(started + 500, now.getTime() - 10 * 60_000); t <= now.getTime(); t += 60_000) {
+    for (let t = Math.max(started, now.getTime() - 10 * 60_000); t <= now.getTime(); t += 60_000) {
       lines.push(klogLine('E', new Date(t), 'reflector.go:127', 'k8s.io/client-go/informers/factory.go:134: Failed to watch *v1beta1.Ingress: failed to list *v1beta1.Ingress: the server could not find the requested resource'));
     }
     return lines;
