@@ -15,6 +15,10 @@ Usage:
                                              serve the simulated cluster alone and write a kubeconfig for it
   platform-medic match [--json] [FILE]       match an error (a file, or standard input) to the catalogue;
                                              exit 0 on a match, 1 on none, 2 on bad input
+  platform-medic doctor [--json] [--cluster NAME | --kubeconfig PATH [--context C]] [--broken ENTRY[:DEPTH]]
+                                             check a cluster for every symptom of the guide (read-only; a fresh
+                                             simulated cluster when none is named): exit 0 none present, 1 some
+                                             present, 2 bad input
   platform-medic explain ID                  print a catalogue entry
   platform-medic values check [--json] [FILE] check installer values (a values file, --set flags or a helm
                                              upgrade command; standard input without FILE): exit 0 clean,
@@ -56,6 +60,9 @@ async function main(argv: string[]): Promise<void> {
       return (await import('./cluster/sim/cli.js')).runSimCommand(args, process.stdout);
     case 'match':
       process.exitCode = await (await import('./commands/match-cli.js')).runMatchCommand(args, process);
+      return;
+    case 'doctor':
+      process.exitCode = await (await import('./commands/doctor-cli.js')).runDoctorCommand(args, process);
       return;
     case 'explain':
       process.exitCode = (await import('./commands/match-cli.js')).runExplainCommand(args, process);

@@ -1,3 +1,4 @@
+import type { Detector } from '../doctor/detectors/registry.js';
 import type { Step } from '../remedies/steps/registry.js';
 import { approvalOf, type ApprovalNeed } from '../remedies/steps/step.js';
 
@@ -15,6 +16,8 @@ export type GuideRef = `${5 | 7}.${number}`;
  * only, so that loading the catalogue loads none of them.
  */
 export type { Step } from '../remedies/steps/registry.js';
+/** How the entry's symptom shows in the cluster; declared per kind under src/doctor/detectors/ (types only here). */
+export type { Detector } from '../doctor/detectors/registry.js';
 export { approvalOf } from '../remedies/steps/step.js';
 
 /** Where a decision leads: another stage, or the end of the remedy. */
@@ -91,6 +94,12 @@ export interface CatalogueEntry {
   readonly params?: readonly EntryParam[];
   /** The remedy; a fix starts with the first stage. */
   readonly stages: readonly Stage[];
+  /**
+   * How the doctor tells whether the symptom is there now: a read-only check of the cluster's own
+   * evidence, or `notObservable` with what the person checks instead. Absent only while its detector
+   * is still to be written (see test/doctor/catalogue-detectors.test.ts).
+   */
+  readonly detector?: Detector;
 }
 
 /** The strictest approval any step of a stage needs. */

@@ -4,6 +4,7 @@ import { CustomGateway } from './gateway/custom.js';
 import { JobsGateway } from './gateway/jobs.js';
 import { ManifestsGateway } from './gateway/manifests.js';
 import { MetadataGateway } from './gateway/metadata.js';
+import { ObserveGateway } from './gateway/observe.js';
 import { PodsGateway, type PodSummary } from './gateway/pods.js';
 import { SecretsGateway, type SecretData } from './gateway/secrets.js';
 import { StorageGateway } from './gateway/storage.js';
@@ -17,6 +18,7 @@ export type { ClaimSize, StorageClassExpansion } from './gateway/storage.js';
 export type { MetaResource, MetadataPatch, ObjectMetaSummary } from './gateway/metadata.js';
 export { metaResources } from './gateway/metadata.js';
 export type { CustomKind, CustomObject } from './gateway/custom.js';
+export type { CertificateDates, ContainerState, EventRecord, JobState, PodState } from './gateway/observe.js';
 export { customKinds } from './gateway/custom.js';
 export type { ApplicableKind, ManifestObject, ObjectVersion } from './gateway/manifests.js';
 export { applicableKinds } from './gateway/manifests.js';
@@ -41,6 +43,8 @@ export class ClusterGateway {
   readonly metadata: MetadataGateway;
   readonly custom: CustomGateway;
   readonly manifests: ManifestsGateway;
+  /** The doctor's reads: whole lists, warning events, log tails, certificate dates. */
+  readonly observe: ObserveGateway;
 
   constructor(kubeConfig: KubeConfig, options: GatewayOptions = {}) {
     const server = kubeConfig.getCurrentCluster()?.server ?? '(no server in kubeconfig)';
@@ -53,6 +57,7 @@ export class ClusterGateway {
     this.metadata = new MetadataGateway(kubeConfig, api);
     this.custom = new CustomGateway(kubeConfig, api);
     this.manifests = new ManifestsGateway(kubeConfig, api);
+    this.observe = new ObserveGateway(kubeConfig, api);
   }
 
   /** Pods of a namespace, optionally by label selector, oldest first. */

@@ -10,6 +10,7 @@ export const commandHelp: readonly [string, string][] = [
   ['/platform explain <id>', 'what an entry is about and every step of its remedy'],
   ['/platform values check <values, --set flags or helm upgrade command>', "installer values checked against the guide's rules, with corrected lines"],
   ['/platform values upgrade', 'the exact upgrade command for your storage provider'],
+  ['/platform doctor [cluster]', "check the cluster for every symptom of the guide, from the cluster's own evidence (read-only)"],
   ['/platform audit [n]', 'the newest records of the audit trail (approvers only)'],
   ['/platform match <error text>', 'find the remedy for an error (or paste it in a channel I am in, or use "Find remedy" on a message)'],
 ];

@@ -3,6 +3,7 @@ import { findCluster } from '../config.js';
 import { match, type MatchResult } from '../matching/index.js';
 import { auditAnswer, type AuditDesk } from './audit.js';
 import { explainAnswer, helpView, listView } from './catalogue.js';
+import { checkDoctor } from './doctor.js';
 import { checkFix, type FixAsk } from './fix.js';
 import { matchView } from './match.js';
 import { parseCommand, type PlatformCommand } from './parse.js';
@@ -10,6 +11,7 @@ import { upgradeAnswer, valuesCheckAnswer } from './values.js';
 import { code, command, says, t, ticked, type Part, type View } from './view.js';
 
 export { parseCommand, type PlatformCommand } from './parse.js';
+export { doctorAnswer, doctorView, type DoctorDesk } from './doctor.js';
 
 /** What the core needs to answer a command: the configuration, the queue side, who asks. */
 export interface CommandContext {
@@ -35,7 +37,9 @@ export interface CommandContext {
 export type CommandAnswer =
   | { kind: 'view'; view: View }
   | { kind: 'fix'; ask: Required<Pick<FixAsk, 'entryId'>> & FixAsk; view?: undefined }
-  | { kind: 'upgrade-form' };
+  | { kind: 'upgrade-form' }
+  /** A doctor on a checked cluster: the surface acknowledges, then runs it with `doctorAnswer` (it takes a few seconds). */
+  | { kind: 'doctor'; cluster: string; view?: undefined };
 
 const view = (v: View): CommandAnswer => ({ kind: 'view', view: v });
 
@@ -69,6 +73,10 @@ export async function answerCommand(parsed: PlatformCommand, ctx: CommandContext
       const names = findCluster(config, config.defaultCluster) ?? config.clusters[0]!;
       if (parsed.action === 'check') return view(valuesCheckAnswer(parsed, names));
       return parsed.args.length === 0 && !ctx.plainText ? { kind: 'upgrade-form' } : view(upgradeAnswer(parsed.args, names));
+    }
+    case 'doctor': {
+      const checked = checkDoctor(config, parsed.cluster);
+      return checked.ok ? { kind: 'doctor', cluster: checked.cluster } : view(checked.view);
     }
     case 'fix': {
       const ask = { entryId: parsed.entryId, ...(parsed.cluster ? { cluster: parsed.cluster } : {}), params: parsed.params };

@@ -9,6 +9,7 @@ export type PlatformCommand =
   | { kind: 'match'; text: string }
   | ValuesCommand
   | { kind: 'audit'; count: number }
+  | { kind: 'doctor'; cluster?: string }
   | { kind: 'usage'; message: string }
   | { kind: 'unknown'; word: string };
 
@@ -34,6 +35,9 @@ export function parseCommand(text: string): PlatformCommand {
       if (!Number.isInteger(n) || n < 1 || n > 100) return { kind: 'usage', message: 'Usage: `/platform audit [n]`, n from 1 to 100 (default 20).' };
       return { kind: 'audit', count: n };
     }
+    case 'doctor':
+      if (words.length > 1) return { kind: 'usage', message: 'Usage: `/platform doctor [cluster]`: every symptom of the guide, checked on the cluster (read-only).' };
+      return { kind: 'doctor', ...(words[0] ? { cluster: words[0] } : {}) };
     case 'explain':
       return words[0] ? { kind: 'explain', entryId: words[0].toLowerCase() } : { kind: 'usage', message: usage.explain };
     case 'match':

@@ -16,7 +16,9 @@ export type AuditAction =
   | 'outcome'
   | 'decision'
   /** Redis lost the state of an open remedy; it was ended. */
-  | 'lost';
+  | 'lost'
+  /** A doctor ran on a cluster (read-only). */
+  | 'doctor';
 
 /** One record of the audit trail. Never holds a secret: only ids, names and the bot's own messages. */
 export interface AuditRecord {

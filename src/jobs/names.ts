@@ -33,6 +33,18 @@ export const planJobSchema = z.object({
 });
 export type PlanJobData = z.infer<typeof planJobSchema>;
 
+/** Data of a read-only doctor job: which cluster, for whom. */
+export const doctorJobSchema = z.object({
+  requestId: z.string().regex(/^[a-z0-9]+$/),
+  cluster: z.string(),
+  /** Who asked (a Slack user id or `terminal:<user>`), for the worker's log. */
+  requestedBy: z.string(),
+});
+export type DoctorJobData = z.infer<typeof doctorJobSchema>;
+
+/** A doctor job's id: its own prefix, so the remedies' event feed passes it by. */
+export const doctorJobId = (requestId: string): string => `doctor-${requestId}`;
+
 /** The id of one approval attempt: 16 hex digits, fresh for every plan and every "Plan again". */
 export const attemptPattern = /^[0-9a-f]{16}$/;
 

@@ -2,7 +2,7 @@ import type { KubeConfig } from '@kubernetes/client-node';
 import { Queue, UnrecoverableError, Worker, type Job } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
-import { findEntry, findStage } from '../catalogue/index.js';
+import { catalogue, findEntry, findStage } from '../catalogue/index.js';
 import { ClusterError } from '../cluster/errors.js';
 import { ClusterGateway } from '../cluster/gateway.js';
 import type { ClusterConfig, Config } from '../config.js';
@@ -11,7 +11,8 @@ import { planStage } from '../remedies/planner.js';
 import { runPlan, type RunOutcome, type StepLedger } from '../remedies/runner.js';
 import type { StepContext } from '../remedies/steps/index.js';
 import type { Plan } from '../remedies/plan.js';
-import { cancelKey, clusterQueueName, jobRetention, planJobSchema, runJobId, runJobSchema } from './names.js';
+import { scan, type DoctorReport } from '../doctor/index.js';
+import { cancelKey, clusterQueueName, doctorJobSchema, jobRetention, planJobSchema, runJobId, runJobSchema } from './names.js';
 import { connectRedis, safeRedisUrl } from './redis.js';
 import { RedisOutageLog } from './redis-outage.js';
 import { seal } from './sealing.js';
@@ -102,6 +103,14 @@ export function startClusterWorker(options: ClusterWorkerOptions): ClusterWorker
     return planStage(ctx, { requestId: data.requestId, cluster: cluster.name, entry, stage, params: data.params });
   }
 
+  /** Read-only: every entry's detector, on one shared read of the cluster. */
+  async function doctor(job: Job): Promise<DoctorReport> {
+    const parsed = doctorJobSchema.safeParse(job.data);
+    if (!parsed.success) throw new UnrecoverableError(`Doctor job ${job.id} has invalid data: ${parsed.error.issues[0]?.message}`);
+    if (parsed.data.cluster !== cluster.name) throw new UnrecoverableError(`A doctor for cluster ${parsed.data.cluster} reached the worker of ${cluster.name}.`);
+    return scan(ctx.gateway, cluster, catalogue);
+  }
+
   async function run(job: Job): Promise<RunOutcome> {
     const parsed = runJobSchema.safeParse(job.data);
     if (!parsed.success) throw new UnrecoverableError(`Run job ${job.id} has invalid data: ${parsed.error.issues[0]?.message}`);
@@ -146,9 +155,9 @@ export function startClusterWorker(options: ClusterWorkerOptions): ClusterWorker
       const log = logger.child({ job: job.id, name: job.name, requestId });
       log.info('job started');
       try {
-        const result = job.name === 'plan' ? await plan(job) : job.name === 'run' ? await run(job) : undefined;
+        const result = job.name === 'plan' ? await plan(job) : job.name === 'run' ? await run(job) : job.name === 'doctor' ? await doctor(job) : undefined;
         if (result === undefined) throw new UnrecoverableError(`Unknown job kind "${job.name}".`);
-        log.info({ status: 'status' in result ? result.status : 'planned' }, 'job finished');
+        log.info({ status: 'status' in result ? result.status : 'findings' in result ? 'examined' : 'planned' }, 'job finished');
         return result;
       } catch (err) {
         throw userSafe(err, requestId, log);

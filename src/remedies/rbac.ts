@@ -1,4 +1,5 @@
 import type { CatalogueEntry } from '../catalogue/model.js';
+import { detectorPermissions } from '../doctor/detectors/registry.js';
 import type { PlatformNames } from '../platform-names.js';
 import { permissionsOf } from './steps/index.js';
 import type { Permission, Verb } from './steps/step.js';
@@ -22,9 +23,9 @@ const verbOrder: Verb[] = ['get', 'list', 'watch', 'create', 'update', 'patch', 
 /** Verbs that RBAC can limit to named objects; list, watch and create never carry a name. */
 const nameable = new Set<Verb>(['get', 'update', 'patch', 'delete']);
 
-/** Every permission the catalogue's steps declare. */
+/** Every permission the catalogue's steps and detectors declare. */
 export function declaredPermissions(entries: readonly CatalogueEntry[]): Permission[] {
-  return entries.flatMap((e) => e.stages.flatMap((s) => s.steps.flatMap((step) => permissionsOf(step))));
+  return entries.flatMap((e) => [...e.stages.flatMap((s) => s.steps.flatMap((step) => permissionsOf(step))), ...(e.detector ? detectorPermissions(e.detector) : [])]);
 }
 
 function namesOf(p: Permission, names: PlatformNames): string[] | undefined {

@@ -2,7 +2,7 @@ import { clearLine, createInterface, cursorTo } from 'node:readline';
 import type { Logger } from 'pino';
 import type { Config } from '../config.js';
 import { approvalRules } from '../config.js';
-import { answerLine, parseCommand } from '../core/index.js';
+import { answerLine, doctorAnswer, parseCommand } from '../core/index.js';
 import { requestFix } from '../core/fix.js';
 import { command as commandSpan, note, t } from '../core/view.js';
 import type { RedisOutageLog } from '../jobs/redis-outage.js';
@@ -146,6 +146,7 @@ export async function runTerminal(options: TerminalOptions): Promise<void> {
     // Everything else is the core's: the same commands and checks as /platform; any other line is a paste.
     const answer = await answerLine(text, { config, desk: coordinator, user, helpExtra: [terminalHelp], plainText: true });
     if (answer.kind === 'view') return print(toText(answer.view));
+    if (answer.kind === 'doctor') return print(toText(await doctorAnswer(coordinator, answer.cluster, user)));
     if (answer.kind !== 'fix') return;
     const started = await requestFix(coordinator, config, { ...answer.ask, requestedBy: user, context: {} });
     if (!started.ok) return print(toText(started.view));

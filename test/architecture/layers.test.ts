@@ -17,11 +17,11 @@ const layers: readonly (readonly string[])[] = [
   ['cluster/'],
   // 2: the vocabulary remedies are written in: step kinds (one file each), plans, the dashboard's and
   //    the database's clients. The registry's check against the catalogue sits above the catalogue.
-  ['remedies/steps/index.ts:4', 'remedies/steps/', 'remedies/plan.ts', 'remedies/dashboard/', 'remedies/database/'],
+  ['remedies/steps/index.ts:4', 'remedies/steps/', 'remedies/plan.ts', 'remedies/dashboard/', 'remedies/database/', 'doctor/detectors/'],
   // 3: the guide as data, written in that vocabulary, and the pure readers of text: matcher, values assistant.
   ['catalogue/', 'matching/', 'values/'],
-  // 4: what runs the catalogue: planner, runner, RBAC derived from it.
-  ['remedies/'],
+  // 4: what runs the catalogue: planner, runner, RBAC derived from it; the doctor's scan.
+  ['remedies/', 'doctor/'],
   // 5: queues, the worker and the request lifecycle; health and metrics of both processes.
   ['jobs/', 'observability/'],
   // 6: the commands, checked once, answered as surface-neutral views.

@@ -24,7 +24,11 @@ describe('the worker RBAC derived from the catalogue', () => {
       'ClusterRoleBinding',
     ]);
     const cluster = docs.find((d) => d.kind === 'ClusterRole')!;
-    expect([...new Set(cluster.rules!.flatMap((r) => r.resources))]).toEqual(['customresourcedefinitions', 'storageclasses']);
+    // Cluster-scoped resources, and the doctor's two cluster-wide reads: one list of every pod and one of
+    // the warning events (entry 20's application pods live in namespaces nobody names in advance), list only.
+    expect([...new Set(cluster.rules!.flatMap((r) => r.resources))]).toEqual(['events', 'pods', 'customresourcedefinitions', 'storageclasses']);
+    const namespaced = cluster.rules!.filter((r) => r.resources.includes('pods') || r.resources.includes('events')) as unknown as { verbs: string[] }[];
+    expect(namespaced.map((r) => r.verbs)).toEqual([['list'], ['list']]);
   });
 
   it('limits to named objects where a step only touches those, and lets a wider grant absorb them', () => {

@@ -26,6 +26,11 @@ export const adminPasswordNoBase64: CatalogueEntry = {
       'kubectl get secret',
     ],
   },
+  detector: {
+    kind: 'notObservable',
+    where: 'workstation',
+    check: 'On your machine: is a base64 tool installed? Otherwise decode the ACD_PASSWORD value elsewhere.',
+  },
   stages: [
     {
       id: 'reveal',

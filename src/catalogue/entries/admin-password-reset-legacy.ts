@@ -14,6 +14,11 @@ export const adminPasswordResetLegacy: CatalogueEntry = {
     context: ['argocd-secret', 'admin.password', 'argocd', 'password'],
   },
   versions: { below: '0.6.9', why: 'versions before v0.6.9 keep the admin password in the GitOps controller secret (section 5.3)' },
+  detector: {
+    kind: 'notObservable',
+    where: 'browser',
+    check: "At the login page (platform older than v0.6.9): does the admin password give 'invalid username or password'?",
+  },
   stages: [
     {
       id: 'regenerate',

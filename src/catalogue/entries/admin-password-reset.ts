@@ -14,6 +14,11 @@ export const adminPasswordReset: CatalogueEntry = {
     context: ['admin', 'password', 'login', 'dex'],
   },
   versions: { atLeast: '0.6.9', why: 'password reset by key removal exists from v0.6.9 (section 9)' },
+  detector: {
+    kind: 'notObservable',
+    where: 'browser',
+    check: "At the login page: does the admin password give 'invalid username or password'?",
+  },
   stages: [
     {
       id: 'regenerate',

@@ -26,6 +26,11 @@ export const adminPassword: CatalogueEntry = {
       'devtron-secret',
     ],
   },
+  detector: {
+    kind: 'notObservable',
+    where: 'platform-ui',
+    check: 'A procedure, not a symptom: read the admin password when you need it.',
+  },
   stages: [
     {
       id: 'reveal',

@@ -12,6 +12,11 @@ export const appMetricsAbsent: CatalogueEntry = {
     phrases: ['app metrics absent', 'application metrics not showing', 'servicemonitor not picked up', 'no application metrics'],
     context: ['prometheus', 'servicemonitor', 'kube-prometheus-stack', 'operator'],
   },
+  detector: {
+    kind: 'notObservable',
+    where: 'chart-values',
+    check: "In the metrics operator's chart values: serviceMonitorSelectorNilUsesHelmValues must be false.",
+  },
   stages: [
     {
       id: 'selector',

@@ -66,6 +66,15 @@ export const buildLogs: CatalogueEntry = {
       'logs tab',
     ],
   },
+  detector: {
+    kind: 'logLines',
+    namespace: 'platformNamespace',
+    sources: [{ label: 'mainPodLabel' }, { label: 'eventWatcherLabel' }],
+    // What the platform's pubsub client logs when it loses the broker (devtron-labs/common-lib,
+    // pubsub-lib/NatsClient.go: DisconnectErrHandler and ClosedHandler).
+    lines: ['Nats Connection got disconnected', 'Nats Client Connection closed'],
+    whileRunning: { namespace: 'ciNamespace', what: 'a build pod' },
+  },
   stages: [
     {
       id: 'restart-watcher',

@@ -13,6 +13,11 @@ export const chartRepoTlsHandshake: CatalogueEntry = {
     context: ['index.yaml', 'chart', 'repository', 'helm', 'chart repo'],
   },
   versions: { atLeast: '0.7.1', why: 'the insecure-connection remedy needs platform 0.7.1 or later (section 9)' },
+  detector: {
+    kind: 'notObservable',
+    where: 'platform-ui',
+    check: "In Global Configurations > Chart Repositories: is 'Allow Insecure Connection' checked on the third-party repository, and is the platform older than 0.7.1?",
+  },
   stages: [
     {
       id: 'secure-connection',

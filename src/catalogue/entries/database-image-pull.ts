@@ -38,6 +38,7 @@ export const databaseImagePull: CatalogueEntry = {
       'not found',
     ],
   },
+  detector: { kind: 'imagePullFailing', pods: { pod: 'databasePod', in: 'platformNamespace' }, dependants: { label: 'mainPodLabel', in: 'platformNamespace' } },
   stages: [
     {
       id: 'replace-images',

@@ -12,6 +12,11 @@ export const deploymentTemplateBlank: CatalogueEntry = {
     phrases: ['base deployment template blank', 'deployment template is empty', 'advanced yaml section blank', 'basic gui section blank'],
     context: ['deployment template', 'chart', 'custom chart'],
   },
+  detector: {
+    kind: 'notObservable',
+    where: 'chart-values',
+    check: 'In the uploaded deployment chart: does it contain app-values.yaml?',
+  },
   stages: [
     {
       id: 'add-values-file',

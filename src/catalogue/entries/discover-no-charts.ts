@@ -23,6 +23,11 @@ export const discoverNoCharts: CatalogueEntry = {
       'charts',
     ],
   },
+  detector: {
+    kind: 'notObservable',
+    where: 'platform-ui',
+    check: 'In the dashboard: Global Configuration > Chart Repositories > Refresh Chart, then look at Discover after 4 to 5 minutes.',
+  },
   stages: [
     {
       id: 'refresh-charts',

@@ -36,6 +36,7 @@ export const gitopsCertificateExpired: CatalogueEntry = {
       'kubeadm',
     ],
   },
+  detector: { kind: 'certificateExpiry', secret: 'gitopsSecret', namespace: 'platformNamespace', key: 'tls.crt', withinDays: 7 },
   stages: [
     {
       id: 'renew-certificate',

@@ -12,6 +12,11 @@ export const gitopsPipelineFails: CatalogueEntry = {
     phrases: ['gitops pipeline cannot be created', 'cannot create gitops pipeline', 'gitops deployment error', 'gitops deployments fail'],
     context: ['gitops', 'argocd', 'pipeline', 'module'],
   },
+  detector: {
+    kind: 'notObservable',
+    where: 'platform-ui',
+    check: 'In Global Configurations: was the GitOps module installed after GitOps was configured? Save the GitOps and the cluster configuration again.',
+  },
   stages: [
     {
       id: 'save-again',

@@ -61,6 +61,12 @@ export const imagePullPrivateRegistry: CatalogueEntry = {
       'bitnami/minideb',
     ],
   },
+  detector: {
+    kind: 'imagePullFailing',
+    pods: { in: 'cluster' },
+    // The registry's refusals as the kubelet reports them in ErrImagePull and its Failed events.
+    messages: ['401', '403', 'unauthorized', 'denied', 'authentication required', 'no basic auth credentials', 'authorization failed'],
+  },
   stages: [
     {
       id: 'inject-credentials',

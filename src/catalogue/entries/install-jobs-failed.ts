@@ -34,6 +34,7 @@ export const installJobsFailed: CatalogueEntry = {
       'you must be logged in to the server',
     ],
   },
+  detector: { kind: 'jobsIncomplete', namespace: 'platformNamespace' },
   stages: [
     {
       id: 'recreate-jobs',

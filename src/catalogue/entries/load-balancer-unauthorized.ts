@@ -28,6 +28,11 @@ export const loadBalancerUnauthorized: CatalogueEntry = {
       'ingress',
     ],
   },
+  detector: {
+    kind: 'notObservable',
+    where: 'cloud-console',
+    check: "In the cloud console: check the node group's IAM role carries the load-balancer controller's policy.",
+  },
   stages: [
     {
       id: 'attach-policy',

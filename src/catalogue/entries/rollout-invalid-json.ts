@@ -12,6 +12,7 @@ export const rolloutInvalidJson: CatalogueEntry = {
     phrases: ['rollout sync failed invalid json'],
     context: ['rollout', 'last-applied-configuration', 'sync', 'argocd'],
   },
+  detector: { kind: 'lastAppliedJson', custom: 'rollout', namespace: 'platformNamespace' },
   stages: [
     {
       id: 'check-json',

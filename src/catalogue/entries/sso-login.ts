@@ -42,6 +42,13 @@ export const ssoLogin: CatalogueEntry = {
       'could not resolve host',
     ],
   },
+  detector: {
+    kind: 'logLines',
+    namespace: 'platformNamespace',
+    sources: [{ label: 'mainPodLabel' }],
+    // The guide's two server log entries (section 5.5) when the SSO configuration was saved but not loaded.
+    lines: ['no token provided', 'unsupported protocol scheme'],
+  },
   stages: [
     {
       id: 'reload-config',

@@ -31,6 +31,11 @@ export const ssoNatAllowlist: CatalogueEntry = {
       'ip ranges',
     ],
   },
+  detector: {
+    kind: 'notObservable',
+    where: 'cloud-console',
+    check: "Where access to the platform is restricted to listed IP ranges: are the cluster's NAT-gateway addresses (one per zone) on the list?",
+  },
   stages: [
     {
       id: 'allow-nat',

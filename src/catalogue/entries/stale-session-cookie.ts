@@ -34,6 +34,11 @@ export const staleSessionCookie: CatalogueEntry = {
       'incognito',
     ],
   },
+  detector: {
+    kind: 'notObservable',
+    where: 'browser',
+    check: 'In the browser: delete the GitOps session token cookie (or all session cookies) and log in again.',
+  },
   stages: [
     {
       id: 'clear-cookie',

@@ -5,7 +5,7 @@ import { KubeConfig } from '@kubernetes/client-node';
 import { defaultPlatformNames } from '../../platform-names.js';
 import type { PlatformNames } from '../../platform-names.js';
 import { Breakage } from './platform/breakage.js';
-import { faultyPods } from './platform/faults.js';
+import { faultAnnotation, faultyPods } from './platform/faults.js';
 import { Controllers } from './apiserver/controllers.js';
 import { KubeletEvents } from './apiserver/kubelet-events.js';
 import type { SimView } from './platform/fault-model.js';
@@ -60,6 +60,11 @@ export interface SimulatedClusterOptions {
    * cannot be broken. Its user must get in with the password the platform secret holds (trust on loopback).
    */
   database?: DatabaseServer;
+  /**
+   * Leaves the simulator's fault annotation out of everything the API serves, as a real cluster would
+   * not have it: what a client sees is then only the real signals (states, events, logs). Default false.
+   */
+  hideMarkers?: boolean;
 }
 
 /** A running in-memory Kubernetes API server holding a standard install of the platform. */
@@ -141,7 +146,16 @@ export async function startSimulatedCluster(opts: SimulatedClusterOptions = {}):
   const breakage = new Breakage(view, broken);
   const kubeletEvents = new KubeletEvents(store, pods);
   const dashboard = await startDashboardServer({ host: opts.host ?? '127.0.0.1', user: names.dashboardUser, password: passwords.dashboardPassword, state: installed.state });
-  const server = new SimApiServer({ host: opts.host ?? '127.0.0.1', port: opts.port ?? 0, token, store, policy: () => policy, pods, log: opts.log });
+  const server = new SimApiServer({
+    host: opts.host ?? '127.0.0.1',
+    port: opts.port ?? 0,
+    token,
+    store,
+    policy: () => policy,
+    pods,
+    log: opts.log,
+    ...(opts.hideMarkers ? { hiddenAnnotations: [faultAnnotation] } : {}),
+  });
   const urls = await server.listen().catch(async (error: unknown) => {
     await dashboard.close();
     throw error;

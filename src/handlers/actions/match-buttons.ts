@@ -16,6 +16,16 @@ function entryOf(value: string | undefined): string | undefined {
   }
 }
 
+/** The cluster a doctor's "Plan fix" saw the symptom on (absent on a match answer's). */
+function clusterOf(value: string | undefined): string | undefined {
+  try {
+    const v = JSON.parse(value ?? '') as { c?: unknown };
+    return typeof v.c === 'string' ? v.c : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /**
  * "Plan fix" under a match answer: plans the entry's fix in the same thread (or, from an answer only
  * the person could see, in a new message of the channel).
@@ -24,7 +34,8 @@ export function planFixButton(deps: HandlerDeps) {
   return async function planFix({ ack, body, action, respond }: Args): Promise<void> {
     await ack();
     const entryId = entryOf(action.value);
-    const problem = entryId ? checkFixAsk(deps, { entryId }) : 'This button is malformed; nothing was done.';
+    const cluster = clusterOf(action.value);
+    const problem = entryId ? checkFixAsk(deps, { entryId, ...(cluster ? { cluster } : {}) }) : 'This button is malformed; nothing was done.';
     if (problem || !entryId) {
       await respond({ response_type: 'ephemeral', replace_original: false, text: problem ?? 'This button is malformed; nothing was done.' });
       return;
@@ -33,7 +44,7 @@ export function planFixButton(deps: HandlerDeps) {
     const message = body.message as { ts?: string; thread_ts?: string } | undefined;
     const threadTs = container.is_ephemeral ? undefined : (message?.thread_ts ?? message?.ts);
     const team = clickTeam(body);
-    const refusal = await startFix(deps, { entryId, user: body.user.id, channel: body.channel?.id ?? '', ...(team ? { team } : {}), ...(threadTs ? { threadTs } : {}) });
+    const refusal = await startFix(deps, { entryId, ...(cluster ? { cluster } : {}), user: body.user.id, channel: body.channel?.id ?? '', ...(team ? { team } : {}), ...(threadTs ? { threadTs } : {}) });
     if (refusal) await respond({ response_type: 'ephemeral', replace_original: false, text: refusal });
   };
 }

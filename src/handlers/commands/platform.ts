@@ -1,5 +1,5 @@
 import type { AllMiddlewareArgs, SlackCommandMiddlewareArgs } from '@slack/bolt';
-import { answerCommand, parseCommand } from '../../core/index.js';
+import { answerCommand, doctorAnswer, parseCommand } from '../../core/index.js';
 import { slackMessage } from '../../views/slack/answer.js';
 import type { HandlerDeps } from '../deps.js';
 import { startFix } from '../start-fix.js';
@@ -28,6 +28,12 @@ export function platformCommand(deps: HandlerDeps) {
     if (answer.kind === 'view') return ack({ response_type: 'ephemeral', ...slackMessage(answer.view) });
     await ack();
     if (answer.kind === 'upgrade-form') return openUpgradeModal(deps, command);
+    if (answer.kind === 'doctor') {
+      // Read-only and slow (a worker reads the cluster): acked first, answered in the channel when done.
+      const found = await doctorAnswer(deps.coordinator, answer.cluster, command.user_id);
+      await respond({ response_type: 'in_channel', ...slackMessage(found) });
+      return;
+    }
     const refusal = await startFix(deps, { ...answer.ask, user: command.user_id, channel: command.channel_id, team: command.team_id });
     if (refusal) await respond({ response_type: 'ephemeral', text: refusal });
   };

@@ -5,6 +5,7 @@ import type { RemedyRequest, RequestStore } from '../requests.js';
 import { requestFix, type FixRequest } from './admission.js';
 import { ApprovalDecisions } from './approvals.js';
 import { LifecycleContext, type Answer, type CoordinatorOptions } from './context.js';
+import { runDoctor, type DoctorResult } from './doctor.js';
 import { Expiry } from './expiry.js';
 import { endLostRemedy, LostStateWatch } from './lost-state.js';
 import { ClusterEventFeed } from './queue-events.js';
@@ -15,6 +16,7 @@ export type { ApprovalPolicy, ApproverCheck } from './approval-policy.js';
 export type { Answer, CoordinatorOptions } from './context.js';
 export type { Posted, RemedyEnd, RemedyReporter } from './reporter.js';
 export type { Announcement, FixRequest } from './admission.js';
+export type { DoctorResult } from './doctor.js';
 
 /**
  * The bot's side of the queues: it admits fixes, records approvals exactly once per attempt, enqueues
@@ -85,6 +87,11 @@ export class RemedyCoordinator {
    */
   requestFix(req: FixRequest): Promise<{ ok: true; request: RemedyRequest } | { ok: false; message: string }> {
     return requestFix(this.core, req);
+  }
+
+  /** Runs every detector on a cluster through its worker (read-only) and returns what they found. */
+  runDoctor(cluster: string, requestedBy: string): Promise<DoctorResult> {
+    return runDoctor(this.core, cluster, requestedBy);
   }
 
   /** The clusters whose remedies and audit records a person may see as an approver, and why none when a group could not be read. */

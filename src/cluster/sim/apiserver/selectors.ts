@@ -143,7 +143,15 @@ const fieldGetters: Record<string, (o: KubeObject) => string | undefined> = {
     const spec = o['spec'] as { nodeName?: string } | undefined;
     return spec?.nodeName;
   },
+  // Events' own fields (kubernetes pkg/registry/core/event/strategy.go, ToSelectableFields).
+  type: (o) => o['type'] as string | undefined,
+  reason: (o) => o['reason'] as string | undefined,
+  'involvedObject.kind': (o) => (o['involvedObject'] as { kind?: string } | undefined)?.kind,
+  'involvedObject.name': (o) => (o['involvedObject'] as { name?: string } | undefined)?.name,
+  'involvedObject.namespace': (o) => (o['involvedObject'] as { namespace?: string } | undefined)?.namespace,
 };
+
+const eventOnly = new Set(['type', 'reason', 'involvedObject.kind', 'involvedObject.name', 'involvedObject.namespace']);
 
 export function parseFieldSelector(text: string | null | undefined, kindName: string): FieldRequirement[] {
   if (!text || text.trim() === '') return [];
@@ -153,7 +161,7 @@ export function parseFieldSelector(text: string | null | undefined, kindName: st
     const field = m?.[1]?.trim() ?? '';
     if (!m || field === '' || /\s/.test(field)) throw statusErrors.badRequest(`invalid selector: '${text}'; can't understand '${part}'`);
     const podOnly = field === 'status.phase' || field === 'spec.nodeName';
-    if (!fieldGetters[field] || (podOnly && kindName !== 'Pod')) {
+    if (!fieldGetters[field] || (podOnly && kindName !== 'Pod') || (eventOnly.has(field) && kindName !== 'Event')) {
       throw statusErrors.badRequest(`field label not supported: ${field}`);
     }
     return { field, value: (m[3] ?? '').trim(), negate: m[2] === '!=' };

@@ -39,6 +39,18 @@ export interface ApiServerOptions {
   /** What pods log (their `/log` subresource). */
   pods: PodRuntime;
   log?: (line: string) => void;
+  /**
+   * Annotations left out of every object served (reads, lists, watches): the simulator's own
+   * bookkeeping, which a real cluster would not show to a client.
+   */
+  hiddenAnnotations?: readonly string[];
+}
+
+/** A JSON.stringify replacer that leaves out the named annotation keys. */
+export function hidingAnnotations(keys: readonly string[] | undefined): ((key: string, value: unknown) => unknown) | undefined {
+  if (!keys || keys.length === 0) return undefined;
+  const hidden = new Set(keys);
+  return (key, value) => (hidden.has(key) ? undefined : value);
 }
 
 /**
@@ -134,7 +146,7 @@ export class SimApiServer {
       const body = decodeBody(await readBody(req), resource, contentType);
       const call: ApiCall = { req: resource, query: url.searchParams, accept: req.headers.accept, contentType, body };
       if (resource.verb === 'watch') {
-        const watch = serveWatch(this.options.store, resource, url.searchParams, req.headers.accept, res);
+        const watch = serveWatch(this.options.store, resource, url.searchParams, req.headers.accept, res, hidingAnnotations(this.options.hiddenAnnotations));
         this.watches.add(watch);
         res.on('close', () => this.watches.delete(watch));
         record.status = 200;
@@ -210,7 +222,7 @@ export class SimApiServer {
 
   private send(res: ServerResponse, result: ApiResult): number {
     const contentType = result.contentType ?? 'application/json';
-    const payload = contentType === 'application/json' ? JSON.stringify(result.body) : String(result.body);
+    const payload = contentType === 'application/json' ? JSON.stringify(result.body, hidingAnnotations(this.options.hiddenAnnotations)) : String(result.body);
     res.writeHead(result.status, { ...(result.headers ?? {}), 'Content-Type': contentType, 'Content-Length': Buffer.byteLength(payload) });
     res.end(payload);
     return result.status;

@@ -19,7 +19,14 @@ type EventType = 'ADDED' | 'MODIFIED' | 'DELETED' | 'BOOKMARK' | 'ERROR';
  * resourceVersion (replayed from the store's history) or with synthetic ADDED events for what exists.
  * Objects moving into or out of the selector arrive as ADDED or DELETED, as from the real watch cache.
  */
-export function serveWatch(store: ObjectStore, req: ResourceRequest, query: URLSearchParams, accept: string | undefined, res: ServerResponse): OpenWatch {
+export function serveWatch(
+  store: ObjectStore,
+  req: ResourceRequest,
+  query: URLSearchParams,
+  accept: string | undefined,
+  res: ServerResponse,
+  replacer?: (key: string, value: unknown) => unknown,
+): OpenWatch {
   const { kind } = req;
   const labels = parseLabelSelector(query.get('labelSelector'));
   const fieldText = [query.get('fieldSelector'), req.name ? `metadata.name=${req.name}` : null].filter((s) => s).join(',');
@@ -41,7 +48,7 @@ export function serveWatch(store: ObjectStore, req: ResourceRequest, query: URLS
   res.writeHead(200, { 'Content-Type': 'application/json', 'Cache-Control': 'no-cache, private', 'Transfer-Encoding': 'chunked' });
   const send = (type: EventType, object: unknown) => {
     const payload = asTable && (type === 'ADDED' || type === 'MODIFIED' || type === 'DELETED') ? toTable(kind, [object as KubeObject], (object as KubeObject).metadata.resourceVersion ?? '', query.get('includeObject')) : object;
-    res.write(`${JSON.stringify({ type, object: payload })}\n`);
+    res.write(`${JSON.stringify({ type, object: payload }, replacer)}\n`);
   };
   const onEvent = (event: StoreEvent) => {
     if (storageKey(event.kind) !== storageKey(kind)) return;

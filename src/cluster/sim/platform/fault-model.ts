@@ -12,6 +12,9 @@ import type { PlatformDatabase } from './database.js';
  * that lists it.
  */
 
+/** The annotation that marks a pod as carrying one or more faults (texts joined by "; "): the simulator's own bookkeeping. */
+export const faultAnnotation = 'sim.platform-medic.dev/fault';
+
 /** Something wrong inside one pod, which lasts until the pod is replaced by a clean one. */
 export interface PodFault {
   /** The guide entry whose symptom this fault produces. */

@@ -5,11 +5,10 @@ import { matchesLabels, parseLabelSelector } from '../apiserver/selectors.js';
 import type { KubeObject } from '../apiserver/types.js';
 import { stateEntries, stateFaults } from './broken-states/index.js';
 import { routineLog } from './component-logs.js';
-import type { FaultEntry, PodFault, PodTarget, SimView } from './fault-model.js';
+import { faultAnnotation, type FaultEntry, type PodFault, type PodTarget, type SimView } from './fault-model.js';
 import { podFaultEntries, podFaults, pollOutcome } from './pod-faults.js';
 
-/** The annotation that marks a pod as carrying one or more faults (texts joined by "; "). */
-export const faultAnnotation = 'sim.platform-medic.dev/fault';
+export { faultAnnotation } from './fault-model.js';
 
 /**
  * The guide entries the simulator can break. Adding one is one element in `podFaultEntries` (with its

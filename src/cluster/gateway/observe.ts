@@ -1,0 +1,184 @@
+import { X509Certificate } from 'node:crypto';
+import { BatchV1Api, CoreV1Api, CustomObjectsApi, type CoreV1Event, type KubeConfig, type V1ContainerStatus, type V1Job, type V1Pod } from '@kubernetes/client-node';
+import { type ApiCaller, toIso } from './call.js';
+import type { CustomKind, CustomObject } from './custom.js';
+
+/**
+ * What the doctor reads: the states a real cluster shows (container states and reasons, job
+ * conditions, warning events, log tails, certificate dates), each list for a namespace or for the
+ * whole cluster in one call. Annotations are kept only where a detector names one (see `annotations`).
+ */
+
+export interface ContainerState {
+  readonly name: string;
+  readonly image: string;
+  readonly ready: boolean;
+  readonly restarts: number;
+  readonly waiting?: { readonly reason: string; readonly message?: string };
+  readonly terminated?: { readonly reason: string; readonly exitCode: number };
+}
+
+export interface PodState {
+  readonly namespace: string;
+  readonly name: string;
+  readonly labels: Readonly<Record<string, string>>;
+  readonly phase: string;
+  readonly createdAt: string;
+  readonly owner?: { readonly kind: string; readonly name: string; readonly uid: string };
+  /** Init containers first, then the containers, as `kubectl describe` shows them. */
+  readonly containers: readonly ContainerState[];
+  /** The names of the pod's (non-init) containers, for reading their logs. */
+  readonly logContainers: readonly string[];
+}
+
+export interface JobState {
+  readonly namespace: string;
+  readonly name: string;
+  readonly uid: string;
+  readonly completions: number;
+  readonly succeeded: number;
+  readonly active: number;
+  /** The Failed condition's reason and time when the job controller gave up. */
+  readonly failed?: { readonly reason: string; readonly since: string };
+  readonly createdAt: string;
+}
+
+export interface EventRecord {
+  readonly namespace: string;
+  readonly object: { readonly kind: string; readonly name: string };
+  readonly type: string;
+  readonly reason: string;
+  readonly message: string;
+  readonly count: number;
+  readonly lastSeen: string;
+}
+
+/** A certificate's dates, read from one key of a secret; the secret's values are not kept. */
+export interface CertificateDates {
+  readonly notBefore: string;
+  readonly notAfter: string;
+  readonly subject: string;
+}
+
+function container(c: V1ContainerStatus | undefined, name: string, image: string): ContainerState {
+  const waiting = c?.state?.waiting?.reason;
+  const terminated = c?.state?.terminated;
+  return {
+    name,
+    image: c?.image || image,
+    ready: c?.ready ?? false,
+    restarts: c?.restartCount ?? 0,
+    ...(waiting ? { waiting: { reason: waiting, ...(c?.state?.waiting?.message ? { message: c.state.waiting.message } : {}) } } : {}),
+    ...(terminated ? { terminated: { reason: terminated.reason ?? '', exitCode: terminated.exitCode } } : {}),
+  };
+}
+
+function podState(pod: V1Pod): PodState {
+  const statuses = [...(pod.status?.initContainerStatuses ?? []), ...(pod.status?.containerStatuses ?? [])];
+  const specs = [...(pod.spec?.initContainers ?? []), ...(pod.spec?.containers ?? [])];
+  const owner = pod.metadata?.ownerReferences?.find((o) => o.controller);
+  return {
+    namespace: pod.metadata?.namespace ?? '',
+    name: pod.metadata?.name ?? '',
+    labels: { ...(pod.metadata?.labels ?? {}) },
+    phase: pod.status?.phase ?? 'Unknown',
+    createdAt: toIso(pod.metadata?.creationTimestamp),
+    ...(owner ? { owner: { kind: owner.kind, name: owner.name, uid: owner.uid } } : {}),
+    containers: specs.map((s) => container(statuses.find((c) => c.name === s.name), s.name, s.image ?? '')),
+    logContainers: (pod.spec?.containers ?? []).map((c) => c.name),
+  };
+}
+
+function jobState(job: V1Job): JobState {
+  const failed = job.status?.conditions?.find((c) => c.type === 'Failed' && c.status === 'True');
+  return {
+    namespace: job.metadata?.namespace ?? '',
+    name: job.metadata?.name ?? '',
+    uid: job.metadata?.uid ?? '',
+    completions: job.spec?.completions ?? 1,
+    succeeded: job.status?.succeeded ?? 0,
+    active: job.status?.active ?? 0,
+    ...(failed ? { failed: { reason: failed.reason ?? 'Failed', since: toIso(failed.lastTransitionTime) } } : {}),
+    createdAt: toIso(job.metadata?.creationTimestamp),
+  };
+}
+
+function eventRecord(e: CoreV1Event): EventRecord {
+  return {
+    namespace: e.metadata?.namespace ?? '',
+    object: { kind: e.involvedObject?.kind ?? '', name: e.involvedObject?.name ?? '' },
+    type: e.type ?? '',
+    reason: e.reason ?? '',
+    message: e.message ?? '',
+    count: e.count ?? 1,
+    lastSeen: toIso(e.lastTimestamp ?? e.eventTime ?? e.metadata?.creationTimestamp),
+  };
+}
+
+const where = (namespace: string | undefined) => (namespace === undefined ? 'in all namespaces' : `in ${namespace}`);
+
+/** The doctor's reads; one call each. */
+export class ObserveGateway {
+  private readonly core: CoreV1Api;
+  private readonly batch: BatchV1Api;
+  private readonly custom: CustomObjectsApi;
+  constructor(
+    kubeConfig: KubeConfig,
+    private readonly api: ApiCaller,
+  ) {
+    this.core = kubeConfig.makeApiClient(CoreV1Api);
+    this.batch = kubeConfig.makeApiClient(BatchV1Api);
+    this.custom = kubeConfig.makeApiClient(CustomObjectsApi);
+  }
+
+  /** Pods of a namespace, or of every namespace when none is given. */
+  async pods(namespace?: string): Promise<PodState[]> {
+    const list = await this.api.call(`list pods ${where(namespace)}`, () => (namespace === undefined ? this.core.listPodForAllNamespaces() : this.core.listNamespacedPod({ namespace })));
+    return list.items.map(podState);
+  }
+
+  async jobs(namespace?: string): Promise<JobState[]> {
+    const list = await this.api.call(`list jobs ${where(namespace)}`, () => (namespace === undefined ? this.batch.listJobForAllNamespaces() : this.batch.listNamespacedJob({ namespace })));
+    return list.items.map(jobState);
+  }
+
+  /** Warning events only: what goes wrong, not the normal traffic of a busy cluster. */
+  async warnings(namespace?: string): Promise<EventRecord[]> {
+    const fieldSelector = 'type=Warning';
+    const list = await this.api.call(`list events ${where(namespace)}`, () =>
+      namespace === undefined ? this.core.listEventForAllNamespaces({ fieldSelector }) : this.core.listNamespacedEvent({ namespace, fieldSelector }),
+    );
+    return list.items.map(eventRecord);
+  }
+
+  /** The last `tailLines` lines of one container's log. */
+  async logTail(namespace: string, pod: string, containerName: string, tailLines: number): Promise<string[]> {
+    const text = await this.api.call(`read log of ${namespace}/${pod} (${containerName})`, () => this.core.readNamespacedPodLog({ namespace, name: pod, container: containerName, tailLines, limitBytes: 64 * 1024 }));
+    return String(text).split('\n').filter((l) => l !== '');
+  }
+
+  /** Custom objects of one kind; undefined when the kind is not installed (its CRD is absent). */
+  async customObjects(kind: CustomKind, namespace?: string): Promise<CustomObject[] | undefined> {
+    const base = { group: kind.group, version: kind.version, plural: kind.plural };
+    const list = await this.api.find(`list ${kind.plural}.${kind.group} ${where(namespace)}`, async () =>
+      (namespace === undefined ? await this.custom.listClusterCustomObject(base) : await this.custom.listNamespacedCustomObject({ ...base, namespace })) as { items?: CustomObject[] },
+    );
+    return list?.items ?? (list ? [] : undefined);
+  }
+
+  /**
+   * The dates of the certificate held under `key` of a secret read by name; undefined when the secret
+   * or the key is absent, `unreadable` when the key holds no certificate. Only the dates leave here.
+   */
+  async certificate(namespace: string, name: string, key: string): Promise<CertificateDates | 'unreadable' | undefined> {
+    const secret = await this.api.find(`get secret ${namespace}/${name}`, () => this.core.readNamespacedSecret({ namespace, name }));
+    const pem = secret?.data?.[key];
+    if (pem === undefined) return undefined;
+    try {
+      const cert = new X509Certificate(Buffer.from(pem, 'base64'));
+      return { notBefore: new Date(cert.validFrom).toISOString(), notAfter: new Date(cert.validTo).toISOString(), subject: cert.subject.replace(/\n/g, ', ') };
+    } catch {
+      return 'unreadable';
+    }
+  }
+}

@@ -1,0 +1,105 @@
+import type { KubeConfig } from '@kubernetes/client-node';
+import { catalogue } from '../catalogue/index.js';
+import { ClusterGateway } from '../cluster/gateway.js';
+import { loadKubeConfig } from '../cluster/kubeconfig.js';
+import { faultEntries, startSimulatedCluster, type SimulatedCluster } from '../cluster/sim/index.js';
+import { findCluster, loadConfig } from '../config.js';
+import { doctorView } from '../core/doctor.js';
+import { scan, type DoctorReport } from '../doctor/index.js';
+import { InputError } from '../input-error.js';
+import { defaultPlatformNames, type PlatformNames } from '../platform-names.js';
+import { toText } from '../views/plain.js';
+import type { CliIO } from './match-cli.js';
+
+const usage = 'usage: platform-medic doctor [--json] [--cluster NAME | --kubeconfig PATH [--context C]] [--broken ENTRY[:DEPTH]]';
+
+interface DoctorArgs {
+  json: boolean;
+  cluster?: string;
+  kubeconfig?: string;
+  context?: string;
+  broken?: string;
+}
+
+function parseArgs(args: readonly string[]): DoctorArgs {
+  const out: DoctorArgs = { json: false };
+  const valued = { '--cluster': 'cluster', '--kubeconfig': 'kubeconfig', '--context': 'context', '--broken': 'broken' } as const;
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i]!;
+    if (a === '--json') out.json = true;
+    else if (Object.hasOwn(valued, a)) {
+      const v = args[++i];
+      if (v === undefined || v.startsWith('--')) throw new InputError(`${a} needs a value; ${usage}`);
+      out[valued[a as keyof typeof valued]] = v;
+    } else throw new InputError(`unknown argument ${a.slice(0, 60)}; ${usage}`);
+  }
+  if (out.cluster && (out.kubeconfig || out.context)) throw new InputError(`--cluster and --kubeconfig/--context name a cluster twice; ${usage}`);
+  const real = out.cluster !== undefined || out.kubeconfig !== undefined || out.context !== undefined;
+  if (out.broken && real) throw new InputError('--broken breaks the simulated cluster; it cannot be used with a real one');
+  if (out.broken) {
+    const entry = out.broken.split(':')[0] ?? '';
+    const known = [...new Set(faultEntries.map((e) => e.entryId))];
+    if (!known.includes(entry)) throw new InputError(`--broken: the simulated cluster cannot break "${entry.slice(0, 60)}"; it knows ${known.join(', ')}`);
+  }
+  return out;
+}
+
+/** The `--json` answer: one object, one finding per catalogue entry. */
+export function doctorJson(cluster: string, report: DoctorReport): string {
+  return JSON.stringify({ cluster, findings: report.findings.map((f) => ({ id: f.id, ref: f.ref, state: f.state, evidence: f.evidence.map((e) => ({ object: e.object, detail: e.detail })) })) });
+}
+
+/** A fresh simulated cluster that shows only what a real one would (its fault annotation hidden). */
+async function simulated(broken: string | undefined): Promise<SimulatedCluster> {
+  const sim = await startSimulatedCluster({ hideMarkers: true, recreateDelayMs: 200, readyDelayMs: 200 });
+  await sim.settle();
+  if (broken) {
+    const [entry, depth] = broken.split(':');
+    try {
+      sim.break(entry!, depth ? { depth } : undefined);
+    } catch (err) {
+      await sim.close();
+      throw new InputError(`--broken ${broken.slice(0, 60)}: ${(err as Error).message}`);
+    }
+    await sim.settle();
+  }
+  return sim;
+}
+
+/**
+ * `platform-medic doctor`: every entry's detector, in this process (no queue, no Redis), on a configured
+ * cluster, a kubeconfig, or a fresh simulated cluster. Exit 0 when no symptom is present, 1 when one
+ * or more are, 2 for bad input.
+ */
+export async function runDoctorCommand(args: string[], io: Pick<CliIO, 'stdout' | 'stderr'>): Promise<number> {
+  const opts = parseArgs(args);
+  let sim: SimulatedCluster | undefined;
+  let kubeConfig: KubeConfig;
+  let names: PlatformNames = defaultPlatformNames;
+  let clusterName: string;
+  if (opts.cluster) {
+    const config = loadConfig();
+    const cluster = findCluster(config, opts.cluster);
+    if (!cluster) throw new InputError(`--cluster: there is no cluster "${opts.cluster.slice(0, 60)}" in the configuration (clusters: ${config.clusters.map((c) => c.name).join(', ')})`);
+    if (cluster.kube.source === 'simulated') {
+      sim = await simulated(undefined);
+      kubeConfig = sim.kubeConfig();
+    } else kubeConfig = loadKubeConfig(cluster.kube);
+    names = cluster;
+    clusterName = cluster.name;
+  } else if (opts.kubeconfig || opts.context) {
+    kubeConfig = loadKubeConfig(opts.kubeconfig ? { source: 'kubeconfig', path: opts.kubeconfig, ...(opts.context ? { context: opts.context } : {}) } : { source: 'default', context: opts.context });
+    clusterName = kubeConfig.getCurrentContext() || 'local';
+  } else {
+    sim = await simulated(opts.broken);
+    kubeConfig = sim.kubeConfig();
+    clusterName = 'simulated';
+  }
+  try {
+    const report = await scan(new ClusterGateway(kubeConfig, { callTimeoutMs: 10_000 }), names, catalogue);
+    io.stdout.write(`${opts.json ? doctorJson(clusterName, report) : toText(doctorView(report, clusterName))}\n`);
+    return report.findings.some((f) => f.state === 'present') ? 1 : 0;
+  } finally {
+    await sim?.close();
+  }
+}

@@ -1,0 +1,69 @@
+import type { Config } from '../config.js';
+import { findCluster } from '../config.js';
+import type { DoctorReport, Finding } from '../doctor/index.js';
+import type { RemedyCoordinator } from '../jobs/lifecycle/coordinator.js';
+import { noSuchCluster } from './fix.js';
+import { matchActionIds } from './match.js';
+import { code, joined, lines, note, para, says, strong, t, type Inline, type Part, type View } from './view.js';
+
+/** The queue side's part of `doctor`, as the core uses it (the coordinator's public method). */
+export type DoctorDesk = Pick<RemedyCoordinator, 'runDoctor'>;
+
+/** What a "Plan fix" under a doctor's finding carries: the entry and the cluster it was seen on. */
+export interface DoctorPlanFixRef {
+  e: string;
+  c: string;
+}
+
+const unknownWhy: Record<string, string> = {
+  forbidden: 'the worker may not read it',
+  unreachable: 'the cluster did not answer',
+  'not-installed': 'not installed',
+  error: 'could not be read',
+  'no-detector': 'no detector yet',
+};
+
+const seconds = (ms: number) => (ms < 1000 ? `${ms} ms` : `${(ms / 1000).toFixed(1)} s`);
+
+function presentParts(f: Finding, cluster: string): Part[] {
+  return [
+    para(t`🩺 ${strong(f.title)} (${code(f.id)}, guide ${f.ref}) — seen in ${code(cluster)}`),
+    lines(f.evidence.map((e) => t`${code(e.object)} ${e.detail}`)),
+    { kind: 'choices', id: `doctor-${f.id}`, choices: [{ label: 'Plan fix', action: matchActionIds.planFix, value: { e: f.id, c: cluster } satisfies DoctorPlanFixRef, style: 'primary', command: `fix ${f.id} ${cluster}` }] },
+  ];
+}
+
+/**
+ * A doctor's answer: each symptom present with its evidence and Plan fix; the entries it could not
+ * judge, with why; the not-observable ones folded into one line; how long it took.
+ */
+export function doctorView(report: DoctorReport, cluster: string): View {
+  const present = report.findings.filter((f) => f.state === 'present');
+  const unknown = report.findings.filter((f) => f.state === 'unknown');
+  const hidden = report.findings.filter((f) => f.state === 'not-observable');
+  const absent = report.findings.filter((f) => f.state === 'absent');
+  const headline: Inline =
+    present.length === 0
+      ? t`No symptom of the guide is present in ${code(cluster)} (${absent.length} checked).`
+      : t`${present.length === 1 ? '1 symptom' : `${present.length} symptoms`} of the guide present in ${code(cluster)}.`;
+  const parts: Part[] = [para(t`${strong('Doctor')}: ${headline}`), ...present.flatMap((f) => presentParts(f, cluster))];
+  if (unknown.length > 0) parts.push(lines([t`${strong('Could not tell')}`, ...unknown.map((f) => t`${code(f.id)} — ${unknownWhy[f.reason ?? 'error'] ?? 'could not be read'}${f.message && f.reason !== 'no-detector' ? `: ${f.message}` : ''}`)]));
+  const notes: Inline[] = [];
+  if (hidden.length > 0) notes.push(t`Not observable from the cluster (a browser, a cloud console, chart values): ${joined(hidden.map((f) => [code(f.id)]), ', ')}; ${code('explain <id>')} says what to check.`);
+  notes.push(t`Checked ${report.findings.length} entries in ${seconds(report.tookMs)}, read-only.`);
+  parts.push(note(...notes));
+  return { summary: t`Doctor on ${cluster}: ${present.length === 0 ? 'no symptom present' : present.map((f) => f.id).join(', ')}`, parts };
+}
+
+/** The cluster a doctor runs on, checked: the one named, or the default. */
+export function checkDoctor(config: Config, cluster: string | undefined): { ok: true; cluster: string } | { ok: false; view: View } {
+  const name = cluster ?? config.defaultCluster;
+  return findCluster(config, name) ? { ok: true, cluster: name } : { ok: false, view: says(noSuchCluster(name, config)) };
+}
+
+/** Runs the doctor on a cluster through its queue and answers with what it found. */
+export async function doctorAnswer(desk: DoctorDesk, cluster: string, user: string): Promise<View> {
+  const result = await desk.runDoctor(cluster, user);
+  if (!result.ok) return says(t`The doctor could not run on ${code(cluster)}: ${result.message}`);
+  return doctorView(result.report, cluster);
+}

@@ -1,0 +1,149 @@
+import type { z } from 'zod';
+import type { CertificateDates, CustomObject, EventRecord, JobState, PodState } from '../../cluster/gateway.js';
+import type { LabelName, NamespaceName, PlatformNames } from '../../platform-names.js';
+import type { ObjectName, Permission } from '../../remedies/steps/step.js';
+
+/**
+ * The vocabulary detectors are written in. A detector is a declared, read-only check of one entry's
+ * symptom: it names what it reads (the scan reads each thing once for every detector and hands them a
+ * snapshot), and judges from that snapshot alone. It never calls the cluster itself.
+ */
+
+/** Where a list is read: one of the platform's namespaces, or every namespace in one call. */
+export type ListScope = NamespaceName | 'cluster';
+
+/** The custom kinds a detector may list. */
+export type ObservedCustomKind = 'rollout';
+
+/** The pods whose logs a detector reads: by one of the platform's labels, or by a pod's name. */
+export type LogSource = { readonly label: LabelName } | { readonly pod: 'databasePod' | 'gitSensorPod' };
+
+/** One thing a detector reads. Logs are read only in the platform's namespaces, and only their tails. */
+export type Read =
+  | { readonly list: 'pods' | 'jobs' | 'warnings'; readonly in: ListScope }
+  | { readonly list: 'custom'; readonly custom: ObservedCustomKind; readonly in: ListScope }
+  | { readonly certificate: ObjectName; readonly in: NamespaceName; readonly key: string }
+  | { readonly logs: LogSource; readonly in: NamespaceName; readonly tailLines: number };
+
+/** One piece of evidence: the object (`job/devtroncd/postgresql-migrate-devtron`) and what it shows, short. */
+export interface Evidence {
+  readonly object: string;
+  readonly detail: string;
+}
+
+/** Why a detector could not tell. */
+export type UnknownReason = 'forbidden' | 'unreachable' | 'not-installed' | 'error';
+
+/** What a detector concludes. */
+export type Verdict =
+  | { readonly state: 'present' | 'absent'; readonly evidence: readonly Evidence[] }
+  | { readonly state: 'unknown'; readonly reason: UnknownReason; readonly message: string }
+  | { readonly state: 'not-observable'; readonly check: string };
+
+/** A pod's log lines as read: the tail of each of its containers. */
+export interface LogTail {
+  readonly pod: PodState;
+  readonly container: string;
+  readonly lines: readonly string[];
+}
+
+/**
+ * What a detector sees: the results of the reads it declared, shared with every other detector. A
+ * read that failed throws `Unreadable` (the scan turns it into `unknown`); a read the detector did not
+ * declare throws an Error (a bug in the detector's declaration).
+ */
+export interface Snapshot {
+  readonly names: PlatformNames;
+  readonly now: Date;
+  pods(scope: ListScope): readonly PodState[];
+  jobs(scope: ListScope): readonly JobState[];
+  warnings(scope: ListScope): readonly EventRecord[];
+  /** Undefined when the kind is not installed. */
+  custom(kind: ObservedCustomKind, scope: ListScope): readonly CustomObject[] | undefined;
+  /** Undefined when the secret or key is absent; `unreadable` when it holds no certificate. */
+  certificate(name: ObjectName, namespace: NamespaceName, key: string): CertificateDates | 'unreadable' | undefined;
+  logs(source: LogSource, namespace: NamespaceName): readonly LogTail[];
+}
+
+/** A read that did not answer; the detector's verdict becomes `unknown` with this reason. */
+export class Unreadable extends Error {
+  constructor(
+    readonly reason: UnknownReason,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'Unreadable';
+  }
+}
+
+/** What every detector says about itself, whatever its kind. */
+export interface DetectorBase {
+  readonly kind: string;
+}
+
+/** One kind of detector as its file declares it. */
+export interface DetectorDeclaration<D extends DetectorBase> {
+  readonly kind: D['kind'];
+  /** A detector of this kind as the catalogue writes it; checked against this schema. */
+  readonly detector: z.ZodType<D>;
+  /** What it reads; its permissions follow from these. */
+  reads(detector: D): Read[];
+  /** Judges from the snapshot alone. */
+  detect(detector: D, snapshot: Snapshot): Verdict;
+}
+
+/** One kind of detector as the registry holds it. */
+export interface DetectorKind<D extends DetectorBase> extends DetectorDeclaration<D> {
+  permissions(detector: D): Permission[];
+}
+
+export type DetectorOf<T> = T extends DetectorKind<infer D> ? D : never;
+
+/** The API group and resource a list reads. */
+const listed = { pods: ['', 'pods'], jobs: ['batch', 'jobs'], warnings: ['', 'events'], custom: ['argoproj.io', 'rollouts'] } as const;
+
+/**
+ * The Kubernetes permissions behind a read: lists by namespace (or cluster-wide), secrets only by
+ * name, logs only in a platform namespace (the pods are found through a list of that namespace).
+ */
+export function permissionsOfRead(read: Read): Permission[] {
+  if ('list' in read) {
+    const [apiGroup, resource] = listed[read.list];
+    return [{ apiGroup, resource, verbs: ['list'], scope: read.in }];
+  }
+  if ('certificate' in read) return [{ apiGroup: '', resource: 'secrets', verbs: ['get'], scope: read.in, resourceNames: [read.certificate] }];
+  return [
+    { apiGroup: '', resource: 'pods', verbs: ['list'], scope: read.in },
+    { apiGroup: '', resource: 'pods/log', verbs: ['get'], scope: read.in },
+  ];
+}
+
+/** Declares a detector kind; its permissions are those of its reads. */
+export function defineDetector<D extends DetectorBase>(declared: DetectorDeclaration<D>): DetectorKind<D> {
+  return { ...declared, permissions: (d) => declared.reads(d).flatMap(permissionsOfRead) };
+}
+
+/** `kubectl`-like short object names for evidence. */
+export const objectName = (kind: string, namespace: string, name: string): string => `${kind}/${namespace}/${name}`;
+
+/** How long ago, compactly: 45s, 12m, 3h, 2d. */
+export function ago(at: string, now: Date): string {
+  const s = Math.max(0, Math.round((now.getTime() - Date.parse(at)) / 1000));
+  if (!Number.isFinite(s)) return '?';
+  if (s < 120) return `${s}s`;
+  if (s < 7200) return `${Math.round(s / 60)}m`;
+  if (s < 172_800) return `${Math.round(s / 3600)}h`;
+  return `${Math.round(s / 86_400)}d`;
+}
+
+/** Whether a pod carries every `key=value` of a label selector as the platform names write them. */
+export function hasLabels(pod: PodState, selector: string): boolean {
+  return selector
+    .split(',')
+    .map((p) => p.trim())
+    .filter((p) => p !== '')
+    .every((p) => {
+      const [k, v] = p.split('=', 2) as [string, string | undefined];
+      return v === undefined ? Object.hasOwn(pod.labels, k) : pod.labels[k] === v;
+    });
+}

@@ -1,0 +1,65 @@
+import { spawnSync } from 'node:child_process';
+import { Writable } from 'node:stream';
+import { describe, expect, it } from 'vitest';
+import { catalogue } from '../../src/catalogue/index.js';
+import { runDoctorCommand } from '../../src/commands/doctor-cli.js';
+import { InputError } from '../../src/input-error.js';
+
+function sink() {
+  let text = '';
+  const stream = new Writable({
+    write(chunk, _enc, done) {
+      text += String(chunk);
+      done();
+    },
+  });
+  return { stream, text: () => text };
+}
+
+async function doctor(args: string[]) {
+  const out = sink();
+  const err = sink();
+  const code = await runDoctorCommand(args, { stdout: out.stream as unknown as NodeJS.WriteStream, stderr: err.stream as unknown as NodeJS.WriteStream });
+  return { code, out: out.text() };
+}
+
+describe('platform-medic doctor', () => {
+  it('--json on a fresh simulated cluster: one finding per catalogue entry, none present, exit 0', async () => {
+    const r = await doctor(['--json']);
+    expect(r.code).toBe(0);
+    const parsed = JSON.parse(r.out) as { cluster: string; findings: { id: string; ref: string; state: string; evidence: unknown[] }[] };
+    expect(parsed.cluster).toBe('simulated');
+    expect(parsed.findings.map((f) => f.id)).toEqual(catalogue.map((e) => e.id));
+    expect(parsed.findings.every((f) => Object.keys(f).join() === 'id,ref,state,evidence')).toBe(true);
+    expect(parsed.findings.filter((f) => f.state === 'present')).toEqual([]);
+  });
+
+  it('--broken ENTRY: that entry present with its evidence, exit 1; the text names it with its fix', async () => {
+    const r = await doctor(['--json', '--broken', 'install-jobs-failed']);
+    expect(r.code).toBe(1);
+    const { findings } = JSON.parse(r.out) as { findings: { id: string; state: string; evidence: { object: string; detail: string }[] }[] };
+    expect(findings.filter((f) => f.state === 'present').map((f) => f.id)).toEqual(['install-jobs-failed']);
+    expect(findings.find((f) => f.id === 'install-jobs-failed')?.evidence[0]).toEqual({ object: 'job/devtroncd/postgresql-migrate-devtron', detail: expect.stringMatching(/^0\/1 completions, BackoffLimitExceeded/) });
+    const text = await doctor(['--broken', 'build-logs:broker']);
+    expect(text.code).toBe(1);
+    expect(text.out).toContain('Type "fix build-logs simulated".');
+    expect(text.out).toMatch(/pod\/devtroncd\/devtron-\S+ 2 of the last \d+ log lines of devtron, latest: .*Nats Client Connection closed!/);
+  });
+
+  it('refuses bad input as an InputError (exit 2)', async () => {
+    await expect(doctor(['--broken', 'no-such-entry'])).rejects.toThrow(InputError);
+    await expect(doctor(['--kubeconfig', '/x', '--cluster', 'prod'])).rejects.toThrow(/name a cluster twice/);
+    await expect(doctor(['--kubeconfig', '/x', '--broken', 'build-logs'])).rejects.toThrow(/cannot be used with a real one/);
+    await expect(doctor(['--frobnicate'])).rejects.toThrow(/unknown argument --frobnicate/);
+  });
+
+  it('exits 2 with one line for bad input, as a user runs it', () => {
+    const r = spawnSync(process.execPath, ['--import', 'tsx', 'src/cli.ts', 'doctor', '--kubeconfig', '/nonexistent/kubeconfig'], {
+      env: { PATH: process.env.PATH ?? '', HOME: '/tmp', PLATFORM_MEDIC_CONFIG: '' },
+      encoding: 'utf8',
+      timeout: 60_000,
+    });
+    expect(r.stderr).toBe('platform-medic: The kubeconfig /nonexistent/kubeconfig does not exist.\n');
+    expect(r.status).toBe(2);
+  }, 60_000);
+});

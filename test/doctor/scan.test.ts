@@ -1,0 +1,101 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { catalogue } from '../../src/catalogue/index.js';
+import { ClusterGateway } from '../../src/cluster/gateway.js';
+import { faultAnnotation, startSimulatedCluster, type SimulatedCluster } from '../../src/cluster/sim/index.js';
+import { scan } from '../../src/doctor/index.js';
+import { defaultPlatformNames } from '../../src/platform-names.js';
+import { workerSubject } from '../../src/remedies/rbac-manifest.js';
+import { workerRbac } from '../../src/remedies/rbac.js';
+import { doctor, fast, hiddenSim, present, stateOf } from './support.js';
+
+const sims: SimulatedCluster[] = [];
+afterEach(async () => {
+  await Promise.all(sims.splice(0).map((s) => s.close()));
+});
+
+const track = (sim: SimulatedCluster) => (sims.push(sim), sim);
+
+describe('the scan reads each thing once for every detector', () => {
+  it('lists each resource kind once per scope, gets the secret by name, and reads only bounded log tails', async () => {
+    const sim = track(await hiddenSim());
+    sim.break('build-logs');
+    await sim.settle();
+    const before = sim.requests().length;
+    const report = await doctor(sim);
+    const calls = sim.requests().slice(before).map((r) => `${r.method} ${r.path}`);
+    const lists = calls.filter((c) => !c.includes('/log') && !c.includes('/secrets/'));
+    // One list per kind and scope: every pod and every warning event in one call each (they serve the
+    // platform namespaces too), the jobs and rollouts of the platform namespace.
+    expect(lists.sort()).toEqual([
+      'GET /api/v1/events',
+      'GET /api/v1/pods',
+      'GET /apis/argoproj.io/v1alpha1/namespaces/devtroncd/rollouts',
+      'GET /apis/batch/v1/namespaces/devtroncd/jobs',
+    ]);
+    expect(calls.filter((c) => c.includes('/secrets'))).toEqual(['GET /api/v1/namespaces/devtroncd/secrets/argocd-secret']);
+    const logs = sim.requests().slice(before).filter((r) => r.path.endsWith('/log'));
+    expect(logs.length).toBeGreaterThan(0);
+    expect(logs.every((r) => r.path.startsWith('/api/v1/namespaces/devtroncd/pods/') && /tailLines=\d+/.test(r.query))).toBe(true);
+    expect(present(report)).toEqual(['build-logs']);
+  });
+
+  it('says unknown, and why, where a read is forbidden, and still answers the rest', async () => {
+    const rbac = workerRbac(catalogue, defaultPlatformNames);
+    const withoutEvents = { ...rbac, clusterRules: rbac.clusterRules.filter((r) => !r.resources.includes('events')) };
+    const sim = track(await startSimulatedCluster({ ...fast, hideMarkers: true, policy: { subject: workerSubject(defaultPlatformNames), ...withoutEvents } }));
+    sim.break('install-jobs-failed');
+    await sim.settle();
+    const report = await scan(new ClusterGateway(sim.kubeConfig()), sim.names, catalogue);
+    expect(stateOf(report, 'database-image-pull')).toMatchObject({ state: 'unknown', reason: 'forbidden', message: expect.stringContaining('list events') });
+    expect(stateOf(report, 'image-pull-private-registry')).toMatchObject({ state: 'unknown', reason: 'forbidden' });
+    expect(present(report)).toEqual(['install-jobs-failed']);
+  });
+
+  it('says unreachable when the cluster does not answer', async () => {
+    const sim = track(await hiddenSim());
+    const kc = sim.kubeConfig();
+    await sim.close();
+    const report = await scan(new ClusterGateway(kc, { callTimeoutMs: 2_000 }), sim.names, catalogue);
+    expect(stateOf(report, 'install-jobs-failed')).toMatchObject({ state: 'unknown', reason: 'unreachable' });
+    expect(stateOf(report, 'stale-session-cookie')?.state).toBe('not-observable');
+  });
+});
+
+describe("the simulator's fault annotation never reaches a detector", () => {
+  it('is hidden from every read of the API when hideMarkers is set, while the simulator still keeps it', async () => {
+    const sim = track(await hiddenSim());
+    sim.break('git-sensor-stuck');
+    await sim.settle();
+    expect(JSON.stringify(sim.get({ group: '', version: 'v1', plural: 'pods' }, 'devtroncd', 'git-sensor-0'))).toContain(faultAnnotation);
+    for (const path of ['/api/v1/namespaces/devtroncd/pods/git-sensor-0', '/api/v1/pods', '/api/v1/namespaces/devtroncd/pods?watch=false']) {
+      const res = await fetch(`${sim.url}${path}`, { headers: { authorization: `Bearer ${sim.token}` } });
+      expect(await res.text(), path).not.toContain(faultAnnotation);
+    }
+  });
+
+  it('is named nowhere in the doctor or its reads', () => {
+    const root = join(import.meta.dirname, '../../src');
+    const files = [...readdirSync(join(root, 'doctor'), { recursive: true, encoding: 'utf8' }).map((f) => join(root, 'doctor', f)), join(root, 'cluster/gateway/observe.ts')].filter((f) => f.endsWith('.ts'));
+    expect(files.length).toBeGreaterThan(5);
+    for (const f of files) {
+      const text = readFileSync(f, 'utf8');
+      expect(text, f).not.toContain('sim.platform-medic.dev');
+      expect(text, f).not.toMatch(/from '[./]*cluster\/sim|from '\.\.\/sim/);
+    }
+  });
+
+  it('does not change any finding when it is shown: the detectors judge from the real signals alone', async () => {
+    for (const id of ['build-logs', 'database-image-pull', 'image-pull-private-registry']) {
+      const shown = track(await startSimulatedCluster(fast));
+      const hidden = track(await hiddenSim());
+      for (const sim of [shown, hidden]) {
+        sim.break(id);
+        await sim.settle();
+      }
+      const states = async (sim: SimulatedCluster) => (await doctor(sim)).findings.map((f) => `${f.id}:${f.state}`);
+      expect(await states(hidden), id).toEqual(await states(shown));
+    }
+  });
+});
