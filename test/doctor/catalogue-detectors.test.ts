@@ -12,7 +12,6 @@ const pending = [
   'rollout-crds-outdated',
   'dashboards-missing',
   'datasource-update-failed',
-  'git-sensor-stuck',
   'cpu-graphs-empty',
   'upload-too-large',
   'metrics-server-tls',
@@ -20,8 +19,6 @@ const pending = [
   'upgrade-cannot-patch-database',
   'rollout-stable-rs',
   'terminal-disconnects',
-  'commits-exit-128',
-  'git-sensor-volume-full',
 ];
 
 describe("the catalogue's detectors", () => {

@@ -6,6 +6,7 @@ import { jobsIncomplete } from './jobs-incomplete.js';
 import { lastAppliedJson } from './last-applied-json.js';
 import { logLines } from './log-lines.js';
 import { notObservable } from './not-observable.js';
+import { stalledCycles } from './stalled-cycles.js';
 
 /**
  * The registry of detector kinds. Adding a kind is its file (src/doctor/detectors/<kind>.ts, declared
@@ -19,6 +20,7 @@ const declared = {
   imagePullFailing,
   certificateExpiry,
   lastAppliedJson,
+  stalledCycles,
 };
 
 /** One detector of any kind the registry holds. */
