@@ -13,12 +13,8 @@ const pending = [
   'dashboards-missing',
   'datasource-update-failed',
   'cpu-graphs-empty',
-  'upload-too-large',
-  'metrics-server-tls',
   'database-drop-blocked',
   'upgrade-cannot-patch-database',
-  'rollout-stable-rs',
-  'terminal-disconnects',
 ];
 
 describe("the catalogue's detectors", () => {

@@ -5,7 +5,9 @@ import { imagePullFailing } from './image-pull.js';
 import { jobsIncomplete } from './jobs-incomplete.js';
 import { lastAppliedJson } from './last-applied-json.js';
 import { logLines } from './log-lines.js';
+import { gceBackendTimeout, ingressBodySize } from './ingress.js';
 import { notObservable } from './not-observable.js';
+import { controllerVersion, missingArgument } from './workloads.js';
 import { stalledCycles } from './stalled-cycles.js';
 
 /**
@@ -21,6 +23,10 @@ const declared = {
   certificateExpiry,
   lastAppliedJson,
   stalledCycles,
+  ingressBodySize,
+  gceBackendTimeout,
+  missingArgument,
+  controllerVersion,
 };
 
 /** One detector of any kind the registry holds. */

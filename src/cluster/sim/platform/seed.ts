@@ -156,7 +156,8 @@ export function seedStandardInstall(store: ObjectStore, controllers: Controllers
 
     const backend = (path: string, svc: string) => ({ path, pathType: 'Prefix', backend: { service: { name: svc, port: { number: 80 } } } });
     add(kinds.ingress, {
-      metadata: { name: platformIngressName, namespace: ns },
+      // The platform's chart sets a body-size limit above the controller's 1m default (entry 12's broken state removes it).
+      metadata: { name: platformIngressName, namespace: ns, annotations: { 'nginx.ingress.kubernetes.io/proxy-body-size': '100m' } },
       spec: {
         ingressClassName: 'nginx',
         rules: [{ http: { paths: [backend('/orchestrator', platformServiceName), backend('/dashboard', platformServiceName), backend('/grafana', 'devtron-grafana'), backend('/', platformServiceName)] } }],
