@@ -20,7 +20,7 @@ export type { MetaResource, MetadataPatch, ObjectMetaSummary } from './gateway/m
 export { metaResources } from './gateway/metadata.js';
 export type { CustomKind, CustomObject } from './gateway/custom.js';
 export type { CertificateDates, ContainerState, EventRecord, JobState, PodState } from './gateway/observe.js';
-export type { BackendConfigState, DeploymentState, IngressState, ServerVersion, ServiceState } from './gateway/observe-objects.js';
+export type { BackendConfigState, CrdState, DeploymentState, IngressState, ServerVersion, ServiceState } from './gateway/observe-objects.js';
 export { customKinds } from './gateway/custom.js';
 export type { ApplicableKind, ManifestObject, ObjectVersion } from './gateway/manifests.js';
 export { applicableKinds } from './gateway/manifests.js';

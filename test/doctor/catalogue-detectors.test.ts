@@ -9,12 +9,10 @@ import { defaultPlatformNames } from '../../src/platform-names.js';
  * an id when its detector lands. Every other entry must declare one.
  */
 const pending = [
-  'rollout-crds-outdated',
   'dashboards-missing',
   'datasource-update-failed',
   'cpu-graphs-empty',
   'database-drop-blocked',
-  'upgrade-cannot-patch-database',
 ];
 
 describe("the catalogue's detectors", () => {

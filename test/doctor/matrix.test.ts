@@ -23,11 +23,13 @@ const table: Record<string, { remedy: 'runs' } | { remedy: string } | { notObser
   'git-sensor-stuck': { remedy: 'runs' },
   'commits-exit-128': { remedy: 'manual: the repository is saved again in the dashboard; then the git-sensor restarts and the token is tested' },
   'git-sensor-volume-full': { remedy: 'runs' },
+  'rollout-crds-outdated': { remedy: 'runs' },
   'upload-too-large': { remedy: 'runs' },
   'terminal-disconnects': { remedy: 'runs' },
   'metrics-server-tls': { remedy: 'manual: the metrics-server chart is deployed again with --kubelet-insecure-tls' },
   'rollout-stable-rs': { remedy: 'manual: the rollout controller chart is updated in Helm Apps' },
   'image-pull-private-registry': { remedy: 'manual: the registry credentials are injected in the dashboard, then the application is redeployed' },
+  'upgrade-cannot-patch-database': { notObservable: "the chart manager's upgrade output says it; unlabelled objects are every installer-based install's normal state" },
   'admin-password-reset': { notObservable: 'a wrong password shows at the login page, not in the cluster' },
   'admin-password-reset-legacy': { notObservable: 'a wrong password shows at the login page, not in the cluster' },
 };

@@ -28,11 +28,12 @@ describe('the scan reads each thing once for every detector', () => {
     const lists = calls.filter((c) => !c.includes('/log') && !c.includes('/secrets/'));
     // One list per kind and scope: every pod, every warning event and every deployment in one call each
     // (they serve the platform namespaces too), the jobs, rollouts, services, ingresses and backend
-    // configurations of the platform namespace, and the server's version.
+    // configurations of the platform namespace, the rollout CRD by name, and the server's version.
     expect(lists.sort()).toEqual([
       'GET /api/v1/events',
       'GET /api/v1/namespaces/devtroncd/services',
       'GET /api/v1/pods',
+      'GET /apis/apiextensions.k8s.io/v1/customresourcedefinitions/rollouts.argoproj.io',
       'GET /apis/apps/v1/deployments',
       'GET /apis/argoproj.io/v1alpha1/namespaces/devtroncd/rollouts',
       'GET /apis/batch/v1/namespaces/devtroncd/jobs',

@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import type { BackendConfigState, CertificateDates, CustomObject, DeploymentState, EventRecord, IngressState, JobState, PodState, ServerVersion, ServiceState } from '../../cluster/gateway.js';
+import type { BackendConfigState, CertificateDates, CrdState, CustomObject, DeploymentState, EventRecord, IngressState, JobState, PodState, ServerVersion, ServiceState } from '../../cluster/gateway.js';
 import type { LabelName, NamespaceName, PlatformNames } from '../../platform-names.js';
 import type { ObjectName, Permission } from '../../remedies/steps/step.js';
 
@@ -11,6 +11,9 @@ import type { ObjectName, Permission } from '../../remedies/steps/step.js';
 
 /** Where a list is read: one of the platform's namespaces, or every namespace in one call. */
 export type ListScope = NamespaceName | 'cluster';
+
+/** The custom resource definitions a detector may read, by name. */
+export type ObservedCrd = 'rollouts.argoproj.io';
 
 /** The custom kinds a detector may list. */
 export type ObservedCustomKind = 'rollout';
@@ -25,6 +28,7 @@ export type ListedKind = 'pods' | 'jobs' | 'warnings' | 'deployments' | 'ingress
 export type Read =
   | { readonly list: ListedKind; readonly in: ListScope }
   | { readonly serverVersion: true }
+  | { readonly crd: ObservedCrd }
   | { readonly list: 'custom'; readonly custom: ObservedCustomKind; readonly in: ListScope }
   | { readonly certificate: ObjectName; readonly in: NamespaceName; readonly key: string }
   | { readonly logs: LogSource; readonly in: NamespaceName; readonly tailLines: number };
@@ -73,6 +77,8 @@ export interface Snapshot {
   /** Undefined when the kind is not installed. */
   backendConfigs(scope: ListScope): readonly BackendConfigState[] | undefined;
   serverVersion(): ServerVersion;
+  /** Undefined when the definition is not installed. */
+  crd(name: ObservedCrd): CrdState | undefined;
 }
 
 /** A read that did not answer; the detector's verdict becomes `unknown` with this reason. */
@@ -129,6 +135,7 @@ const listed = {
 export function permissionsOfRead(read: Read): Permission[] {
   // /version is readable by every authenticated client (the system:public-info-viewer role).
   if ('serverVersion' in read) return [];
+  if ('crd' in read) return [{ apiGroup: 'apiextensions.k8s.io', resource: 'customresourcedefinitions', verbs: ['get'], scope: 'cluster', resourceNames: [{ literal: read.crd }] }];
   if ('list' in read) {
     const [apiGroup, resource] = listed[read.list];
     return [{ apiGroup, resource, verbs: ['list'], scope: read.in }];

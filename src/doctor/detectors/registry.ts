@@ -7,7 +7,7 @@ import { lastAppliedJson } from './last-applied-json.js';
 import { logLines } from './log-lines.js';
 import { gceBackendTimeout, ingressBodySize } from './ingress.js';
 import { notObservable } from './not-observable.js';
-import { controllerVersion, missingArgument } from './workloads.js';
+import { controllerVersion, crdOutdated, missingArgument } from './workloads.js';
 import { stalledCycles } from './stalled-cycles.js';
 
 /**
@@ -27,6 +27,7 @@ const declared = {
   gceBackendTimeout,
   missingArgument,
   controllerVersion,
+  crdOutdated,
 };
 
 /** One detector of any kind the registry holds. */
