@@ -10,7 +10,6 @@ import { defaultPlatformNames } from '../../src/platform-names.js';
  */
 const pending = [
   'dashboards-missing',
-  'datasource-update-failed',
   'cpu-graphs-empty',
   'database-drop-blocked',
 ];

@@ -24,6 +24,7 @@ const table: Record<string, { remedy: 'runs' } | { remedy: string } | { notObser
   'commits-exit-128': { remedy: 'manual: the repository is saved again in the dashboard; then the git-sensor restarts and the token is tested' },
   'git-sensor-volume-full': { remedy: 'runs' },
   'rollout-crds-outdated': { remedy: 'runs' },
+  'datasource-update-failed': { remedy: 'runs' },
   'upload-too-large': { remedy: 'runs' },
   'terminal-disconnects': { remedy: 'runs' },
   'metrics-server-tls': { remedy: 'manual: the metrics-server chart is deployed again with --kubelet-insecure-tls' },

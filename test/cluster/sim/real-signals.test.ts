@@ -163,6 +163,17 @@ describe('the real signals of the broken states', () => {
     expect(rollout.status?.canary).toBeUndefined();
   });
 
+  it("datasource-update-failed: the main pod logs the dashboard's refusal until it starts again and reads the current version", async () => {
+    await env.sim.break('datasource-update-failed');
+    const [main] = await podsOf(ns, 'app=devtron');
+    const refusal = json(await tail(ns, main!.metadata!.name!)).find((l) => String(l['response']).includes('Reload new version and try again'));
+    expect(refusal).toMatchObject({ level: 'error', status: '500 Internal Server Error' });
+    await env.core.deleteNamespacedPod({ namespace: ns, name: main!.metadata!.name! });
+    await env.sim.settle();
+    const [replacement] = await podsOf(ns, 'app=devtron');
+    expect((await tail(ns, replacement!.metadata!.name!)).join('\n')).not.toContain('Reload new version');
+  });
+
   it('events count the kubelet retries: back-off from 10 s doubling to 5 min', () => {
     expect([0, 9_999, 10_000, 30_000, 70_000, 150_000, 310_000, 610_000].map(attemptsWithin)).toEqual([1, 1, 2, 3, 4, 5, 6, 7]);
   });

@@ -67,8 +67,26 @@ export function pollCycles(pod: KubeObject, now: Date, outcome: PollOutcome = {}
   return lines;
 }
 
-/** What a pod of the platform writes routinely (the git-sensor's polls, going as `polls` says); empty for other pods. */
-export function routineLog(pod: KubeObject, now: Date, names: PlatformNames, polls: PollOutcome = {}): LogLine[] {
-  if (matchesLabels(parseLabelSelector(names.gitSensorLabel), pod.metadata.labels)) return pollCycles(pod, now, polls);
+/** What the world makes the platform's pods write, besides their faults. */
+export interface Routine {
+  /** How the git-sensor's polls go. */
+  polls?: PollOutcome;
+  /**
+   * Someone updated a cluster and the dashboard refused the main pod's stale data source (entry 8): the
+   * refusal's text is the dashboard's (grafana pkg/api/datasources.go, ErrDataSourceUpdatingOldVersion);
+   * the wording of the main pod's own line around it is ours, not checked against the orchestrator's source.
+   */
+  dataSourceRefused?: boolean;
+}
+
+/** What a pod of the platform writes routinely (the git-sensor's polls; the main pod's failed cluster update); empty for other pods. */
+export function routineLog(pod: KubeObject, now: Date, names: PlatformNames, routine: Routine = {}): LogLine[] {
+  const labels = pod.metadata.labels;
+  if (matchesLabels(parseLabelSelector(names.gitSensorLabel), labels)) return pollCycles(pod, now, routine.polls);
+  if (routine.dataSourceRefused && matchesLabels(parseLabelSelector(names.mainPodLabel), labels)) {
+    const at = new Date(Math.max(startOf(pod) + 1000, now.getTime() - 3 * minute));
+    const body = '{"message":"Failed to update datasource. Reload new version and try again"}';
+    return [zapLine('error', at, 'grafana/GrafanaClient.go:412', 'error in updating data source of the cluster', [['status', '500 Internal Server Error'], ['response', body]])];
+  }
   return [];
 }

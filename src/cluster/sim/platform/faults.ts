@@ -101,7 +101,7 @@ export function faultyPods(view: () => SimView | undefined, broken: ReadonlyMap<
     logLines(pod, now): LogLine[] {
       const faults = faultsOf(pod);
       const world = view();
-      const routine = faults.some((f) => f.replacesRoutine) || !world ? [] : routineLog(pod, now, world.names, pollOutcome(world, broken));
+      const routine = faults.some((f) => f.replacesRoutine) || !world ? [] : routineLog(pod, now, world.names, { polls: pollOutcome(world, broken), dataSourceRefused: broken.has('datasource-update-failed') && world.dashboard.refusesPlatformUpdate() });
       return [...routine, ...faults.flatMap((f) => f.log(pod, now))];
     },
   };
