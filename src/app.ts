@@ -2,9 +2,10 @@ import { randomBytes } from 'node:crypto';
 import { userInfo } from 'node:os';
 import { runBot } from './bot.js';
 import { startDemoPlatform } from './cluster/sim/demo.js';
-import type { SimulatedCluster } from './cluster/sim/index.js';
+import { simulatedClusterName, type SimulatedCluster } from './cluster/sim/index.js';
 import { assertClusterReachable, loadKubeConfig } from './cluster/kubeconfig.js';
-import { ConfigError, findCluster, hasSlackCredentials, loadConfig, type Config, type ConfigSources } from './config.js';
+import { findCluster, hasSlackCredentials, loadConfig, noSuchClusterText, type ClusterConfig, type Config, type ConfigSources } from './config.js';
+import { InputError, UserFacingError } from './errors.js';
 import { startPrivateRedis, redisServerInstalled } from './jobs/private-redis.js';
 import { assertRedisReachable, RedisUnavailableError, safeRedisUrl } from './jobs/redis.js';
 import { startClusterWorker } from './jobs/worker.js';
@@ -27,7 +28,7 @@ export async function runWorker(config: Config, clusterName: string): Promise<vo
   const logger = createLogger(config.logLevel).child({ cluster: clusterName });
   installProcessGuards(logger);
   const cluster = findCluster(config, clusterName);
-  if (!cluster) throw new Error(`There is no cluster "${clusterName}". Configured clusters: ${config.clusters.map((c) => c.name).join(', ')}.`);
+  if (!cluster) throw new UserFacingError('unknown-cluster', noSuchClusterText(clusterName, config.clusters.map((c) => c.name)));
   await assertRedisReachable(config.redisUrl);
   const kubeConfig = loadKubeConfig(cluster.kube);
   await assertClusterReachable(kubeConfig, cluster.platformNamespace);
@@ -58,10 +59,25 @@ export interface TerminalDemoOptions {
   readonly broken?: string;
 }
 
+/**
+ * The configured cluster `--cluster` names; undefined for the simulated one (by its name, or by default).
+ * Checked before anything starts: a mistyped name must not leave the person on another cluster.
+ */
+function chosenCluster(config: Config, options: TerminalDemoOptions): ClusterConfig | undefined {
+  if (options.broken !== undefined && (options.cluster ?? simulatedClusterName) !== simulatedClusterName) throw new InputError('--broken breaks the simulated cluster; it cannot be combined with --cluster NAME');
+  if (options.broken !== undefined && (options.kubeconfig !== undefined || options.context !== undefined)) throw new InputError('--broken breaks the simulated cluster; it cannot be combined with --kubeconfig or --context');
+  if (options.cluster === undefined || options.cluster === simulatedClusterName) return undefined;
+  const configured = findCluster(config, options.cluster);
+  if (configured) return configured;
+  const names = [simulatedClusterName, ...config.clusters.map((c) => c.name)];
+  throw new InputError(`--cluster: ${noSuchClusterText(options.cluster, names)} Or use --kubeconfig PATH.`);
+}
+
 /** The terminal adapter: same commands, prompts for approval, real jobs through Redis. */
 export async function runTerminalDemo(sources: ConfigSources, options: TerminalDemoOptions): Promise<void> {
   const base = loadConfig(sources);
   const out = process.stdout;
+  const configured = chosenCluster(base, options);
   let redisUrl = base.redisUrl;
   let stopRedis = () => undefined as void;
   try {
@@ -74,12 +90,8 @@ export async function runTerminalDemo(sources: ConfigSources, options: TerminalD
     stopRedis = own.stop;
   }
 
-  const configured = options.cluster !== undefined ? findCluster(base, options.cluster) : undefined;
-  if (options.cluster !== undefined && !configured) {
-    throw new ConfigError([`--cluster: there is no cluster "${options.cluster}" in the configuration (clusters: ${base.clusters.map((c) => c.name).join(', ')})`]);
-  }
   const real = configured !== undefined || options.kubeconfig !== undefined || options.context !== undefined;
-  const clusterName = configured?.name ?? (real ? 'local' : 'simulated');
+  const clusterName = configured?.name ?? (real ? 'local' : simulatedClusterName);
   // The simulated platform first: its dashboard and database addresses go into the cluster's configuration.
   const demo = real ? undefined : await startDemoPlatform({ broken: options.broken ? [options.broken] : [] });
   const sim: SimulatedCluster | undefined = demo?.sim;

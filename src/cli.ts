@@ -1,6 +1,10 @@
 #!/usr/bin/env node
-import { loadConfig } from './config.js';
-import { fileReason, InputError } from './input-error.js';
+import { parseFlags } from './cli-flags.js';
+import { InputError, toUserError } from './errors.js';
+import { closestWord } from './spelling.js';
+
+// Each command imports what it needs when it runs: `match` or `explain` must not pay for Bolt, the
+// Kubernetes client, BullMQ or the configuration's schema (bench/cli.ts holds them to 4x a bare start).
 
 const usage = `platform-medic — repairs of the platform, from its troubleshooting guide
 
@@ -9,8 +13,8 @@ Usage:
   platform-medic bot                         the Slack bot (HTTP receiver, or Socket Mode with SLACK_APP_TOKEN)
   platform-medic worker --cluster NAME       the worker of one cluster (runs inside that cluster)
   platform-medic terminal [--cluster NAME | --kubeconfig PATH [--context NAME]] [--broken ENTRY[:DEPTH]]
-                                             the terminal adapter: the simulated cluster, unless a configured
-                                             cluster or a kubeconfig is chosen
+                                             the terminal adapter: the cluster named "simulated", unless a
+                                             configured cluster or a kubeconfig is chosen
   platform-medic sim [--port N] [--kubeconfig PATH] [--broken ENTRY[:DEPTH]]
                                              serve the simulated cluster alone and write a kubeconfig for it
   platform-medic match [--json] [FILE]       match an error (a file, or standard input) to the catalogue;
@@ -29,32 +33,29 @@ Usage:
 
 Configuration: environment variables and an optional YAML file (PLATFORM_MEDIC_CONFIG); see the README.`;
 
-function flag(args: string[], name: string): string | undefined {
-  const i = args.indexOf(name);
-  if (i === -1) return undefined;
-  const v = args[i + 1];
-  if (v === undefined || v.startsWith('--')) throw new InputError(`${name} needs a value`);
-  return v;
-}
+const loadConfig = async () => (await import('./config.js')).loadConfig();
+
+/** The commands, for "did you mean" on a mistyped one. */
+const commands = ['start', 'bot', 'worker', 'terminal', 'sim', 'match', 'explain', 'values', 'list', 'help'];
 
 async function main(argv: string[]): Promise<void> {
   const [command = 'start', ...args] = argv;
   switch (command) {
     case 'start':
+      parseFlags('start', args, {});
       return (await import('./app.js')).runStart({});
     case 'bot':
-      return (await import('./bot.js')).runBot(loadConfig());
+      parseFlags('bot', args, {});
+      return (await import('./bot.js')).runBot(await loadConfig());
     case 'worker': {
-      const cluster = flag(args, '--cluster');
+      const cluster = parseFlags('worker', args, { '--cluster': 'value' }).value('--cluster');
       if (!cluster) throw new InputError('worker: --cluster NAME is required (one worker per cluster)');
-      return (await import('./app.js')).runWorker(loadConfig(), cluster);
+      return (await import('./app.js')).runWorker(await loadConfig(), cluster);
     }
     case 'terminal': {
-      const cluster = flag(args, '--cluster');
-      const kubeconfig = flag(args, '--kubeconfig');
-      const context = flag(args, '--context');
-      const broken = flag(args, '--broken');
-      return (await import('./app.js')).runTerminalDemo({}, { ...(cluster ? { cluster } : {}), ...(kubeconfig ? { kubeconfig } : {}), ...(context ? { context } : {}), ...(broken ? { broken } : {}) });
+      const flags = parseFlags('terminal', args, { '--cluster': 'value', '--kubeconfig': 'value', '--context': 'value', '--broken': 'value' });
+      const options = Object.fromEntries(['cluster', 'kubeconfig', 'context', 'broken'].flatMap((name) => (flags.has(`--${name}`) ? [[name, flags.value(`--${name}`)]] : [])));
+      return (await import('./app.js')).runTerminalDemo({}, options);
     }
     case 'sim':
       return (await import('./cluster/sim/cli.js')).runSimCommand(args, process.stdout);
@@ -71,9 +72,9 @@ async function main(argv: string[]): Promise<void> {
       process.exitCode = await (await import('./commands/values-cli.js')).runValuesCommand(args, process);
       return;
     case 'list': {
-      if (args.length > 0) throw new InputError(`list takes no arguments (unknown: ${args.join(' ').slice(0, 80)})`);
-      const [{ listBlocks }, { blocksToText }] = await Promise.all([import('./views/slack/catalogue.js'), import('./views/text.js')]);
-      process.stdout.write(`${blocksToText(listBlocks())}\n`);
+      parseFlags('list', args, {});
+      const [{ listView }, { toText }] = await Promise.all([import('./core/catalogue.js'), import('./views/plain.js')]);
+      process.stdout.write(`${toText(listView())}\n`);
       return;
     }
     case 'help':
@@ -81,25 +82,32 @@ async function main(argv: string[]): Promise<void> {
     case '-h':
       process.stdout.write(`${usage}\n`);
       return;
-    default:
-      process.stderr.write(`Unknown command "${command}".\n\n${usage}\n`);
+    default: {
+      const near = closestWord(command, commands);
+      process.stderr.write(`Unknown command "${command.slice(0, 60)}".${near ? ` Did you mean "${near}"?` : ''}\n\n${usage}\n`);
       process.exitCode = 2;
+    }
   }
 }
 
-/**
- * Errors that are a person's to fix: their message says what to do, a stack trace would only hide it.
- * Known by name: each command loads only its own modules (the bot never loads the Kubernetes client),
- * so their classes are not all here to compare with.
- */
-const userErrors = new Set(['ConfigError', 'RedisUnavailableError', 'KubeConfigError', 'SlackStartError']);
 /** Their message is a whole answer on its own, without the program's name in front. */
-const selfExplained = new Set(['ConfigError', 'RedisUnavailableError']);
+const selfExplained = new Set(['config', 'redis-unavailable']);
 
-function isUserError(err: unknown): boolean {
-  if (err instanceof Error && userErrors.has(err.name)) return true;
-  const code = (err as { code?: unknown })?.code;
-  return typeof code === 'string' && /^E[A-Z]+$/.test(code);
+/**
+ * How the command line ends on an error: bad input (an argument, a file) is one line and exit 2; any
+ * other failure a person can act on is its safe message and exit 1; a bug adds its trace, for the
+ * report. The person reading is the one who ran the program, so a plain Error's message is shown too.
+ */
+function exitOn(err: unknown): never {
+  const safe = toUserError(err);
+  if (safe.code === 'input' || safe.code === 'file') {
+    process.stderr.write(`platform-medic: ${safe.safeMessage}\n`);
+    process.exit(2);
+  }
+  if (safe.code !== 'internal') process.stderr.write(`${selfExplained.has(safe.code) ? '' : 'platform-medic: '}${safe.safeMessage}\n`);
+  else if (err instanceof Error && err.constructor === Error) process.stderr.write(`platform-medic: ${err.message}\n`);
+  else process.stderr.write(`platform-medic: ${(err as Error)?.message ?? String(err)}\n(an unexpected error; please report it with this trace)\n${(err as Error)?.stack ?? ''}\n`);
+  process.exit(1);
 }
 
 /**
@@ -117,20 +125,4 @@ function endQuietlyOnClosedPipe(stream: NodeJS.WriteStream): void {
 endQuietlyOnClosedPipe(process.stdout);
 endQuietlyOnClosedPipe(process.stderr);
 
-main(process.argv.slice(2)).catch((err: unknown) => {
-  const message = (err as Error)?.message ?? String(err);
-  // Bad input (an argument, a file that cannot be read or written): one line, exit 2.
-  if (err instanceof InputError) {
-    process.stderr.write(`platform-medic: ${message}\n`);
-    process.exit(2);
-  }
-  const path = (err as { path?: unknown })?.path;
-  if (fileReason(err) && typeof path === 'string') {
-    process.stderr.write(`platform-medic: cannot use ${path}: ${fileReason(err)}\n`);
-    process.exit(2);
-  }
-  if (isUserError(err)) process.stderr.write(`${selfExplained.has((err as Error).name) ? '' : 'platform-medic: '}${message}\n`);
-  else if (err instanceof Error && err.constructor === Error) process.stderr.write(`platform-medic: ${message}\n`);
-  else process.stderr.write(`platform-medic: ${message}\n(an unexpected error; please report it with this trace)\n${(err as Error)?.stack ?? ''}\n`);
-  process.exit(1);
-});
+main(process.argv.slice(2)).catch(exitOn);

@@ -98,3 +98,11 @@ export function approvalRules(config: Config, cluster: string): ApprovalRules {
 export function findCluster(config: Config, name: string): ClusterConfig | undefined {
   return config.clusters.find((c) => c.name === name);
 }
+
+/**
+ * The one wording of "no such cluster", for every surface: the name asked for (cut to 60 characters)
+ * and the clusters there are, each written with `quote` (code spans in Slack, quotes in a terminal).
+ */
+export function noSuchClusterText(name: string, clusters: readonly string[], quote: (s: string) => string = (s) => `"${s}"`): string {
+  return `There is no cluster ${quote(name.slice(0, 60))}. Configured clusters: ${clusters.map(quote).join(', ')}.`;
+}

@@ -1,46 +1,60 @@
-import { z } from 'zod';
-
 /**
- * The real names behind the guide's placeholders, for one cluster, each with its description (the
- * README's table of cluster keys is derived from them). The defaults are those of a standard install
- * of the platform; every one can be changed per cluster.
+ * The real names behind the guide's placeholders, for one cluster.
+ * The defaults are those of a standard install of the platform; every one can be changed per cluster
+ * (platform-names-schema.ts checks a configuration's values). Free of the schema library on purpose:
+ * the catalogue and the command line read these defaults, and must start fast.
  */
-export const platformNamesSchema = z.object({
-  platformNamespace: z.string().min(1).default('devtroncd').describe('`{platform_ns}`: namespace of the platform\'s control components'),
-  ciNamespace: z.string().min(1).default('devtron-ci').describe('`{ci_ns}`: namespace in which build pods run'),
-  platformSecret: z.string().min(1).default('devtron-secret').describe('`<platform>-secret`: the platform secret holding the admin password keys'),
-  mainPodLabel: z.string().min(1).default('app=devtron').describe('`app=<platform>`: label of the main platform pod'),
-  eventWatcherLabel: z.string().min(1).default('app=kubewatch').describe('`app=<event_watcher>`: label of the build-event watcher pod'),
-  brokerPods: z.array(z.string().min(1)).min(1).default(['devtron-nats-0', 'devtron-stan-0']).describe('the two message broker pods'),
-  databaseStatefulSet: z.string().min(1).default('postgresql-postgresql').describe('the platform database\'s StatefulSet'),
-  databasePod: z.string().min(1).default('postgresql-postgresql-0').describe('the platform database\'s pod'),
-  databaseInitContainer: z.string().min(1).default('init-chmod-data').describe('the database pod\'s init container whose image the guide replaces (entry 7.9)'),
-  databaseContainer: z.string().min(1).default('postgresql-postgresql').describe('the database pod\'s main container'),
-  gitSensorPod: z.string().min(1).default('git-sensor-0').describe('the git-sensor pod'),
-  gitSensorLabel: z.string().min(1).default('app=git-sensor').describe('label of the git-sensor pod'),
-  gitSensorClaim: z.string().min(1).default('git-volume-git-sensor-0').describe('the git-sensor\'s volume claim (entry 7.24)'),
-  gitopsSecret: z.string().min(1).default('argocd-secret').describe('the GitOps controller\'s secret (its admin password and TLS certificate)'),
-  dexServerLabel: z.string().min(1).default('app.kubernetes.io/name=argocd-dex-server').describe('label of the SSO (dex) server pod'),
-  gitopsServerLabel: z.string().min(1).default('app.kubernetes.io/name=argocd-server').describe('label of the GitOps server pod'),
-  dashboardUrl: z.string().url().default('http://devtron-grafana.devtroncd/grafana').describe('`{dashboard_url}`: the metrics dashboard service, as reached from inside the cluster'),
-  dashboardUser: z.string().min(1).default('admin').describe('the metrics dashboard\'s admin user'),
-  installerName: z.string().min(1).default('installer-devtron').describe('the installer custom resource whose `status.sync.data` carries the `LTAG=` version line'),
-  manifestBaseUrl: z.string().url().default('https://raw.githubusercontent.com/devtron-labs/devtron/main/').describe('`{manifest_url}`: where the platform\'s manifests (`manifests/yamls/migrator.yaml`, `rollout.yaml`) are fetched from'),
-  installerReleaseName: z.string().min(1).default('devtron').describe('the chart manager (Helm) release that adopts the platform namespace\'s resources (entry 7.18)'),
-  dashboardPasswordKey: z.string().min(1).default('GRAFANA_PASSWORD').describe('key of the platform secret holding the dashboard password (the guide\'s DASHBOARD_PASSWORD)'),
-  dashboardCatalogueUrl: z.string().url().default('https://grafana.com/api/dashboards').describe('`{dashboard_url_catalogue}`: the public dashboard catalogue the four dashboards are downloaded from'),
-  dashboardOrgName: z.string().min(1).default('devtron-metrics-view').describe('the dashboard organisation App Details reads (id 2)'),
-  databaseHost: z.string().min(1).default('postgresql-postgresql.devtroncd').describe('the platform\'s PostgreSQL service, as reached from inside the cluster (entry 7.16)'),
-  databasePort: z.coerce.number().int().min(1).max(65535).default(5432).describe('the platform\'s PostgreSQL port'),
-  databaseUser: z.string().min(1).default('postgres').describe('the platform\'s PostgreSQL user'),
-  databasePasswordKey: z.string().min(1).default('PG_PASSWORD').describe('key of the platform secret holding the database password'),
-});
+const standardInstall = {
+  /** {platform_ns}: namespace of the platform's control components. */
+  platformNamespace: 'devtroncd',
+  /** {ci_ns}: namespace in which build pods run. */
+  ciNamespace: 'devtron-ci',
+  /** `<platform>-secret`: the platform secret holding the admin password keys. */
+  platformSecret: 'devtron-secret',
+  /** `app=<platform>`: the main platform pod. */
+  mainPodLabel: 'app=devtron',
+  /** `app=<event_watcher>`: the build-event watcher pod. */
+  eventWatcherLabel: 'app=kubewatch',
+  /** The two message broker pods. */
+  brokerPods: ['devtron-nats-0', 'devtron-stan-0'],
+  databaseStatefulSet: 'postgresql-postgresql',
+  databasePod: 'postgresql-postgresql-0',
+  databaseInitContainer: 'init-chmod-data',
+  databaseContainer: 'postgresql-postgresql',
+  gitSensorPod: 'git-sensor-0',
+  gitSensorLabel: 'app=git-sensor',
+  gitSensorClaim: 'git-volume-git-sensor-0',
+  gitopsSecret: 'argocd-secret',
+  dexServerLabel: 'app.kubernetes.io/name=argocd-dex-server',
+  gitopsServerLabel: 'app.kubernetes.io/name=argocd-server',
+  /** {dashboard_url}: the metrics dashboard service, as reached from inside the cluster. */
+  dashboardUrl: 'http://devtron-grafana.devtroncd/grafana',
+  dashboardUser: 'admin',
+  /** The installer custom resource whose `status.sync.data` carries the `LTAG=` version line. */
+  installerName: 'installer-devtron',
+  /** {manifest_url}: where the platform's manifests (`manifests/yamls/migrator.yaml`, `rollout.yaml`) are fetched from. */
+  manifestBaseUrl: 'https://raw.githubusercontent.com/devtron-labs/devtron/main/',
+  /** The chart manager (Helm) release that adopts the platform namespace's resources (entry 18). */
+  installerReleaseName: 'devtron',
+  /** Key of the platform secret holding the dashboard password (the guide's DASHBOARD_PASSWORD). */
+  dashboardPasswordKey: 'GRAFANA_PASSWORD',
+  /** {dashboard_url_catalogue}: the public dashboard catalogue the four dashboards are downloaded from. */
+  dashboardCatalogueUrl: 'https://grafana.com/api/dashboards',
+  /** The dashboard organisation App Details reads (id 2); the platform's documentation names it so. */
+  dashboardOrgName: 'devtron-metrics-view',
+  /** The platform's PostgreSQL service, as reached from inside the cluster (entry 16). */
+  databaseHost: 'postgresql-postgresql.devtroncd',
+  databasePort: 5432,
+  databaseUser: 'postgres',
+  /** Key of the platform secret holding the database password. */
+  databasePasswordKey: 'PG_PASSWORD',
+};
 
 /** The real names behind the guide's placeholders, for one cluster. */
-export type PlatformNames = z.infer<typeof platformNamesSchema>;
+export type PlatformNames = { -readonly [K in keyof typeof standardInstall]: (typeof standardInstall)[K] };
 
 /** The names of a standard install. */
-export const defaultPlatformNames: PlatformNames = Object.freeze(platformNamesSchema.parse({}));
+export const defaultPlatformNames: PlatformNames = Object.freeze(standardInstall);
 
 /** A key of PlatformNames whose value is one label selector such as `app=devtron`. */
 export type LabelName = 'mainPodLabel' | 'eventWatcherLabel' | 'gitSensorLabel' | 'dexServerLabel' | 'gitopsServerLabel';

@@ -3,6 +3,7 @@ import { chmodSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { startSimulatedCluster } from '../src/cluster/sim/index.js';
 
 /** Runs the command-line entry point as a user would, with only the given environment. */
 function cli(args: string[], env: Record<string, string> = {}, options: { input?: string; uid?: number } = {}) {
@@ -52,7 +53,7 @@ describe('the platform-medic command', spawning, () => {
   it('names the configured clusters when asked for a worker of an unknown one', () => {
     const r = cli(['worker', '--cluster', 'prod-us']);
     expect(r.code).toBe(1);
-    expect(r.err).toContain('There is no cluster "prod-us". Configured clusters: default.');
+    expect(r.err).toContain('There is no cluster "prod-us". Configured clusters: "default".');
   });
 
   it('prints its usage, and rejects an unknown command with exit code 2', () => {
@@ -149,6 +150,56 @@ describe('exit codes: bad input is 2 with one line, on every subcommand', spawni
     badInput(cli(['list', '--all']), 'platform-medic: list takes no arguments (unknown: --all)');
     expect(cli(['sim', '--frobnicate']).code).toBe(2);
     expect(cli(['worker', '--cluster']).code).toBe(2);
+  });
+});
+
+describe('unknown flags are refused with the closest known one, on every subcommand', spawning, () => {
+  it('a typo in the terminal\'s --kubeconfig does not start the simulated cluster', () => {
+    const r = cli(['terminal', '--kubconfig', join(process.env.HOME ?? '/tmp', '.kube/config')], {}, { input: 'quit\n' });
+    badInput(r, 'platform-medic: terminal: unknown flag --kubconfig; did you mean --kubeconfig?');
+    expect(r.out).toBe('');
+  });
+
+  it.each([
+    [['start', '--verbose'], 'platform-medic: start takes no arguments (unknown: --verbose)'],
+    [['bot', '--port', '3000'], 'platform-medic: bot takes no arguments (unknown: --port 3000)'],
+    [['worker', '--clutser', 'prod-eu'], 'platform-medic: worker: unknown flag --clutser; did you mean --cluster?'],
+    [['terminal', '--brokn', 'build-logs'], 'platform-medic: terminal: unknown flag --brokn; did you mean --broken?'],
+    [['terminal', '--frobnicate'], 'platform-medic: terminal: unknown flag --frobnicate (flags: --cluster, --kubeconfig, --context, --broken)'],
+    [['sim', '--prot', '8080'], 'platform-medic: sim: unknown flag --prot; did you mean --port?'],
+    [['match', '--jsn'], 'platform-medic: match: unknown flag --jsn; did you mean --json?'],
+    [['explain', '--json', 'build-logs'], 'platform-medic: explain takes no flags (unknown: --json)'],
+    [['values', 'check', '--iam-rol'], 'platform-medic values check: unknown flag --iam-rol; did you mean --iam-role?'],
+    [['values', 'upgrade', '--provider', 'S3', '--logs-bucke', 'b'], 'platform-medic values upgrade: unknown flag --logs-bucke; did you mean --logs-bucket?'],
+    [['list', '--all'], 'platform-medic: list takes no arguments (unknown: --all)'],
+  ])('%j: exit 2, one line', (args, line) => {
+    badInput(cli(args), line);
+  });
+
+  it('a mistyped command is answered with the closest one', () => {
+    const r = cli(['mach', 'x.log']);
+    expect(r.code).toBe(2);
+    expect(r.err.split('\n')[0]).toBe('Unknown command "mach". Did you mean "match"?');
+  });
+});
+
+describe('the simulated cluster has one name', spawning, () => {
+  it('the terminal answers an unknown --cluster with the clusters it can use, the simulated one by the name the session gives it', () => {
+    badInput(cli(['terminal', '--cluster', 'prod-eu']), 'platform-medic: --cluster: There is no cluster "prod-eu". Configured clusters: "simulated", "default". Or use --kubeconfig PATH.');
+  });
+
+  it('--broken is refused with a real cluster rather than ignored', () => {
+    badInput(cli(['terminal', '--kubeconfig', '/nonexistent/config', '--broken', 'build-logs']), 'platform-medic: --broken breaks the simulated cluster; it cannot be combined with --kubeconfig or --context');
+  });
+
+  it('the kubeconfig of the simulated cluster names its cluster and context "simulated"', async () => {
+    const sim = await startSimulatedCluster();
+    try {
+      const kc = sim.kubeConfig();
+      expect([kc.getCurrentContext(), kc.getCurrentCluster()?.name]).toEqual(['simulated', 'simulated']);
+    } finally {
+      await sim.close();
+    }
   });
 });
 

@@ -31,6 +31,7 @@ import { terminalDisconnects } from './entries/terminal-disconnects.js';
 import { upgradeCannotPatchDatabase } from './entries/upgrade-cannot-patch-database.js';
 import { uploadTooLarge } from './entries/upload-too-large.js';
 import type { CatalogueEntry, Stage } from './model.js';
+import { editDistance } from '../spelling.js';
 
 /**
  * The catalogue: section 7's entries in the guide's order, then section 5's procedures. Checked once
@@ -133,21 +134,6 @@ export function checkCatalogue(entries: CatalogueEntry[]): CatalogueEntry[] {
   return entries;
 }
 
-/** Edit distance (Levenshtein); ids are short, so the quadratic table is cheap. */
-function distance(a: string, b: string): number {
-  const row = Array.from({ length: b.length + 1 }, (_, i) => i);
-  for (let i = 1; i <= a.length; i++) {
-    let prev = row[0]!;
-    row[0] = i;
-    for (let j = 1; j <= b.length; j++) {
-      const cur = row[j]!;
-      row[j] = Math.min(row[j]! + 1, row[j - 1]! + 1, prev + (a[i - 1] === b[j - 1] ? 0 : 1));
-      prev = cur;
-    }
-  }
-  return row[b.length]!;
-}
-
 /**
  * The ids closest to what a user typed, best first: shared words with the id or title count most,
  * then spelling distance. Used to answer an unknown id.
@@ -162,7 +148,7 @@ export function closestIds(input: string, limit = 3): string[] {
     const hayWords = new Set(hay.split(/[^a-z0-9]+/));
     // Short words count only whole ("log" is not "login"); longer ones may be part of a word.
     const shared = words.filter((w) => (w.length < 5 ? hayWords.has(w) : hay.includes(w) || compact(hay).includes(compact(w)))).length;
-    return { id: e.id, shared, dist: distance(typed, e.id) };
+    return { id: e.id, shared, dist: editDistance(typed, e.id) };
   });
   scored.sort((a, b) => b.shared - a.shared || a.dist - b.dist || a.id.localeCompare(b.id));
   // Only ids that share a word or are a near-spelling: suggesting unrelated ids helps nobody.

@@ -1,6 +1,6 @@
 import type { Detector } from '../doctor/detectors/registry.js';
 import type { Step } from '../remedies/steps/registry.js';
-import { approvalOf, type ApprovalNeed } from '../remedies/steps/step.js';
+import { approvalOf, type ApprovalNeed } from '../remedies/steps/approval.js';
 
 /**
  * The catalogue model: every entry of the guide (section 7's symptoms, section 5's procedures) is one
@@ -18,7 +18,7 @@ export type GuideRef = `${5 | 7}.${number}`;
 export type { Step } from '../remedies/steps/registry.js';
 /** How the entry's symptom shows in the cluster; declared per kind under src/doctor/detectors/ (types only here). */
 export type { Detector } from '../doctor/detectors/registry.js';
-export { approvalOf } from '../remedies/steps/step.js';
+export { approvalOf } from '../remedies/steps/approval.js';
 
 /** Where a decision leads: another stage, or the end of the remedy. */
 export type DecisionOutcome =

@@ -1,4 +1,5 @@
 import { ApiException } from '@kubernetes/client-node';
+import { UserFacingError } from '../errors.js';
 import { networkCode } from '../net-errors.js';
 
 /** What went wrong talking to the Kubernetes API, grouped the way a person acts on it. */
@@ -8,15 +9,15 @@ export type ClusterErrorCode = 'forbidden' | 'not-found' | 'already-exists' | 'c
  * A failed Kubernetes call. `message` is safe to show in a channel: it names the call and what to do,
  * never credentials.
  */
-export class ClusterError extends Error {
+export class ClusterError extends UserFacingError {
   constructor(
-    readonly code: ClusterErrorCode,
+    override readonly code: ClusterErrorCode,
     message: string,
     /** The call that failed, e.g. `delete pod devtroncd/git-sensor-0`. */
     readonly call: string,
     readonly status?: number,
   ) {
-    super(message);
+    super(code, message);
     this.name = 'ClusterError';
   }
 }

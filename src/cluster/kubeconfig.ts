@@ -1,13 +1,13 @@
 import { CoreV1Api, KubeConfig } from '@kubernetes/client-node';
 import { existsSync } from 'node:fs';
 import type { KubeSource } from '../config.js';
-import { fileReason, InputError } from '../input-error.js';
+import { fileReason, InputError, UserFacingError } from '../errors.js';
 import { toClusterError } from './errors.js';
 
 /** A kubeconfig that cannot be used; the message says which and why. */
-export class KubeConfigError extends Error {
+export class KubeConfigError extends UserFacingError {
   constructor(message: string) {
-    super(message);
+    super('kubeconfig', message);
     this.name = 'KubeConfigError';
   }
 }

@@ -6,7 +6,7 @@ import { faultEntries, startSimulatedCluster, type SimulatedCluster } from '../c
 import { findCluster, loadConfig } from '../config.js';
 import { doctorView } from '../core/doctor.js';
 import { scan, type DoctorReport } from '../doctor/index.js';
-import { InputError } from '../input-error.js';
+import { InputError } from '../errors.js';
 import { defaultPlatformNames, type PlatformNames } from '../platform-names.js';
 import { toText } from '../views/plain.js';
 import type { CliIO } from './match-cli.js';

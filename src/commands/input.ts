@@ -1,5 +1,5 @@
 import { open } from 'node:fs/promises';
-import { fileReason } from '../input-error.js';
+import { fileReason } from '../errors.js';
 import { looksBinary } from '../matching/binary.js';
 
 /** What a CLI command read: the text, or why it would not read it (one line, exit 2). */

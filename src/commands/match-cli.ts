@@ -1,5 +1,6 @@
 import { readInput } from './input.js';
 import { explainView, unknownEntryView } from '../core/catalogue.js';
+import { parseFlags } from '../cli-flags.js';
 import { findEntry } from '../catalogue/index.js';
 import { match, type MatchResult } from '../matching/index.js';
 import { redact } from '../redact.js';
@@ -38,16 +39,11 @@ function matchText(result: MatchResult): string {
     .join('\n');
 }
 
-/** `platform-medic match [--json] [FILE]`: exit 0 on a match, 1 on none, 2 on bad input. */
+/** `platform-medic match [--json] [FILE]`: exit 0 on a match, 1 on none, 2 on bad input (an unknown flag throws InputError). */
 export async function runMatchCommand(args: string[], io: CliIO): Promise<number> {
-  const json = args.includes('--json');
-  const unknown = args.filter((a) => a.startsWith('--') && a !== '--json');
-  const files = args.filter((a) => !a.startsWith('--') || a === '-');
-  if (unknown.length > 0 || files.length > 1) {
-    io.stderr.write(`usage: platform-medic match [--json] [FILE]   (unknown: ${[...unknown, ...files.slice(1)].join(' ')})\n`);
-    return 2;
-  }
-  const input = await readInput(files[0], io.stdin, MAX_INPUT_BYTES, 'match reads up to 10 MB');
+  const flags = parseFlags('match', args, { '--json': 'switch' }, 1);
+  const json = flags.has('--json');
+  const input = await readInput(flags.positional[0], io.stdin, MAX_INPUT_BYTES, 'match reads up to 10 MB');
   if (!input.ok) {
     io.stderr.write(`platform-medic match: ${input.message}\n`);
     return 2;
@@ -59,7 +55,7 @@ export async function runMatchCommand(args: string[], io: CliIO): Promise<number
 
 /** `platform-medic explain ID`: the entry, or the closest ids. */
 export function runExplainCommand(args: string[], io: CliIO): number {
-  const id = args[0];
+  const id = parseFlags('explain', args, {}, 1).positional[0];
   if (!id) {
     io.stderr.write('usage: platform-medic explain ID   (see platform-medic list)\n');
     return 2;

@@ -1,4 +1,6 @@
+import { parseFlags, type ParsedFlags } from '../cli-flags.js';
 import { readInput } from './input.js';
+import { InputError } from '../errors.js';
 import { upgradeAnswer, upgradeFlagsUsage, upgradeFromFlags, upgradeView, valuesCheckAnswer, valuesCheckView } from '../core/values.js';
 import { defaultPlatformNames, type PlatformNames } from '../platform-names.js';
 import { checkValues, type CheckOptions, type ValuesCheck } from '../values/check.js';
@@ -30,7 +32,7 @@ export function valuesJson(check: Extract<ValuesCheck, { ok: true }>): string {
 /** The upgrade command from flags that mirror the modal, or what is wrong with them. */
 export function valuesUpgradeText(args: readonly string[], names: Pick<PlatformNames, 'platformNamespace' | 'installerReleaseName'> = defaultPlatformNames): { ok: true; text: string; script: string } | { ok: false; message: string } {
   const read = upgradeFromFlags(args);
-  if (!read.ok) return { ok: false, message: read.unknown ? `${read.message}\n${valuesCliUsage}` : read.message };
+  if (!read.ok) return { ok: false, message: read.message };
   const command = buildUpgradeCommand(read.request, names);
   return { ok: true, text: toText(upgradeView(read.request, command)), script: command.script };
 }
@@ -54,28 +56,29 @@ export async function runValuesCommand(args: string[], io: ValuesIO): Promise<nu
     io.stderr.write(`${valuesCliUsage}\n`);
     return 2;
   }
-  const known = new Set(['--json', '--iam-role', '--no-iam-role', '--s3-compatible']);
-  const unknown = rest.filter((a) => a.startsWith('--') && !known.has(a));
-  const files = rest.filter((a) => !a.startsWith('--'));
-  if (unknown.length > 0 || files.length > 1) {
-    io.stderr.write(`${valuesCliUsage}\n(unknown: ${[...unknown, ...files.slice(1)].join(' ')})\n`);
+  let flags: ParsedFlags;
+  try {
+    flags = parseFlags('values check', rest, { '--json': 'switch', '--iam-role': 'switch', '--no-iam-role': 'switch', '--s3-compatible': 'switch' }, 1);
+  } catch (err) {
+    if (!(err instanceof InputError)) throw err;
+    io.stderr.write(`platform-medic ${err.safeMessage}\n`);
     return 2;
   }
-  const input = await readValues(files[0], io.stdin);
+  const input = await readValues(flags.positional[0], io.stdin);
   if (!input.ok) {
     io.stderr.write(`platform-medic values check: ${input.message}\n`);
     return 2;
   }
   const options: CheckOptions = {
-    ...(rest.includes('--iam-role') ? { nodeIamRole: true } : rest.includes('--no-iam-role') ? { nodeIamRole: false } : {}),
-    ...(rest.includes('--s3-compatible') ? { s3Compatible: true } : {}),
+    ...(flags.has('--iam-role') ? { nodeIamRole: true } : flags.has('--no-iam-role') ? { nodeIamRole: false } : {}),
+    ...(flags.has('--s3-compatible') ? { s3Compatible: true } : {}),
   };
   const check = checkValues(input.text, options);
   if (!check.ok) {
     io.stderr.write(`platform-medic values check: ${check.message}\n`);
     return 2;
   }
-  io.stdout.write(`${rest.includes('--json') ? valuesJson(check) : toText(valuesCheckView(check))}\n`);
+  io.stdout.write(`${flags.has('--json') ? valuesJson(check) : toText(valuesCheckView(check))}\n`);
   return check.problems.length === 0 ? 0 : 1;
 }
 

@@ -1,7 +1,7 @@
 import { homedir } from 'node:os';
 import { resolve } from 'node:path';
 import { z } from 'zod';
-import { platformNamesSchema } from '../platform-names.js';
+import { platformNamesSchema } from '../platform-names-schema.js';
 
 /**
  * The keys of one cluster in the config file, each declared once: its schema, its default and its

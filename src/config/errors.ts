@@ -1,10 +1,11 @@
+import { UserFacingError } from '../errors.js';
 import type { z } from 'zod';
 import { declaredKeys, valueAt } from './keys.js';
 
 /** A configuration problem; its message names the key and what is expected, and never a secret value. */
-export class ConfigError extends Error {
+export class ConfigError extends UserFacingError {
   constructor(readonly problems: string[]) {
-    super(`Configuration is not valid:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+    super('config', `Configuration is not valid:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
     this.name = 'ConfigError';
   }
 }

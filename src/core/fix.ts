@@ -14,7 +14,7 @@ export interface FixAsk {
   readonly params?: Readonly<Record<string, string>>;
 }
 
-/** The one wording of "no such cluster", on every surface. */
+/** The one wording of "no such cluster" (config.ts, noSuchClusterText), with code spans for names. */
 export function noSuchCluster(name: string, config: Pick<Config, 'clusters'>): Inline {
   return t`There is no cluster ${code(name.slice(0, 60))}. Configured clusters: ${joined(config.clusters.map((c) => [code(c.name)]), ', ')}.`;
 }

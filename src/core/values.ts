@@ -1,3 +1,4 @@
+import { unknownFlagMessage } from '../cli-flags.js';
 import { defaultPlatformNames, type PlatformNames } from '../platform-names.js';
 import { checkValues, type CheckOptions, type ValuesCheck } from '../values/check.js';
 import type { ValuesCommand } from '../values/parse-command.js';
@@ -84,7 +85,7 @@ export function upgradeFromFlags(args: readonly string[]): { ok: true; request: 
     }
     const field = upgradeFlags[name];
     const value = inline ?? args[++i];
-    if (!field) return { ok: false, message: `unknown option ${name.slice(0, 40)}`, unknown: true };
+    if (!field) return { ok: false, message: unknownFlagMessage(name, ['--iam-role', ...Object.keys(upgradeFlags)]), unknown: true };
     if (value === undefined || value.startsWith('--')) return { ok: false, message: `${name} needs a value` };
     input[field] = field === 'provider' ? value.toUpperCase() : value;
   }

@@ -1,5 +1,5 @@
 import { checkFix, requestFix } from '../core/fix.js';
-import { RedisUnavailableError } from '../jobs/redis.js';
+import { toUserError } from '../errors.js';
 import type { Announcement } from '../jobs/lifecycle/coordinator.js';
 import { mrkdwn } from '../views/slack/answer.js';
 import { rootText } from '../views/slack/remedy.js';
@@ -48,7 +48,8 @@ export async function startFix(deps: HandlerDeps, ask: FixAsk): Promise<string |
     const started = await requestFix(deps.coordinator, deps.config, { entryId: entry.id, cluster, requestedBy: ask.user, ...(ask.params ? { params: ask.params } : {}), announce });
     return started.ok ? undefined : mrkdwn(started.view.summary);
   } catch (err) {
-    const unreachable = err instanceof RedisUnavailableError || /ECONNREFUSED|Connection is closed|max retries|ETIMEDOUT/i.test((err as Error).message);
+    // Starting a fix talks to Redis alone: a service that does not answer can only be the queue.
+    const unreachable = ['redis-unavailable', 'unreachable'].includes(toUserError(err).code);
     deps.logger.error({ err: (err as Error).message }, 'could not start the fix');
     const text = unreachable
       ? '❌ Could not queue the plan: the queue (Redis) is unreachable. Nothing was done; ask again once it is back.'

@@ -1,10 +1,11 @@
 import { Redis, type RedisOptions } from 'ioredis';
+import { UserFacingError } from '../errors.js';
 
 /**
  * Redis could not be used. `reachable` false: nothing answered (the message says how to start one);
  * true: a server answered but refused (a password, a database index). Never contains a password.
  */
-export class RedisUnavailableError extends Error {
+export class RedisUnavailableError extends UserFacingError {
   constructor(
     readonly url: string,
     cause: string,
@@ -14,6 +15,7 @@ export class RedisUnavailableError extends Error {
   ) {
     const port = portOf(url);
     super(
+      'redis-unavailable',
       message ??
         (reachable
           ? `Redis at ${url} answered but refused: ${cause}. Check REDIS_URL (password, database index).`

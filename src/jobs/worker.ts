@@ -3,9 +3,9 @@ import { Queue, UnrecoverableError, Worker, type Job } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import { catalogue, findEntry, findStage } from '../catalogue/index.js';
-import { ClusterError } from '../cluster/errors.js';
 import { ClusterGateway } from '../cluster/gateway.js';
 import type { ClusterConfig, Config } from '../config.js';
+import { toUserError, UserFacingError } from '../errors.js';
 import type { MedicMetrics } from '../observability/metrics.js';
 import { planStage } from '../remedies/planner.js';
 import { runPlan, type RunOutcome, type StepLedger } from '../remedies/runner.js';
@@ -60,12 +60,34 @@ function redisLedger(redis: Redis, prefix: string, plan: Plan, attempt: string):
   };
 }
 
-/** Only this error's text reaches people; everything else is reported as an internal error. */
-function userSafe(err: unknown, requestId: string, logger: Logger): UnrecoverableError {
-  if (err instanceof UnrecoverableError) return err;
-  if (err instanceof ClusterError) return new UnrecoverableError(err.message);
-  logger.error({ err, requestId }, 'remedy job failed with an internal error');
-  return new UnrecoverableError(`Internal error in the worker (${(err as Error)?.name ?? 'Error'}); see the worker's log for request ${requestId}.`);
+/**
+ * Every failure of a job is final (jobs are never retried), and only a UserFacingError's safe message
+ * reaches people; anything unexpected is logged here and reported as an internal error.
+ */
+function finalFailure(err: unknown, requestId: string, logger: Logger): UnrecoverableError {
+  const safe = toUserError(err, { internal: (name) => `Internal error in the worker (${name}); see the worker's log for request ${requestId}.` });
+  if (safe.code === 'internal') logger.error({ err, requestId }, 'remedy job failed with an internal error');
+  return new UnrecoverableError(safe.safeMessage);
+}
+
+/**
+ * The worker's two connections: BullMQ's (blocking commands) and the one for its own writes (the step
+ * ledger, a wait's continuation job, the cancel flag). Both wait for Redis to come back rather than
+ * fail: a write that failed during a Redis restart ended a remedy mid-run with an internal error,
+ * where the same write a second later would have succeeded. Nobody waits on a worker's answer, and a
+ * worker that waits too long loses its job's lock to another, which resumes from the ledger.
+ */
+export function workerConnections(url: string): { queueConnection: Redis; workerConnection: Redis } {
+  return { queueConnection: connectRedis(url, 'worker'), workerConnection: connectRedis(url, 'worker') };
+}
+
+/** QUIT, or, when Redis does not answer within 2 s (it is away, and these connections wait for it), drop the connection. */
+async function quitOrDrop(connection: Redis): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<'late'>((r) => (timer = setTimeout(() => r('late'), 2_000)));
+  const answer = await Promise.race([connection.quit().catch(() => 'failed'), late]);
+  clearTimeout(timer);
+  if (answer !== 'OK') connection.disconnect();
 }
 
 /**
@@ -83,8 +105,7 @@ export function startClusterWorker(options: ClusterWorkerOptions): ClusterWorker
     now: () => new Date(),
   };
   // BullMQ does not close connections it was handed; close() quits them.
-  const queueConnection = connectRedis(config.redisUrl, 'client');
-  const workerConnection = connectRedis(config.redisUrl, 'worker');
+  const { queueConnection, workerConnection } = workerConnections(config.redisUrl);
   // While Redis is away (a restart, a failover) ioredis reconnects by itself; the log says so once.
   const outage = options.outage ?? new RedisOutageLog({ logger, redis: safeRedisUrl(config.redisUrl) });
   outage.watchConnection(queueConnection);
@@ -94,28 +115,28 @@ export function startClusterWorker(options: ClusterWorkerOptions): ClusterWorker
 
   async function plan(job: Job): Promise<Plan> {
     const parsed = planJobSchema.safeParse(job.data);
-    if (!parsed.success) throw new UnrecoverableError(`Plan job ${job.id} has invalid data: ${parsed.error.issues[0]?.message}`);
+    if (!parsed.success) throw new UserFacingError('job-refused', `Plan job ${job.id} has invalid data: ${parsed.error.issues[0]?.message}`);
     const data = parsed.data;
-    if (data.cluster !== cluster.name) throw new UnrecoverableError(`Plan for cluster ${data.cluster} reached the worker of ${cluster.name}.`);
+    if (data.cluster !== cluster.name) throw new UserFacingError('job-refused', `Plan for cluster ${data.cluster} reached the worker of ${cluster.name}.`);
     const entry = findEntry(data.entryId);
     const stage = entry && findStage(entry, data.stageId);
-    if (!entry || !stage) throw new UnrecoverableError(`This worker does not know ${data.entryId}/${data.stageId}; is it older than the bot?`);
+    if (!entry || !stage) throw new UserFacingError('job-refused', `This worker does not know ${data.entryId}/${data.stageId}; is it older than the bot?`);
     return planStage(ctx, { requestId: data.requestId, cluster: cluster.name, entry, stage, params: data.params });
   }
 
   /** Read-only: every entry's detector, on one shared read of the cluster. */
   async function doctor(job: Job): Promise<DoctorReport> {
     const parsed = doctorJobSchema.safeParse(job.data);
-    if (!parsed.success) throw new UnrecoverableError(`Doctor job ${job.id} has invalid data: ${parsed.error.issues[0]?.message}`);
-    if (parsed.data.cluster !== cluster.name) throw new UnrecoverableError(`A doctor for cluster ${parsed.data.cluster} reached the worker of ${cluster.name}.`);
+    if (!parsed.success) throw new UserFacingError('job-refused', `Doctor job ${job.id} has invalid data: ${parsed.error.issues[0]?.message}`);
+    if (parsed.data.cluster !== cluster.name) throw new UserFacingError('job-refused', `A doctor for cluster ${parsed.data.cluster} reached the worker of ${cluster.name}.`);
     return scan(ctx.gateway, cluster, catalogue);
   }
 
   async function run(job: Job): Promise<RunOutcome> {
     const parsed = runJobSchema.safeParse(job.data);
-    if (!parsed.success) throw new UnrecoverableError(`Run job ${job.id} has invalid data: ${parsed.error.issues[0]?.message}`);
+    if (!parsed.success) throw new UserFacingError('job-refused', `Run job ${job.id} has invalid data: ${parsed.error.issues[0]?.message}`);
     const { plan: p, fromStep } = parsed.data;
-    if (p.cluster !== cluster.name) throw new UnrecoverableError(`Plan for cluster ${p.cluster} reached the worker of ${cluster.name}.`);
+    if (p.cluster !== cluster.name) throw new UserFacingError('job-refused', `Plan for cluster ${p.cluster} reached the worker of ${cluster.name}.`);
     const sealTo = parsed.data.sealTo;
     const runCtx: StepContext = sealTo ? { ...ctx, seal: (plaintext) => seal(sealTo, plaintext) } : ctx;
     // Runs queued by an older bot carry no attempt; their plan's hash stood for it then.
@@ -156,11 +177,11 @@ export function startClusterWorker(options: ClusterWorkerOptions): ClusterWorker
       log.info('job started');
       try {
         const result = job.name === 'plan' ? await plan(job) : job.name === 'run' ? await run(job) : job.name === 'doctor' ? await doctor(job) : undefined;
-        if (result === undefined) throw new UnrecoverableError(`Unknown job kind "${job.name}".`);
+        if (result === undefined) throw new UserFacingError('job-refused', `Unknown job kind "${job.name}".`);
         log.info({ status: 'status' in result ? result.status : 'findings' in result ? 'examined' : 'planned' }, 'job finished');
         return result;
       } catch (err) {
-        throw userSafe(err, requestId, log);
+        throw finalFailure(err, requestId, log);
       }
     },
     {
@@ -183,7 +204,7 @@ export function startClusterWorker(options: ClusterWorkerOptions): ClusterWorker
     async close(force = false) {
       await worker.close(force);
       await continuations.close();
-      await Promise.allSettled([queueConnection.quit(), workerConnection.quit()]);
+      await Promise.allSettled([quitOrDrop(queueConnection), quitOrDrop(workerConnection)]);
     },
   };
 }

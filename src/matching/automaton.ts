@@ -55,9 +55,10 @@ function isWordChar(c: number): boolean {
 }
 
 function buildClasses(patterns: readonly string[]): { classOf: Uint8Array; wordClass: Uint8Array; classCount: number; backslashClass: number } {
-  const classOf = new Uint8Array(65536).fill(CLASS_OTHER);
+  // Everything from 128 up is a word character: filled at once, not tested one by one.
+  const classOf = new Uint8Array(65536).fill(CLASS_OTHER_WORD, 128);
   const wordClass = new Uint8Array(256);
-  for (let c = 0; c < 65536; c++) if (isWordChar(c)) classOf[c] = CLASS_OTHER_WORD;
+  for (let c = 0; c < 128; c++) classOf[c] = isWordChar(c) ? CLASS_OTHER_WORD : CLASS_OTHER;
   for (const s of SPACES) classOf[s] = CLASS_SPACE;
   wordClass[CLASS_OTHER_WORD] = 1;
   let next = CLASS_OTHER_WORD + 1;
@@ -91,19 +92,39 @@ export function buildAutomaton(patterns: readonly string[]): Automaton {
   const B = classCount; // the virtual boundary symbol
   const symbols = classCount + 1;
   const classOfChar = (c: number): number => (c === 92 ? backslashClass : classOf[c]!);
-  // The trie over literals with a boundary symbol after each non-word character.
-  const children: Map<number, number>[] = [new Map()];
-  const own: number[][] = [[]];
-  const endsInSpace: boolean[] = [false];
+  // The trie over literals with a boundary symbol after each non-word character. Edges are kept as
+  // linked lists in typed arrays (a state's first child, a child's next sibling and its symbol), not
+  // a Map per state: compiling runs at every command-line start, where allocation is what costs.
+  let capacity = 1024;
+  let firstChild = new Int32Array(capacity).fill(-1);
+  let nextSibling = new Int32Array(capacity).fill(-1);
+  let symbolOf = new Int32Array(capacity);
+  let endsInSpace = new Uint8Array(capacity);
+  const none: number[] = [];
+  const own: number[][] = [none];
+  let states = 1;
+  const grow = (): void => {
+    capacity *= 2;
+    const wider = <T extends Int32Array | Uint8Array>(a: T, fill?: number): T => {
+      const b = new (a.constructor as new (n: number) => T)(capacity);
+      if (fill !== undefined) b.fill(fill);
+      b.set(a);
+      return b;
+    };
+    firstChild = wider(firstChild, -1);
+    nextSibling = wider(nextSibling, -1);
+    symbolOf = wider(symbolOf);
+    endsInSpace = wider(endsInSpace);
+  };
   const step = (s: number, k: number, space: boolean): number => {
-    let t = children[s]!.get(k);
-    if (t === undefined) {
-      t = children.length;
-      children.push(new Map());
-      own.push([]);
-      endsInSpace.push(space);
-      children[s]!.set(k, t);
-    }
+    for (let t = firstChild[s]!; t !== -1; t = nextSibling[t]!) if (symbolOf[t] === k) return t;
+    if (states === capacity) grow();
+    const t = states++;
+    symbolOf[t] = k;
+    endsInSpace[t] = space ? 1 : 0;
+    nextSibling[t] = firstChild[s]!;
+    firstChild[s] = t;
+    own.push(none);
     return t;
   };
   patterns.forEach((p, index) => {
@@ -113,44 +134,67 @@ export function buildAutomaton(patterns: readonly string[]): Automaton {
       s = step(s, c === 32 ? CLASS_SPACE : classOfChar(c), false);
       if (!isWordChar(c)) s = step(s, B, c === 32);
     }
-    own[s]!.push(index);
+    own[s] = [...own[s]!, index];
   });
-  const states = children.length;
   // Aho–Corasick over all symbols, breadth-first: a failure target is shallower, so complete already.
   const full = new Int32Array(states * symbols);
   const fail = new Int32Array(states);
-  const outputs: number[][] = own.map((o) => [...o]);
-  const queue: number[] = [];
-  for (const [k, t] of children[0]!) {
-    full[k] = t;
-    queue.push(t);
+  const outputs = own;
+  const queue = new Int32Array(states);
+  let tail = 0;
+  for (let t = firstChild[0]!; t !== -1; t = nextSibling[t]!) {
+    full[symbolOf[t]!] = t;
+    queue[tail++] = t;
   }
-  for (let head = 0; head < queue.length; head++) {
+  for (let head = 0; head < tail; head++) {
     const s = queue[head]!;
     const f = fail[s]!;
-    outputs[s]!.push(...outputs[f]!);
-    for (let k = 0; k < symbols; k++) {
-      const t = children[s]!.get(k);
-      if (t === undefined) {
-        full[s * symbols + k] = full[f * symbols + k]!;
-      } else {
-        fail[t] = full[f * symbols + k]!;
-        full[s * symbols + k] = t;
-        queue.push(t);
-      }
+    if (outputs[f]!.length > 0) outputs[s] = [...outputs[s]!, ...outputs[f]!];
+    // A state goes where its failure state goes, except along its own edges: the failure state's row
+    // is copied whole (a memory copy), then the state's own edges written over it.
+    full.copyWithin(s * symbols, f * symbols, f * symbols + symbols);
+    for (let t = firstChild[s]!; t !== -1; t = nextSibling[t]!) {
+      const k = symbolOf[t]!;
+      fail[t] = full[f * symbols + k]!;
+      full[s * symbols + k] = t;
+      queue[tail++] = t;
     }
   }
-  // Fold the boundary symbol and whitespace runs into the input transitions.
-  const next = (s: number, k: number): number => {
-    if (k === CLASS_SPACE && endsInSpace[s]) return s;
-    const t = full[s * symbols + k]!;
-    return wordClass[k] === 1 ? t : full[t * symbols + B]!;
-  };
-  const mark = (t: number): number => (outputs[t]!.length > 0 ? ~(t * classCount) : t * classCount);
+  const delta = foldTable(full, states, classCount, wordClass, endsInSpace, outputs);
+  const { outStart, outPatterns } = flattenOutputs(outputs);
+  const endsWithWord = Uint8Array.from(patterns, (p) => (isWordChar(p.charCodeAt(p.length - 1)) ? 1 : 0));
+  const lineStart = full[B]! * classCount;
+  return { classOf, backslashClass, wordClass, classCount, delta, lineStart, outStart, outPatterns, endsWithWord };
+}
+
+/**
+ * The scanning table: the boundary symbol and whitespace runs folded into the input transitions,
+ * each entry premultiplied by the class count and negative where literals end. Its own function, as
+ * are the other phases: V8 then optimises each small loop where it runs, rather than recompiling the
+ * whole compiler at each hot loop, which cost tens of milliseconds at every command-line start.
+ */
+function foldTable(full: Int32Array, states: number, classCount: number, wordClass: Uint8Array, endsInSpace: Uint8Array, outputs: readonly (readonly number[])[]): Int32Array {
+  const symbols = classCount + 1;
+  const B = classCount;
+  const entry = Int32Array.from(outputs, (o, t) => (o.length > 0 ? ~(t * classCount) : t * classCount));
+  const afterBoundary = new Int32Array(states);
+  for (let t = 0; t < states; t++) afterBoundary[t] = full[t * symbols + B]!;
   const delta = new Int32Array(states * classCount);
   for (let s = 0; s < states; s++) {
-    for (let k = FIRST_TABLE_CLASS; k < classCount; k++) delta[s * classCount + k] = mark(next(s, k));
+    const row = s * symbols;
+    const out = s * classCount;
+    for (let k = FIRST_TABLE_CLASS; k < classCount; k++) {
+      const t = full[row + k]!;
+      delta[out + k] = entry[wordClass[k] === 1 ? t : afterBoundary[t]!]!;
+    }
+    if (endsInSpace[s]) delta[out + CLASS_SPACE] = entry[s]!;
   }
+  return delta;
+}
+
+/** The literals ending at each state, as one array and per-state offsets into it. */
+function flattenOutputs(outputs: readonly (readonly number[])[]): { outStart: Int32Array; outPatterns: Int32Array } {
+  const states = outputs.length;
   const outStart = new Int32Array(states + 1);
   let total = 0;
   for (let s = 0; s < states; s++) {
@@ -159,8 +203,6 @@ export function buildAutomaton(patterns: readonly string[]): Automaton {
   }
   outStart[states] = total;
   const outPatterns = new Int32Array(total);
-  for (let s = 0; s < states; s++) outPatterns.set(outputs[s]!, outStart[s]!);
-  const endsWithWord = Uint8Array.from(patterns, (p) => (isWordChar(p.charCodeAt(p.length - 1)) ? 1 : 0));
-  const lineStart = full[B]! * classCount;
-  return { classOf, backslashClass, wordClass, classCount, delta, lineStart, outStart, outPatterns, endsWithWord };
+  for (let s = 0; s < states; s++) if (outputs[s]!.length > 0) outPatterns.set(outputs[s]!, outStart[s]!);
+  return { outStart, outPatterns };
 }

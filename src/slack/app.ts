@@ -1,6 +1,7 @@
 import { App, HTTPReceiver, LogLevel, SocketModeReceiver, webApi, type Logger as BoltLogger } from '@slack/bolt';
 import type { Logger } from 'pino';
 import type { Config } from '../config.js';
+import { UserFacingError } from '../errors.js';
 import { registerActions } from '../handlers/actions/index.js';
 import { registerCommands } from '../handlers/commands/index.js';
 import { registerMessages } from '../handlers/messages/index.js';
@@ -22,9 +23,9 @@ import { RedisReplayMemory, envelopeIdOf, refuseReplays, requestDigest } from '.
 import { gateRequests } from './request-gate.js';
 
 /** Slack refused the token or could not be reached; the message says which. Never contains the token. */
-export class SlackStartError extends Error {
+export class SlackStartError extends UserFacingError {
   constructor(message: string) {
-    super(message);
+    super('slack-start', message);
     this.name = 'SlackStartError';
   }
 }

@@ -1,7 +1,6 @@
 import { clearLine, createInterface, cursorTo } from 'node:readline';
 import type { Logger } from 'pino';
 import type { Config } from '../config.js';
-import { approvalRules } from '../config.js';
 import { answerLine, doctorAnswer, parseCommand } from '../core/index.js';
 import { requestFix } from '../core/fix.js';
 import { command as commandSpan, note, t } from '../core/view.js';

@@ -10,7 +10,7 @@ import type { PasteForm, PastedValues } from './pasted.js';
 import { renderFix } from './render.js';
 import { reliesOnIamRole, valueAt } from './rules.js';
 import { valuesCheckSchema } from './schema.js';
-import { bomUrl } from './upgrade.js';
+import { bomUrl } from './helm-command.js';
 
 /** One problem in pasted values, as the person reads it: the key, what is wrong, the rule, the corrected line. */
 export interface ValuesProblem {

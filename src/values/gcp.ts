@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { FormatVerdict } from './formats.js';
-import { gcpCredentialFields } from './keys.js';
+import { gcpCredentialFields, gcpCredentialFromFile } from './keys.js';
 
 /** The GCP service-account credential of 2.2: ten string fields, `type` being `service_account`. */
 export const gcpCredentialSchema = z.object({
@@ -13,13 +13,6 @@ export const gcpCredentialSchema = z.object({
 
 /** A service-account credential, as the chart's secret holds it once decoded. */
 export type GcpCredential = z.infer<typeof gcpCredentialSchema>;
-
-/**
- * What the generated command and a corrected line put in this key: the base64 of the JSON file, computed
- * by the shell. The chart copies this value into the Secret's `data` unencoded (configmap-secret.yaml of
- * the devtron-operator chart), and Secret data must be base64 — hence base64, as Devtron's docs show.
- */
-export const gcpCredentialFromFile = "$(base64 < gcp-credentials.json | tr -d '\\n')";
 
 /** The skeleton the person fills in; every secret a placeholder. */
 export function gcpCredentialSkeleton(projectId = '<PROJECT_ID>'): GcpCredential {

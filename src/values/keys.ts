@@ -3,6 +3,8 @@
  * `<local_store>` is `minio`), how key paths are written, and which keys hold secrets.
  */
 
+import { editDistance } from '../spelling.js';
+
 /** A key path, one segment per level: `['configs', 'BLOB_STORAGE_PROVIDER']`. Segments may contain dots. */
 export type KeyPath = readonly string[];
 
@@ -83,16 +85,14 @@ export const secretPlaceholders: Record<string, string> = {
   AZURE_ACCOUNT_KEY: '<ACCOUNT_KEY>',
 };
 
-/** Edit distance, for "did you mean" on short key names (both under 200 characters). */
+/** Edit distance, for "did you mean" on short key names; lengths far apart are simply far. */
 export function distance(a: string, b: string): number {
-  if (Math.abs(a.length - b.length) > 3) return 99;
-  let prev = Array.from({ length: b.length + 1 }, (_, i) => i);
-  for (let i = 1; i <= a.length; i++) {
-    const cur = [i];
-    for (let j = 1; j <= b.length; j++) {
-      cur[j] = Math.min(prev[j]! + 1, cur[j - 1]! + 1, prev[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
-    }
-    prev = cur;
-  }
-  return prev[b.length]!;
+  return Math.abs(a.length - b.length) > 3 ? 99 : editDistance(a, b);
 }
+
+/**
+ * What the generated command and a corrected line put in this key: the base64 of the JSON file, computed
+ * by the shell. The chart copies this value into the Secret's `data` unencoded (configmap-secret.yaml of
+ * the devtron-operator chart), and Secret data must be base64 — hence base64, as Devtron's docs show.
+ */
+export const gcpCredentialFromFile = "$(base64 < gcp-credentials.json | tr -d '\\n')";

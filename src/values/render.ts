@@ -1,10 +1,9 @@
 import { stringify } from 'yaml';
 import { redact } from '../redact.js';
 import type { Fix } from './findings.js';
-import { gcpCredentialFromFile } from './gcp.js';
-import { isPlaceholder, isSecretPath, keyText, type KeyPath } from './keys.js';
+import { setFlag } from './helm-command.js';
+import { gcpCredentialFromFile, isPlaceholder, isSecretPath, keyText, type KeyPath } from './keys.js';
 import type { Origin, PasteForm } from './pasted.js';
-import { shellQuote } from './shell.js';
 
 /**
  * A value as an answer may show it: the values of secret keys (other than placeholders) never are, and
@@ -16,25 +15,6 @@ function shown(path: KeyPath, value: unknown): unknown {
   if (typeof value === 'string') return redact(value);
   if (Array.isArray(value)) return value.map((v) => (typeof v === 'string' ? redact(v) : v));
   return value;
-}
-
-/** A value as `--set` reads it back: lists in braces, commas and backslashes escaped. */
-function setValue(value: unknown): string {
-  const escape = (s: string) => s.replace(/\\/g, '\\\\').replace(/,/g, '\\,');
-  if (Array.isArray(value)) return `{${value.map((v) => escape(String(v))).join(',')}}`;
-  return escape(String(value));
-}
-
-/** `--set` would type it (true, 12, null): a string that looks so needs `--set-string`. */
-const looksTyped = (s: string): boolean => /^(?:true|false|null|0|-?[1-9][0-9]{0,17})$/i.test(s);
-
-/** The flag that sets `path` to `value`, quoted for the shell. */
-export function setFlag(path: KeyPath, value: unknown): string {
-  const key = keyText(path);
-  if (value === gcpCredentialFromFile) return `--set ${key}="${value}"`;
-  if (typeof value === 'object' && value !== null && !Array.isArray(value)) return `--set-json ${shellQuote(`${key}=${JSON.stringify(value)}`)}`;
-  const flag = typeof value === 'string' && looksTyped(value) ? '--set-string' : '--set';
-  return `${flag} ${shellQuote(`${key}=${setValue(value)}`)}`;
 }
 
 function yamlScalar(value: unknown): string {

@@ -1,21 +1,12 @@
 import { z } from 'zod';
 import { defaultPlatformNames, type PlatformNames } from '../platform-names.js';
 import { checkAzureAccount, checkAzureContainer, checkBucket, checkEndpoint, checkRegion, checkSize, type FormatVerdict } from './formats.js';
-import { gcpCredentialFromFile, gcpCredentialSkeleton } from './gcp.js';
-import { keys, type KeyPath } from './keys.js';
-import { setFlag } from './render.js';
+import { gcpCredentialSkeleton } from './gcp.js';
+import { bomUrl, chartRef, defaultVolumeSize, setFlag } from './helm-command.js';
+import { gcpCredentialFromFile, keys, type KeyPath } from './keys.js';
 
-/**
- * The platform's chart and its repository values file. The command's shape follows Devtron's upgrade
- * guides (https://docs.devtron.ai/upgrade/devtron-upgrade-0.4.x-0.4.x and
- * https://docs.devtron.ai/upgrade/devtron-upgrade-0.6.x-0.7.x): `helm repo update`, then
- * `helm upgrade devtron devtron/devtron-operator --namespace devtroncd --reuse-values -f …/devtron-bom.yaml
- * --set installer.modules={cicd}`; the storage keys follow Devtron's installation configuration page.
- */
-export const chartRef = 'devtron/devtron-operator';
-export const bomUrl = 'https://raw.githubusercontent.com/devtron-labs/devtron/main/charts/devtron/devtron-bom.yaml';
-/** The database volume size of entry 18 and section 8. */
-export const defaultVolumeSize = '20Gi';
+/** Kept here too for the modal and the round-trip tests, which build the rest of the command from this module. */
+export { defaultVolumeSize, entry18UpgradeCommand } from './helm-command.js';
 
 /** The providers the person can choose: the three of 2.2 and the bundled local store (`minio.enabled`). */
 export const upgradeProviders = ['S3', 'AZURE', 'GCP', 'BUNDLED'] as const;
@@ -147,10 +138,4 @@ export function buildUpgradeCommand(r: UpgradeRequest, names: Names = defaultPla
     file: { name: 'gcp-credentials.json', content },
     script: `cat > gcp-credentials.json <<'EOF'\n${content}EOF\nhelm repo update\n${upgrade}`,
   };
-}
-
-/** Entry 18's upgrade command: only the fixed parts and the volume size, storage values reused as they are. */
-export function entry18UpgradeCommand(names: Names = defaultPlatformNames, volumeSize = defaultVolumeSize): string {
-  const flags = [`-f ${bomUrl}`, '--set installer.modules={cicd}', setFlag(keys.volumeSize, volumeSize)];
-  return `helm repo update\n${[`helm upgrade ${names.installerReleaseName} ${chartRef} --namespace ${names.platformNamespace} --reuse-values`, ...flags].join(' \\\n  ')}`;
 }

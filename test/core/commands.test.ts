@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { loadConfig } from '../../src/config.js';
+import { loadConfig, noSuchClusterText } from '../../src/config.js';
 import { answerLine, type CommandAnswer, type CommandContext } from '../../src/core/index.js';
 import { noSuchCluster, requestFix } from '../../src/core/fix.js';
 import type { Inline, View } from '../../src/core/view.js';
@@ -105,6 +105,8 @@ describe('the command core', () => {
     expect(words((await view('fix build-log')).summary)).toMatch(/^There is no remedy build-log\. Closest: build-logs/);
     const cluster = await view('fix build-logs prod-us');
     expect(mrkdwn(cluster.summary)).toBe('There is no cluster `prod-us`. Configured clusters: `prod-eu`, `staging`.');
+    // The same words as every other surface's (the worker's command line, the terminal's --cluster, the lifecycle).
+    expect(mrkdwn(cluster.summary)).toBe(noSuchClusterText('prod-us', ['prod-eu', 'staging'], (s) => `\`${s}\``));
     expect(words(cluster.summary)).toBe(words(noSuchCluster('prod-us', config)));
     expect(words((await view('fix build-logs size=1')).summary)).toContain('build-logs takes no parameters (got size)');
     expect(await answerLine('fix build-logs staging', ctx())).toEqual({ kind: 'fix', ask: { entryId: 'build-logs', cluster: 'staging', params: {} } });

@@ -3,7 +3,7 @@ import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { catalogue } from '../../src/catalogue/index.js';
 import { runDoctorCommand } from '../../src/commands/doctor-cli.js';
-import { InputError } from '../../src/input-error.js';
+import { InputError } from '../../src/errors.js';
 
 function sink() {
   let text = '';

@@ -197,4 +197,26 @@ describe('the built output starts with the manifests\' commands and environment'
     expect(packages).not.toContain('@kubernetes/client-node');
     expect(packages).not.toContain('pg');
   });
+
+  it('the command line: match, explain and list load neither Bolt, the Kubernetes client, BullMQ, Redis, PostgreSQL nor the schema and YAML libraries; values only the last two', () => {
+    const recorder = pathToFileURL(join(root, 'test/support/module-recorder.mjs')).href;
+    const paste = join(dir, 'paste.log');
+    writeFileSync(paste, 'E1121 10:00:00.000000 1 server.go:1] Failed to update datasource. Reload new version and try again\n');
+    /** The packages `node dist/src/cli.js …args` loads, as the bin runs it. */
+    const packagesOf = (args: string[]): Set<string> => {
+      const modules = join(dir, `cli-modules-${args[0]}.txt`);
+      writeFileSync(modules, '');
+      const r = spawnSync(process.execPath, ['--import', recorder, 'dist/src/cli.js', ...args], { cwd: root, encoding: 'utf8', env: { PATH: process.env.PATH ?? '', HOME: tmpdir(), MODULE_RECORDER_FILE: modules } });
+      expect(r.status, `${args.join(' ')}: ${r.stderr}`).toBe(0);
+      const urls = readFileSync(modules, 'utf8').split('\n');
+      expect(urls.some((u) => u.endsWith('/dist/src/cli.js'))).toBe(true);
+      return new Set(urls.map((url) => /\/node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(url)?.[1]).filter((p): p is string => p !== undefined));
+    };
+    const servers = ['@slack/bolt', '@kubernetes/client-node', 'bullmq', 'ioredis', 'pg'];
+    for (const args of [['match', paste], ['explain', 'build-logs'], ['list']]) {
+      expect([...packagesOf(args)], args[0]).toEqual([]);
+    }
+    const values = packagesOf(['values', 'check', join(root, 'test/values/fixtures/azure.yaml')]);
+    expect(servers.filter((p) => values.has(p))).toEqual([]);
+  });
 });

@@ -1,4 +1,4 @@
-import { entry18UpgradeCommand } from '../../values/upgrade.js';
+import { entry18UpgradeCommand } from '../../values/helm-command.js';
 import type { CatalogueEntry } from '../model.js';
 
 /** Guide 7.18: the upgrade cannot patch the database stateful set. */

@@ -1,5 +1,6 @@
 import { resolve } from 'node:path';
-import { fileReason, InputError } from '../../input-error.js';
+import { unknownFlagMessage } from '../../cli-flags.js';
+import { fileReason, InputError } from '../../errors.js';
 import { startDemoPlatform } from './demo.js';
 
 /** The parsed flags of `npm run sim`. */
@@ -11,6 +12,7 @@ interface SimArgs {
   verbose: boolean;
 }
 
+const simFlags = ['--port', '--host', '--kubeconfig', '--broken', '--verbose'];
 const usage = 'usage: npm run sim -- [--port N] [--host ADDR] [--kubeconfig PATH] [--broken ENTRY[:depth]]... [--verbose]';
 
 function parseArgs(argv: string[]): SimArgs {
@@ -45,7 +47,7 @@ function parseArgs(argv: string[]): SimArgs {
         args.verbose = true;
         break;
       default:
-        throw new InputError(`unknown argument ${flag.slice(0, 80)}; ${usage}`);
+        throw new InputError(name.startsWith('-') ? `sim: ${unknownFlagMessage(name, simFlags)}` : `unknown argument ${flag.slice(0, 80)}; ${usage}`);
     }
   }
   return args;
@@ -71,7 +73,8 @@ export async function runSimCommand(argv: string[], out: NodeJS.WritableStream):
     });
     out.write(
       [
-        `simulated cluster serving at ${sim.url}`,
+        // The address the kubeconfig holds (kubectl sends a token only over TLS); plain HTTP on the same port is for tests.
+        `simulated cluster serving at ${sim.tlsUrl} (certificate in the kubeconfig)`,
         `kubeconfig written to ${kubeconfig}`,
         ...(args.broken.length > 0 ? [`broken: ${args.broken.map((b) => b.entryId + (b.depth ? `:${b.depth}` : '')).join(', ')}`] : []),
         ...notes,

@@ -9,7 +9,7 @@ import { faultAnnotation, faultyPods } from './platform/faults.js';
 import { Controllers } from './apiserver/controllers.js';
 import { KubeletEvents } from './apiserver/kubelet-events.js';
 import type { SimView } from './platform/fault-model.js';
-import { kubeconfigYaml } from './apiserver/kubeconfig.js';
+import { kubeconfigYaml, simulatedClusterName } from './apiserver/kubeconfig.js';
 import { PlatformComponents } from './platform/platform-components.js';
 import { InstalledDashboard } from './platform/dashboard/installed.js';
 import { startDashboardServer, type DashboardServer } from './platform/dashboard/server.js';
@@ -34,6 +34,7 @@ export { versionGates } from './platform/versions.js';
 export { resourceKinds } from './apiserver/resources.js';
 export { localDatabase, type DatabaseServer } from './platform/database.js';
 export type { InstalledDashboard } from './platform/dashboard/installed.js';
+export { simulatedClusterName } from './apiserver/kubeconfig.js';
 
 /** How to start a simulated cluster; every field has a default suited to a test. */
 export interface SimulatedClusterOptions {
@@ -74,9 +75,11 @@ export interface SimulatedCluster {
    * kubectl never sends a token over plain HTTP.
    */
   readonly url: string;
+  /** `https://127.0.0.1:PORT`, the same port's TLS side: the address the kubeconfig gives kubectl. */
+  readonly tlsUrl: string;
   readonly token: string;
   readonly names: PlatformNames;
-  /** A kubeconfig whose cluster, user and context are all named `context` (default `platform-sim`). */
+  /** A kubeconfig whose cluster, user and context are all named `context` (default `simulated`). */
   kubeconfigYaml(context?: string): string;
   writeKubeconfig(path: string): Promise<void>;
   /** A client-node KubeConfig loaded from `kubeconfigYaml()`. */
@@ -161,7 +164,7 @@ export async function startSimulatedCluster(opts: SimulatedClusterOptions = {}):
     throw error;
   });
   const url = urls.http;
-  const yaml = (context = 'platform-sim') => kubeconfigYaml(urls.https, server.certificatePem, token, context, names.platformNamespace);
+  const yaml = (context = simulatedClusterName) => kubeconfigYaml(urls.https, server.certificatePem, token, context, names.platformNamespace);
   let closed = false;
 
   const addresses: Partial<PlatformNames> = {
@@ -172,6 +175,7 @@ export async function startSimulatedCluster(opts: SimulatedClusterOptions = {}):
 
   return {
     url,
+    tlsUrl: urls.https,
     token,
     names,
     dashboard: Object.assign(dashboard, { installed }),

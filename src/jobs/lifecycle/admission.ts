@@ -1,6 +1,6 @@
 import { findEntry } from '../../catalogue/index.js';
 import { resolveParams } from '../../catalogue/params.js';
-import { findCluster, type Config } from '../../config.js';
+import { findCluster, noSuchClusterText, type Config } from '../../config.js';
 import { RequestStore, type RemedyRequest } from '../requests.js';
 import { busySeconds, type LifecycleContext } from './context.js';
 
@@ -43,7 +43,7 @@ export async function requestFix(core: LifecycleContext, req: FixRequest): Promi
   const entry = findEntry(req.entryId);
   if (!entry) return refuse(`There is no catalogue entry \`${req.entryId}\`.`);
   if (!findCluster(config, clusterName)) {
-    return refuse(`There is no cluster \`${clusterName}\`. Configured clusters: ${config.clusters.map((c) => `\`${c.name}\``).join(', ')}.`);
+    return refuse(noSuchClusterText(clusterName, config.clusters.map((c) => c.name), (s) => `\`${s}\``));
   }
   const params = resolveParams(entry, req.params ?? {});
   if (!params.ok) return refuse(params.message);

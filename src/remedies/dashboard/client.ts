@@ -5,19 +5,20 @@
  * without credentials and has the password redacted, so an error can be shown or logged as it is.
  */
 
+import { UserFacingError } from '../../errors.js';
 import { networkCode } from '../../net-errors.js';
 
 /** What went wrong talking to the dashboard, grouped the way a person acts on it. */
 export type DashboardErrorCode = 'unauthorized' | 'unreachable' | 'timeout' | 'http' | 'invalid-response';
 
 /** A failed dashboard call; `message` is safe to show in a channel (no credentials, no password). */
-export class DashboardError extends Error {
+export class DashboardError extends UserFacingError {
   constructor(
-    readonly code: DashboardErrorCode,
+    override readonly code: DashboardErrorCode,
     message: string,
     readonly status?: number,
   ) {
-    super(message);
+    super(code, message);
     this.name = 'DashboardError';
   }
 }

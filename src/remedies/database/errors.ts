@@ -4,6 +4,8 @@
  * echoes a password, and these messages name only the server, the user and where the password is kept.
  */
 
+import { UserFacingError } from '../../errors.js';
+
 /** Where the failing call went, for the message. */
 export interface DatabasePlace {
   readonly server: string;
@@ -13,12 +15,9 @@ export interface DatabasePlace {
 }
 
 /** An expected database failure: its SQLSTATE or network code and a user-safe message. */
-export class DatabaseFailure extends Error {
-  constructor(
-    readonly code: string,
-    message: string,
-  ) {
-    super(message);
+export class DatabaseFailure extends UserFacingError {
+  constructor(code: string, message: string) {
+    super(code, message);
     this.name = 'DatabaseFailure';
   }
 

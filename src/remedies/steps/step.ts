@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { LabelName, NamespaceName } from '../../platform-names.js';
+import type { ApprovalNeed, Risk } from './approval.js';
 
 /**
  * What every step of a remedy says about itself, and the vocabulary step kinds describe their steps
@@ -7,16 +8,9 @@ import type { LabelName, NamespaceName } from '../../platform-names.js';
  * file builds its step schema from the pieces here.
  */
 
-/** How much a step can disturb the platform; it decides whether a person must approve it. */
-const risk = z.enum(['read-only', 'restart', 'destructive']);
-export type Risk = z.infer<typeof risk>;
-
-/**
- * Who must approve a step before it runs: nobody, any configured approver, or an approver other than
- * the person who asked (two-person rule).
- */
-const approvalNeed = z.enum(['none', 'approver', 'second-person']);
-export type ApprovalNeed = z.infer<typeof approvalNeed>;
+const risk = z.enum(['read-only', 'restart', 'destructive']) satisfies z.ZodType<Risk>;
+const approvalNeed = z.enum(['none', 'approver', 'second-person']) satisfies z.ZodType<ApprovalNeed>;
+export { approvalOf, type ApprovalNeed, type Risk } from './approval.js';
 
 /** The Kubernetes verbs a step may need. */
 export type Verb = 'get' | 'list' | 'watch' | 'create' | 'update' | 'patch' | 'delete';
@@ -78,10 +72,4 @@ export interface StepBase {
   readonly does: string;
   readonly risk: Risk;
   readonly approval?: ApprovalNeed | undefined;
-}
-
-/** The approval a step needs: declared, or derived from its risk. */
-export function approvalOf(step: Pick<StepBase, 'risk' | 'approval'>): ApprovalNeed {
-  if (step.approval) return step.approval;
-  return step.risk === 'read-only' ? 'none' : step.risk === 'restart' ? 'approver' : 'second-person';
 }

@@ -1,6 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import { SimApiError, statusErrors } from './errors.js';
 import { patchTypes } from './patch.js';
+import { decodeProtobuf, protobufMediaType } from './protobuf.js';
 import type { ResourceRequest } from './request-info.js';
 
 /**
@@ -80,6 +81,7 @@ function tooDeep(bracket: string, body: Buffer, req: ResourceRequest, contentTyp
 
 /** The JSON of a request body (undefined when there is none), or the 400 Status the API server would answer. */
 export function decodeBody(body: Buffer, req: ResourceRequest, contentType: string): unknown {
+  if (contentType === protobufMediaType && body.length > 0) return decodeProtobuf(body);
   const text = body.toString('utf8').trim();
   if (text === '') return undefined;
   const bracket = tooDeepAt(text);

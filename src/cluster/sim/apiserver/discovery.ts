@@ -1,3 +1,4 @@
+import { connectSubresources } from './connect.js';
 import type { ResourceKind } from './resources.js';
 import { resourceKinds, resourceVerbs } from './resources.js';
 
@@ -48,6 +49,9 @@ export function apiGroup(name: string): object | undefined {
   return versions ? { kind: 'APIGroup', apiVersion: 'v1', ...groupEntry(name, versions) } : undefined;
 }
 
+/** The options kinds of the connect subresources in real discovery: PodExecOptions, PodAttachOptions, PodPortForwardOptions. */
+const connectKinds: Record<string, string> = { exec: 'ExecOptions', attach: 'AttachOptions', portforward: 'PortForwardOptions' };
+
 function resourceEntries(k: ResourceKind): object[] {
   const main = {
     name: k.plural,
@@ -56,7 +60,7 @@ function resourceEntries(k: ResourceKind): object[] {
     kind: k.kind,
     verbs: resourceVerbs,
     ...(k.shortNames ? { shortNames: k.shortNames } : {}),
-    ...(k.custom ? { categories: ['all'] } : {}),
+    ...(k.categories ? { categories: k.categories } : {}),
   };
   const subs: object[] = [];
   if (k.statusSubresource) subs.push({ name: `${k.plural}/status`, singularName: '', namespaced: k.namespaced, kind: k.kind, verbs: ['get', 'patch', 'update'] });
@@ -64,7 +68,9 @@ function resourceEntries(k: ResourceKind): object[] {
     subs.push(
       sub === 'scale'
         ? { name: `${k.plural}/scale`, singularName: '', namespaced: k.namespaced, group: 'autoscaling', version: 'v1', kind: 'Scale', verbs: ['get', 'patch', 'update'] }
-        : { name: `${k.plural}/${sub}`, singularName: '', namespaced: k.namespaced, kind: k.kind, verbs: ['get'] },
+        : connectSubresources.includes(sub)
+          ? { name: `${k.plural}/${sub}`, singularName: '', namespaced: k.namespaced, kind: `${k.kind}${connectKinds[sub] ?? ''}`, verbs: ['create', 'get'] }
+          : { name: `${k.plural}/${sub}`, singularName: '', namespaced: k.namespaced, kind: k.kind, verbs: ['get'] },
     );
   }
   return [main, ...subs];

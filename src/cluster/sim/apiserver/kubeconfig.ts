@@ -1,5 +1,11 @@
 import { stringify } from 'yaml';
 
+/**
+ * The simulated cluster's one name: the terminal's cluster, `--cluster` in the terminal, and the
+ * cluster and context of the kubeconfig `npm run sim` writes.
+ */
+export const simulatedClusterName = 'simulated';
+
 /** A kubeconfig for the simulator's TLS side, trusting its self-signed certificate. */
 export function kubeconfigYaml(server: string, caPem: string, token: string, name: string, namespace: string): string {
   return stringify({

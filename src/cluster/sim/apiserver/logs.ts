@@ -8,6 +8,26 @@ export interface LogOptions {
   container?: string;
   tailLines?: number;
   timestamps?: boolean;
+  /** `previous=true`: the log of the container's last terminated instance. */
+  previous?: boolean;
+}
+
+interface ContainerStatus {
+  name?: string;
+  lastState?: { terminated?: { containerID?: string; startedAt?: string } };
+}
+
+/**
+ * The last terminated instance of a container, as the kubelet looks it up for `previous=true`
+ * (validateContainerLogStatus in pkg/kubelet/kubelet_pods.go): without one whose container id is known,
+ * the answer is a 400 `previous terminated container "c" in pod "p" not found`, which kube-apiserver passes on.
+ */
+function previousInstance(pod: KubeObject, container: string): { startedAt?: string } {
+  const status = (pod['status'] as { containerStatuses?: ContainerStatus[]; initContainerStatuses?: ContainerStatus[] } | undefined) ?? {};
+  const found = [...(status.containerStatuses ?? []), ...(status.initContainerStatuses ?? [])].find((c) => c.name === container);
+  const terminated = found?.lastState?.terminated;
+  if (!terminated?.containerID) throw statusErrors.badRequest(`previous terminated container "${container}" in pod "${pod.metadata.name ?? ''}" not found`);
+  return terminated;
 }
 
 /**
@@ -30,14 +50,16 @@ export function podLog(pod: KubeObject, options: LogOptions, runtimeLines: reado
   }
   const chosen = all.find((c) => c.name === container);
   if (!chosen) throw statusErrors.badRequest(`container ${container ?? ''} is not valid for pod ${name}`);
-  if (podPhase(pod) === 'Pending') {
+  const previous = options.previous ? previousInstance(pod, chosen.name) : undefined;
+  if (!previous && podPhase(pod) === 'Pending') {
     // The kubelet's words for the common pending states (validateContainerLogStatus, pkg/kubelet/kubelet_pods.go).
     const statuses = (pod['status'] as { containerStatuses?: Array<{ name: string; state?: { waiting?: { reason?: string } } }> } | undefined)?.containerStatuses ?? [];
     const reason = statuses.find((s) => s.name === chosen.name)?.state?.waiting?.reason ?? 'ContainerCreating';
     const why = reason === 'ErrImagePull' ? "image can't be pulled" : reason === 'ImagePullBackOff' ? 'trying and failing to pull image' : reason;
     throw statusErrors.badRequest(`container "${chosen.name}" in pod "${name}" is waiting to start: ${why}`);
   }
-  const started = Date.parse((pod['status'] as { startTime?: string } | undefined)?.startTime ?? '') || Date.now();
+  // A previous instance's log starts when that instance started; the current one's when the pod did.
+  const started = Date.parse(previous?.startedAt ?? (pod['status'] as { startTime?: string } | undefined)?.startTime ?? '') || Date.now();
   const messages: LogLine[] = [`I starting ${chosen.name} (${chosen.image ?? 'unknown image'})`, 'I configuration loaded', 'I listening on :8080'];
   const isInit = (spec.initContainers ?? []).some((c) => c.name === chosen.name);
   if (!isInit) messages.push(...runtimeLines);

@@ -13,6 +13,15 @@ export const patchTypes = {
   strategic: 'application/strategic-merge-patch+json',
 } as const;
 
+/**
+ * The patch types a resource accepts: custom resources have no strategic merge patch. Server-side apply
+ * (application/apply-patch+yaml) is not simulated, so it is refused with the 415 kube-apiserver answers for
+ * a patch type it does not serve (handlers/patch.go, negotiation.NewUnsupportedMediaTypeError).
+ */
+export function acceptedPatchTypes(kind: { custom?: boolean }): readonly string[] {
+  return kind.custom ? [patchTypes.json, patchTypes.merge] : [patchTypes.json, patchTypes.merge, patchTypes.strategic];
+}
+
 /** Why a patch document could not be applied; the server turns it into a 422 or 400 Status. */
 export class PatchError extends Error {
   constructor(

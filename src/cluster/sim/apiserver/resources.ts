@@ -16,8 +16,16 @@ export interface ResourceKind {
   statusSubresource?: boolean;
   /** A custom resource: served like a CRD, so strategic merge patch is refused with 415. */
   custom?: boolean;
-  /** Extra subresources: `log` (pods, read-only) and `scale` (autoscaling/v1 Scale, read and write). */
+  /**
+   * Extra subresources: `log` (pods, read-only), `exec`/`attach`/`portforward` (pods, upgraded streams) and
+   * `scale` (autoscaling/v1 Scale, read and write).
+   */
   subresources?: string[];
+  /**
+   * Discovery categories. Built-in workloads and their pods and services are in `all` (their storage's
+   * Categories() in pkg/registry/.../storage/storage.go); CRDs only when they declare it, and the platform's don't.
+   */
+  categories?: string[];
 }
 
 /** Every kind supports the full set of verbs, as a built-in or CRD-served resource does. */
@@ -27,17 +35,17 @@ export const resourceVerbs: readonly string[] = all;
 export const resourceKinds: readonly ResourceKind[] = [
   { group: '', version: 'v1', plural: 'namespaces', singular: 'namespace', kind: 'Namespace', namespaced: false, shortNames: ['ns'], statusSubresource: true },
   { group: '', version: 'v1', plural: 'nodes', singular: 'node', kind: 'Node', namespaced: false, shortNames: ['no'], statusSubresource: true },
-  { group: '', version: 'v1', plural: 'pods', singular: 'pod', kind: 'Pod', namespaced: true, shortNames: ['po'], statusSubresource: true, subresources: ['log'] },
+  { group: '', version: 'v1', plural: 'pods', singular: 'pod', kind: 'Pod', namespaced: true, shortNames: ['po'], statusSubresource: true, subresources: ['log', 'exec', 'attach', 'portforward'], categories: ['all'] },
   { group: '', version: 'v1', plural: 'secrets', singular: 'secret', kind: 'Secret', namespaced: true },
   { group: '', version: 'v1', plural: 'configmaps', singular: 'configmap', kind: 'ConfigMap', namespaced: true, shortNames: ['cm'] },
-  { group: '', version: 'v1', plural: 'services', singular: 'service', kind: 'Service', namespaced: true, shortNames: ['svc'], statusSubresource: true },
+  { group: '', version: 'v1', plural: 'services', singular: 'service', kind: 'Service', namespaced: true, shortNames: ['svc'], statusSubresource: true, categories: ['all'] },
   { group: '', version: 'v1', plural: 'serviceaccounts', singular: 'serviceaccount', kind: 'ServiceAccount', namespaced: true, shortNames: ['sa'] },
   { group: '', version: 'v1', plural: 'persistentvolumeclaims', singular: 'persistentvolumeclaim', kind: 'PersistentVolumeClaim', namespaced: true, shortNames: ['pvc'], statusSubresource: true },
   { group: '', version: 'v1', plural: 'events', singular: 'event', kind: 'Event', namespaced: true, shortNames: ['ev'] },
-  { group: 'apps', version: 'v1', plural: 'deployments', singular: 'deployment', kind: 'Deployment', namespaced: true, shortNames: ['deploy'], statusSubresource: true, subresources: ['scale'] },
-  { group: 'apps', version: 'v1', plural: 'statefulsets', singular: 'statefulset', kind: 'StatefulSet', namespaced: true, shortNames: ['sts'], statusSubresource: true, subresources: ['scale'] },
-  { group: 'apps', version: 'v1', plural: 'replicasets', singular: 'replicaset', kind: 'ReplicaSet', namespaced: true, shortNames: ['rs'], statusSubresource: true, subresources: ['scale'] },
-  { group: 'batch', version: 'v1', plural: 'jobs', singular: 'job', kind: 'Job', namespaced: true, statusSubresource: true },
+  { group: 'apps', version: 'v1', plural: 'deployments', singular: 'deployment', kind: 'Deployment', namespaced: true, categories: ['all'], shortNames: ['deploy'], statusSubresource: true, subresources: ['scale'] },
+  { group: 'apps', version: 'v1', plural: 'statefulsets', singular: 'statefulset', kind: 'StatefulSet', namespaced: true, categories: ['all'], shortNames: ['sts'], statusSubresource: true, subresources: ['scale'] },
+  { group: 'apps', version: 'v1', plural: 'replicasets', singular: 'replicaset', kind: 'ReplicaSet', namespaced: true, categories: ['all'], shortNames: ['rs'], statusSubresource: true, subresources: ['scale'] },
+  { group: 'batch', version: 'v1', plural: 'jobs', singular: 'job', kind: 'Job', namespaced: true, statusSubresource: true, categories: ['all'] },
   { group: 'networking.k8s.io', version: 'v1', plural: 'ingresses', singular: 'ingress', kind: 'Ingress', namespaced: true, shortNames: ['ing'], statusSubresource: true },
   { group: 'storage.k8s.io', version: 'v1', plural: 'storageclasses', singular: 'storageclass', kind: 'StorageClass', namespaced: false, shortNames: ['sc'] },
   { group: 'installer.devtron.ai', version: 'v1alpha1', plural: 'installers', singular: 'installer', kind: 'Installer', namespaced: true, custom: true },

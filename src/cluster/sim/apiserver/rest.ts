@@ -4,7 +4,7 @@ import { SimApiError, statusErrors } from './errors.js';
 import { defaultPropagation, deleteCascading, orphanedJobPodsWarning } from './garbage-collector.js';
 import type { PropagationPolicy } from './garbage-collector.js';
 import { podLog } from './logs.js';
-import { jsonPatch, mergePatch, PatchError, patchTypes, strategicMergePatch } from './patch.js';
+import { acceptedPatchTypes, jsonPatch, mergePatch, PatchError, patchTypes, strategicMergePatch } from './patch.js';
 import type { PodRuntime } from './pod-runtime.js';
 import { randomSuffix } from './pods.js';
 import type { ResourceRequest } from './request-info.js';
@@ -124,6 +124,7 @@ export function get(store: ObjectStore, call: ApiCall, pods: PodRuntime): ApiRes
       container: call.query.get('container') ?? undefined,
       tailLines: tail === null ? undefined : Number(tail),
       timestamps: call.query.get('timestamps') === 'true',
+      previous: call.query.get('previous') === 'true',
     }, pods.logLines(obj, new Date()));
     return { status: 200, body: text, contentType: 'text/plain' };
   }
@@ -192,14 +193,11 @@ export function update(store: ObjectStore, call: ApiCall): ApiResult {
   return write(store, call, current(store, call), obj);
 }
 
-const builtInPatchTypes = [patchTypes.json, patchTypes.merge, patchTypes.strategic];
-const customPatchTypes = [patchTypes.json, patchTypes.merge];
-
 export function patch(store: ObjectStore, call: ApiCall): ApiResult {
   checkSubresource(call, ['status', 'scale']);
   const { kind } = call.req;
-  const accepted = kind.custom ? customPatchTypes : builtInPatchTypes;
-  if (!(accepted as string[]).includes(call.contentType)) throw statusErrors.unsupportedMediaType(accepted);
+  const accepted = acceptedPatchTypes(kind);
+  if (!accepted.includes(call.contentType)) throw statusErrors.unsupportedMediaType(accepted);
   const stored = current(store, call);
   const previous = call.req.subresource === 'scale' ? scaleOf(stored) : stored;
   let patched: unknown;

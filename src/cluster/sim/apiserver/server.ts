@@ -6,8 +6,10 @@ import type { AddressInfo, Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { timingSafeEqual } from 'node:crypto';
 import { decodeBody, readBody } from './body.js';
+import { connect, connectSubresources } from './connect.js';
 import { apiGroup, apiGroupList, apiResourceList, apiVersions, serverVersion } from './discovery.js';
 import { SimApiError, statusErrors } from './errors.js';
+import { openApiDocument, openApiIndex } from './openapi.js';
 import type { PodRuntime } from './pod-runtime.js';
 import { authorize, forbiddenReason } from './rbac.js';
 import type { SimPolicy } from './rbac.js';
@@ -145,6 +147,10 @@ export class SimApiServer {
       const contentType = (req.headers['content-type'] ?? 'application/json').split(';')[0]?.trim() ?? '';
       const body = decodeBody(await readBody(req), resource, contentType);
       const call: ApiCall = { req: resource, query: url.searchParams, accept: req.headers.accept, contentType, body };
+      if (connectSubresources.includes(resource.subresource)) {
+        record.status = this.send(res, connect(this.options.store, resource));
+        return;
+      }
       if (resource.verb === 'watch') {
         const watch = serveWatch(this.options.store, resource, url.searchParams, req.headers.accept, res, hidingAnnotations(this.options.hiddenAnnotations));
         this.watches.add(watch);
@@ -213,6 +219,7 @@ export class SimApiServer {
       if (parts.length === 2 && parts[0] === 'api') return apiResourceList('', parts[1] ?? '');
       if (parts.length === 2 && parts[0] === 'apis') return apiGroup(parts[1] ?? '');
       if (parts.length === 3 && parts[0] === 'apis') return apiResourceList(parts[1] ?? '', parts[2] ?? '');
+      if (parts[0] === 'openapi' && parts[1] === 'v3') return parts.length === 2 ? openApiIndex() : openApiDocument(parts.slice(2).join('/'));
       return undefined;
     })();
     if (found) return { status: 200, body: found };

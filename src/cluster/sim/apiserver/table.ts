@@ -1,5 +1,6 @@
 import { podPhase } from './pods.js';
 import type { ResourceKind } from './resources.js';
+import { accessModes, nodeRoles, nodeStatus, serviceExternalIP, servicePorts } from './table-cells.js';
 import type { JsonObject, KubeObject } from './types.js';
 
 /**
@@ -11,6 +12,8 @@ interface Column {
   name: string;
   type: string;
   format?: string;
+  /** 1: shown only with `-o wide`. */
+  priority?: number;
   cell: (o: KubeObject) => string | number;
 }
 
@@ -86,12 +89,38 @@ const columnsByKind: Record<string, Column[]> = {
     { name: 'Completions', type: 'string', cell: (o) => `${num(status(o)['succeeded'])}/${num(spec(o)['completions']) || 1}` },
     ageColumn,
   ],
+  // The columns of printPersistentVolumeClaim: capacity and access modes are shown once the claim names its volume.
   PersistentVolumeClaim: [
     nameColumn,
-    { name: 'Status', type: 'string', cell: (o) => String(status(o)['phase'] ?? '') },
-    { name: 'Capacity', type: 'string', cell: (o) => String((status(o)['capacity'] as JsonObject | undefined)?.['storage'] ?? '') },
+    { name: 'Status', type: 'string', cell: (o) => (o.metadata.deletionTimestamp ? 'Terminating' : String(status(o)['phase'] ?? '')) },
+    { name: 'Volume', type: 'string', cell: (o) => String(spec(o)['volumeName'] ?? '') },
+    { name: 'Capacity', type: 'string', cell: (o) => (spec(o)['volumeName'] ? String((status(o)['capacity'] as JsonObject | undefined)?.['storage'] ?? '') : '') },
+    { name: 'Access Modes', type: 'string', cell: (o) => (spec(o)['volumeName'] ? accessModes(status(o)['accessModes']) : '') },
     { name: 'StorageClass', type: 'string', cell: (o) => String(spec(o)['storageClassName'] ?? '') },
+    { name: 'VolumeAttributesClass', type: 'string', cell: (o) => String(spec(o)['volumeAttributesClassName'] ?? '<unset>') },
     ageColumn,
+    { name: 'VolumeMode', type: 'string', priority: 1, cell: (o) => String(spec(o)['volumeMode'] ?? '<unset>') },
+  ],
+  Node: [
+    nameColumn,
+    { name: 'Status', type: 'string', cell: nodeStatus },
+    { name: 'Roles', type: 'string', cell: nodeRoles },
+    ageColumn,
+    { name: 'Version', type: 'string', cell: (o) => String((status(o)['nodeInfo'] as JsonObject | undefined)?.['kubeletVersion'] ?? '') },
+  ],
+  Service: [
+    nameColumn,
+    { name: 'Type', type: 'string', cell: (o) => String(spec(o)['type'] ?? 'ClusterIP') },
+    { name: 'Cluster-IP', type: 'string', cell: (o) => String(spec(o)['clusterIP'] || '<none>') },
+    { name: 'External-IP', type: 'string', cell: serviceExternalIP },
+    { name: 'Port(s)', type: 'string', cell: servicePorts },
+    ageColumn,
+    {
+      name: 'Selector',
+      type: 'string',
+      priority: 1,
+      cell: (o) => Object.entries((spec(o)['selector'] as Record<string, string> | undefined) ?? {}).map(([k, v]) => `${k}=${v}`).join(',') || '<none>',
+    },
   ],
   Secret: [nameColumn, { name: 'Type', type: 'string', cell: (o) => String(o['type'] ?? '') }, { name: 'Data', type: 'integer', cell: (o) => Object.keys((o['data'] as JsonObject | undefined) ?? {}).length }, ageColumn],
   Namespace: [nameColumn, { name: 'Status', type: 'string', cell: (o) => String(status(o)['phase'] ?? '') }, ageColumn],
@@ -109,7 +138,7 @@ export function toTable(kind: ResourceKind, objects: KubeObject[], resourceVersi
     kind: 'Table',
     apiVersion: 'meta.k8s.io/v1',
     metadata: { resourceVersion },
-    columnDefinitions: columns.map((c) => ({ name: c.name, type: c.type, format: c.format ?? '', description: '', priority: 0 })),
+    columnDefinitions: columns.map((c) => ({ name: c.name, type: c.type, format: c.format ?? '', description: '', priority: c.priority ?? 0 })),
     rows: objects.map((o) => ({
       cells: columns.map((c) => c.cell(o)),
       object:
