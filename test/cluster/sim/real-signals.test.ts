@@ -1,4 +1,4 @@
-import { AppsV1Api, CustomObjectsApi, PatchStrategy, setHeaderOptions, VersionApi, type CoreV1Event, type V1Pod } from '@kubernetes/client-node';
+import { AppsV1Api, BatchV1Api, CustomObjectsApi, PatchStrategy, setHeaderOptions, VersionApi, type CoreV1Event, type V1Pod } from '@kubernetes/client-node';
 import { describe, expect, it } from 'vitest';
 import { attemptsWithin } from '../../../src/cluster/sim/apiserver/kubelet-events.js';
 import { apiFailure, freshSimulator } from './support.js';
@@ -172,6 +172,14 @@ describe('the real signals of the broken states', () => {
     await env.sim.settle();
     const [replacement] = await podsOf(ns, 'app=devtron');
     expect((await tail(ns, replacement!.metadata!.name!)).join('\n')).not.toContain('Reload new version');
+  });
+
+  it("install-jobs-failed: the failed migration job's condition and the job controller's BackoffLimitExceeded event", async () => {
+    await env.sim.break('install-jobs-failed');
+    const job = (await env.sim.kubeConfig().makeApiClient(BatchV1Api).readNamespacedJob({ namespace: ns, name: 'postgresql-migrate-devtron' }));
+    expect(job.status?.conditions?.find((c) => c.type === 'Failed')).toMatchObject({ status: 'True', reason: 'BackoffLimitExceeded' });
+    const events = (await env.core.listNamespacedEvent({ namespace: ns, fieldSelector: 'type=Warning' })).items.filter((e) => e.involvedObject.uid === job.metadata?.uid);
+    expect(events.map((e) => [e.reason, e.message, e.source?.component])).toEqual([['BackoffLimitExceeded', 'Job has reached the specified backoff limit', 'job-controller']]);
   });
 
   it('events count the kubelet retries: back-off from 10 s doubling to 5 min', () => {

@@ -88,30 +88,61 @@ export class KubeletEvents {
   }
 
   private record(pod: KubeObject, fieldPath: string, e: KubeletEvent, now: Date): void {
-    const namespace = pod.metadata.namespace ?? '';
-    const key = [pod.metadata.uid, fieldPath, e.type, e.reason, e.message].join('\u0000');
-    const name = `${pod.metadata.name ?? ''}.${createHash('sha256').update(key).digest('hex').slice(0, 16)}`;
-    const existing = this.store.get(kinds.event, namespace, name);
-    if (existing) {
-      const first = Date.parse(String(existing['firstTimestamp']));
-      this.store.update(kinds.event, { ...existing, count: attemptsWithin(now.getTime() - first), lastTimestamp: kubeTime(now) });
-      return;
-    }
-    this.store.create(kinds.event, {
-      apiVersion: 'v1',
-      kind: 'Event',
-      metadata: { name, namespace },
-      involvedObject: { kind: 'Pod', namespace, name: pod.metadata.name, uid: pod.metadata.uid, apiVersion: 'v1', resourceVersion: pod.metadata.resourceVersion, fieldPath },
-      reason: e.reason,
-      message: e.message,
-      source: { component: 'kubelet', host: nodeName },
-      firstTimestamp: kubeTime(now),
-      lastTimestamp: kubeTime(now),
-      count: 1,
-      type: e.type,
-      eventTime: null,
-      reportingComponent: 'kubelet',
-      reportingInstance: nodeName,
-    });
+    recordEvent(this.store, { kind: 'Pod', apiVersion: 'v1', object: pod, fieldPath }, e, { component: 'kubelet', host: nodeName }, now);
   }
+}
+
+/** What an event is about. */
+export interface Involved {
+  kind: string;
+  apiVersion: string;
+  object: KubeObject;
+  fieldPath?: string;
+}
+
+/**
+ * Records one event as client-go's recorder does: one Event per (object, reason, message, source),
+ * its `count` and `lastTimestamp` growing with the component's retries since `firstTimestamp`.
+ */
+export function recordEvent(
+  store: ObjectStore,
+  involved: Involved,
+  e: { type: 'Normal' | 'Warning'; reason: string; message: string },
+  source: { component: string; host?: string },
+  now = new Date(),
+): void {
+  const { object } = involved;
+  const namespace = object.metadata.namespace ?? '';
+  const key = [object.metadata.uid, involved.fieldPath ?? '', e.type, e.reason, e.message, source.component].join('\u0000');
+  const name = `${object.metadata.name ?? ''}.${createHash('sha256').update(key).digest('hex').slice(0, 16)}`;
+  const existing = store.get(kinds.event, namespace, name);
+  if (existing) {
+    const first = Date.parse(String(existing['firstTimestamp']));
+    store.update(kinds.event, { ...existing, count: attemptsWithin(now.getTime() - first), lastTimestamp: kubeTime(now) });
+    return;
+  }
+  store.create(kinds.event, {
+    apiVersion: 'v1',
+    kind: 'Event',
+    metadata: { name, namespace },
+    involvedObject: {
+      kind: involved.kind,
+      namespace,
+      name: object.metadata.name,
+      uid: object.metadata.uid,
+      apiVersion: involved.apiVersion,
+      resourceVersion: object.metadata.resourceVersion,
+      ...(involved.fieldPath ? { fieldPath: involved.fieldPath } : {}),
+    },
+    reason: e.reason,
+    message: e.message,
+    source,
+    firstTimestamp: kubeTime(now),
+    lastTimestamp: kubeTime(now),
+    count: 1,
+    type: e.type,
+    eventTime: null,
+    reportingComponent: source.component,
+    reportingInstance: source.host ?? '',
+  });
 }
