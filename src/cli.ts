@@ -36,7 +36,7 @@ Configuration: environment variables and an optional YAML file (PLATFORM_MEDIC_C
 const loadConfig = async () => (await import('./config.js')).loadConfig();
 
 /** The commands, for "did you mean" on a mistyped one. */
-const commands = ['start', 'bot', 'worker', 'terminal', 'sim', 'match', 'explain', 'values', 'list', 'help'];
+const commands = ['start', 'bot', 'worker', 'terminal', 'sim', 'match', 'doctor', 'explain', 'values', 'list', 'help'];
 
 async function main(argv: string[]): Promise<void> {
   const [command = 'start', ...args] = argv;

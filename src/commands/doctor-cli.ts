@@ -2,10 +2,11 @@ import type { KubeConfig } from '@kubernetes/client-node';
 import { catalogue } from '../catalogue/index.js';
 import { ClusterGateway } from '../cluster/gateway.js';
 import { loadKubeConfig } from '../cluster/kubeconfig.js';
-import { faultEntries, startSimulatedCluster, type SimulatedCluster } from '../cluster/sim/index.js';
-import { findCluster, loadConfig } from '../config.js';
+import { faultEntries, simulatedClusterName, startSimulatedCluster, type SimulatedCluster } from '../cluster/sim/index.js';
+import { findCluster, loadConfig, noSuchClusterText } from '../config.js';
 import { doctorView } from '../core/doctor.js';
 import { scan, type DoctorReport } from '../doctor/index.js';
+import { parseFlags } from '../cli-flags.js';
 import { InputError } from '../errors.js';
 import { defaultPlatformNames, type PlatformNames } from '../platform-names.js';
 import { toText } from '../views/plain.js';
@@ -22,19 +23,14 @@ interface DoctorArgs {
 }
 
 function parseArgs(args: readonly string[]): DoctorArgs {
-  const out: DoctorArgs = { json: false };
-  const valued = { '--cluster': 'cluster', '--kubeconfig': 'kubeconfig', '--context': 'context', '--broken': 'broken' } as const;
-  for (let i = 0; i < args.length; i++) {
-    const a = args[i]!;
-    if (a === '--json') out.json = true;
-    else if (Object.hasOwn(valued, a)) {
-      const v = args[++i];
-      if (v === undefined || v.startsWith('--')) throw new InputError(`${a} needs a value; ${usage}`);
-      out[valued[a as keyof typeof valued]] = v;
-    } else throw new InputError(`unknown argument ${a.slice(0, 60)}; ${usage}`);
+  const flags = parseFlags('doctor', args, { '--json': 'switch', '--cluster': 'value', '--kubeconfig': 'value', '--context': 'value', '--broken': 'value' });
+  const out: DoctorArgs = { json: flags.has('--json') };
+  for (const name of ['cluster', 'kubeconfig', 'context', 'broken'] as const) {
+    const v = flags.value(`--${name}`);
+    if (v !== undefined) out[name] = v;
   }
   if (out.cluster && (out.kubeconfig || out.context)) throw new InputError(`--cluster and --kubeconfig/--context name a cluster twice; ${usage}`);
-  const real = out.cluster !== undefined || out.kubeconfig !== undefined || out.context !== undefined;
+  const real = (out.cluster !== undefined && out.cluster !== simulatedClusterName) || out.kubeconfig !== undefined || out.context !== undefined;
   if (out.broken && real) throw new InputError('--broken breaks the simulated cluster; it cannot be used with a real one');
   if (out.broken) {
     const entry = out.broken.split(':')[0] ?? '';
@@ -77,10 +73,10 @@ export async function runDoctorCommand(args: string[], io: Pick<CliIO, 'stdout' 
   let kubeConfig: KubeConfig;
   let names: PlatformNames = defaultPlatformNames;
   let clusterName: string;
-  if (opts.cluster) {
+  if (opts.cluster && opts.cluster !== simulatedClusterName) {
     const config = loadConfig();
     const cluster = findCluster(config, opts.cluster);
-    if (!cluster) throw new InputError(`--cluster: there is no cluster "${opts.cluster.slice(0, 60)}" in the configuration (clusters: ${config.clusters.map((c) => c.name).join(', ')})`);
+    if (!cluster) throw new InputError(`--cluster: ${noSuchClusterText(opts.cluster, [simulatedClusterName, ...config.clusters.map((c) => c.name)])} Or use --kubeconfig PATH.`);
     if (cluster.kube.source === 'simulated') {
       sim = await simulated(undefined);
       kubeConfig = sim.kubeConfig();
@@ -93,7 +89,7 @@ export async function runDoctorCommand(args: string[], io: Pick<CliIO, 'stdout' 
   } else {
     sim = await simulated(opts.broken);
     kubeConfig = sim.kubeConfig();
-    clusterName = 'simulated';
+    clusterName = simulatedClusterName;
   }
   try {
     const report = await scan(new ClusterGateway(kubeConfig, { callTimeoutMs: 10_000 }), names, catalogue);

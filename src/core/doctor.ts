@@ -20,10 +20,22 @@ const unknownWhy: Record<string, string> = {
   unreachable: 'the cluster did not answer',
   'not-installed': 'not installed',
   error: 'could not be read',
-  'no-detector': 'no detector yet',
 };
 
 const seconds = (ms: number) => (ms < 1000 ? `${ms} ms` : `${(ms / 1000).toFixed(1)} s`);
+
+/** Entries that could not be judged for the same reason share one line (an unreachable cluster is one line, not twenty). */
+function unknownLines(unknown: readonly Finding[]): Inline[] {
+  const groups = new Map<string, Finding[]>();
+  for (const f of unknown) {
+    const key = `${f.reason ?? 'error'}\u0000${f.message ?? ''}`;
+    groups.set(key, [...(groups.get(key) ?? []), f]);
+  }
+  return [...groups.values()].map((fs) => {
+    const { reason, message } = fs[0]!;
+    return t`${joined(fs.map((f) => [code(f.id)]), ', ')} — ${unknownWhy[reason ?? 'error'] ?? 'could not be read'}${message ? `: ${message}` : ''}`;
+  });
+}
 
 function presentParts(f: Finding, cluster: string): Part[] {
   return [
@@ -39,18 +51,19 @@ function presentParts(f: Finding, cluster: string): Part[] {
  */
 export function doctorView(report: DoctorReport, cluster: string): View {
   const present = report.findings.filter((f) => f.state === 'present');
-  const unknown = report.findings.filter((f) => f.state === 'unknown');
+  const unknown = report.findings.filter((f) => f.state === 'unknown' && f.reason !== 'no-detector');
+  const pending = report.findings.filter((f) => f.reason === 'no-detector');
   const hidden = report.findings.filter((f) => f.state === 'not-observable');
-  const absent = report.findings.filter((f) => f.state === 'absent');
   const headline: Inline =
     present.length === 0
-      ? t`No symptom of the guide is present in ${code(cluster)} (${absent.length} checked).`
+      ? t`No symptom of the guide is present in ${code(cluster)}.`
       : t`${present.length === 1 ? '1 symptom' : `${present.length} symptoms`} of the guide present in ${code(cluster)}.`;
   const parts: Part[] = [para(t`${strong('Doctor')}: ${headline}`), ...present.flatMap((f) => presentParts(f, cluster))];
-  if (unknown.length > 0) parts.push(lines([t`${strong('Could not tell')}`, ...unknown.map((f) => t`${code(f.id)} — ${unknownWhy[f.reason ?? 'error'] ?? 'could not be read'}${f.message && f.reason !== 'no-detector' ? `: ${f.message}` : ''}`)]));
+  if (unknown.length > 0) parts.push(lines([t`${strong('Could not tell')}`, ...unknownLines(unknown)]));
   const notes: Inline[] = [];
+  if (pending.length > 0) notes.push(t`Not checked yet (no detector): ${joined(pending.map((f) => [code(f.id)]), ', ')}.`);
   if (hidden.length > 0) notes.push(t`Not observable from the cluster (a browser, a cloud console, chart values): ${joined(hidden.map((f) => [code(f.id)]), ', ')}; ${code('explain <id>')} says what to check.`);
-  notes.push(t`Checked ${report.findings.length} entries in ${seconds(report.tookMs)}, read-only.`);
+  notes.push(t`Checked ${report.findings.length - pending.length} entries in ${seconds(report.tookMs)}, read-only.`);
   parts.push(note(...notes));
   return { summary: t`Doctor on ${cluster}: ${present.length === 0 ? 'no symptom present' : present.map((f) => f.id).join(', ')}`, parts };
 }

@@ -61,7 +61,12 @@ export async function readSnapshot(gateway: ClusterGateway, names: PlatformNames
     }
   }
   // A list of the whole cluster answers for each namespace: one call per kind, not one per namespace.
-  for (const [key, l] of [...lists]) if (l.scope !== 'cluster' && lists.has(listKey(l.kind, 'cluster'))) lists.delete(key);
+  const served = new Map<string, { kind: ListKind; scope: ListScope }>();
+  for (const [key, l] of [...lists]) {
+    if (l.scope === 'cluster' || !lists.has(listKey(l.kind, 'cluster'))) continue;
+    served.set(key, l);
+    lists.delete(key);
+  }
 
   const read = (kind: ListKind, ns: string | undefined): Promise<unknown> => {
     if (kind === 'pods') return gateway.observe.pods(ns);
@@ -83,6 +88,15 @@ export async function readSnapshot(gateway: ClusterGateway, names: PlatformNames
     ...[...lists].map(async ([key, l]) => listed.set(key, await attempt(() => read(l.kind, l.scope === 'cluster' ? undefined : names[l.scope])))),
     ...[...certs].map(async ([key, c]) => certified.set(key, await attempt(() => gateway.observe.certificate(c.namespace, c.name, c.key)))),
   ]);
+
+  // Where the whole cluster may not be listed (a cluster without the ClusterRole), the platform's
+  // namespaces still may: those detectors keep their answer, only the cluster-wide ones are unknown.
+  await Promise.all(
+    [...served].map(async ([key, l]) => {
+      const whole = listed.get(listKey(l.kind, 'cluster'));
+      if (whole && !whole.ok && whole.error.reason === 'forbidden') listed.set(key, await attempt(() => read(l.kind, names[l.scope as NamespaceName])));
+    }),
+  );
 
   const fromList = <T extends { namespace?: string; metadata?: { namespace?: string } }>(kind: ListKind, scope: ListScope): T[] => {
     const own = listed.get(listKey(kind, scope));

@@ -1,6 +1,7 @@
 import type { CatalogueEntry } from '../catalogue/model.js';
 import type { ClusterGateway } from '../cluster/gateway.js';
 import type { PlatformNames } from '../platform-names.js';
+import { knownSecrets } from '../known-secrets.js';
 import { redact } from '../redact.js';
 import { Unreadable, type Evidence, type UnknownReason } from './detectors/detector.js';
 import { detect, readsOf } from './detectors/registry.js';
@@ -29,11 +30,14 @@ export interface DoctorReport {
 const maxEvidence = 8;
 const maxDetail = 240;
 
+/** Secret-looking values and every secret value this process has read, replaced by `[redacted]`. */
+const clean = (text: string): string => knownSecrets.scrub(redact(text));
+
 /** Evidence as it leaves the worker: secrets redacted, each detail short, a few per finding. */
 function tidy(evidence: readonly Evidence[]): Evidence[] {
   const shown = evidence.slice(0, maxEvidence).map((e) => {
-    const detail = redact(e.detail);
-    return { object: redact(e.object), detail: detail.length > maxDetail ? `${detail.slice(0, maxDetail - 3)}...` : detail };
+    const detail = clean(e.detail);
+    return { object: clean(e.object), detail: detail.length > maxDetail ? `${detail.slice(0, maxDetail - 3)}...` : detail };
   });
   if (evidence.length > maxEvidence) shown.push({ object: '…', detail: `${evidence.length - maxEvidence} more` });
   return shown;
@@ -52,11 +56,11 @@ export async function scan(gateway: ClusterGateway, names: PlatformNames, entrie
     try {
       const v = detect(e.detector, snapshot);
       if (v.state === 'not-observable') return { ...base, state: v.state, evidence: [], message: v.check };
-      if (v.state === 'unknown') return { ...base, state: v.state, evidence: [], reason: v.reason, message: redact(v.message) };
+      if (v.state === 'unknown') return { ...base, state: v.state, evidence: [], reason: v.reason, message: clean(v.message) };
       return { ...base, state: v.state, evidence: tidy(v.evidence) };
     } catch (err) {
-      if (err instanceof Unreadable) return { ...base, state: 'unknown', evidence: [], reason: err.reason, message: redact(err.message) };
-      return { ...base, state: 'unknown', evidence: [], reason: 'error', message: `the detector failed: ${redact(err instanceof Error ? err.message : String(err))}` };
+      if (err instanceof Unreadable) return { ...base, state: 'unknown', evidence: [], reason: err.reason, message: clean(err.message) };
+      return { ...base, state: 'unknown', evidence: [], reason: 'error', message: `the detector failed: ${clean(err instanceof Error ? err.message : String(err))}` };
     }
   });
   return { findings, startedAt: now.toISOString(), tookMs: Date.now() - started };

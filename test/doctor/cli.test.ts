@@ -50,7 +50,8 @@ describe('platform-medic doctor', () => {
     await expect(doctor(['--broken', 'no-such-entry'])).rejects.toThrow(InputError);
     await expect(doctor(['--kubeconfig', '/x', '--cluster', 'prod'])).rejects.toThrow(/name a cluster twice/);
     await expect(doctor(['--kubeconfig', '/x', '--broken', 'build-logs'])).rejects.toThrow(/cannot be used with a real one/);
-    await expect(doctor(['--frobnicate'])).rejects.toThrow(/unknown argument --frobnicate/);
+    await expect(doctor(['--frobnicate'])).rejects.toThrow('doctor: unknown flag --frobnicate');
+    await expect(doctor(['--kubconfig', '/x'])).rejects.toThrow('doctor: unknown flag --kubconfig; did you mean --kubeconfig?');
   });
 
   it('exits 2 with one line for bad input, as a user runs it', () => {

@@ -37,7 +37,10 @@ const table: Record<string, { remedy: 'runs' } | { remedy: string } | { notObser
 
 /** Entries whose detector is still to be written (helper "signals", issue 12): they report unknown (no-detector). */
 const pendingDetectors = new Set(catalogue.filter((e) => !e.detector).map((e) => e.id));
-const brokenIds = [...new Set(faultEntries.map((e) => e.entryId))].filter((id) => !pendingDetectors.has(id));
+const allBroken = [...new Set(faultEntries.map((e) => e.entryId))];
+const brokenIds = allBroken.filter((id) => !pendingDetectors.has(id));
+/** Broken states whose own detector is not written yet: no other entry's detector may fire on them. */
+const othersBroken = allBroken.filter((id) => pendingDetectors.has(id));
 
 async function cluster(id?: string) {
   const manifests = await manifestServer();
@@ -57,6 +60,13 @@ describe('the doctor on the simulated cluster (markers hidden, the generated RBA
 
   it('has a row for every broken state whose entry has a detector', () => {
     expect(brokenIds.filter((id) => !table[id])).toEqual([]);
+  });
+
+  it.each(othersBroken)("%s (detector pending): no other entry's detector fires on its broken state", async (id) => {
+    const { sim, doctor } = await cluster(id);
+    sim.break(id);
+    await sim.settle();
+    expect(present(await doctor())).toEqual([]);
   });
 
   it.each(brokenIds)('%s: its broken state shows exactly its own entry; its remedy clears it', async (id) => {
@@ -80,5 +90,17 @@ describe('the doctor on the simulated cluster (markers hidden, the generated RBA
     const after = await doctor();
     expect(stateOf(after, id)?.state, JSON.stringify(stateOf(after, id))).toBe('absent');
     expect(present(after)).toEqual([]);
+  });
+
+  it("tells the guide's variants apart: a migration still running is not the symptom; a stuck broker is still build-logs", async () => {
+    const jobs = await cluster();
+    jobs.sim.break('install-jobs-failed', { running: 'only' });
+    await jobs.sim.settle();
+    const waiting = stateOf(await jobs.doctor(), 'install-jobs-failed');
+    expect(waiting).toMatchObject({ state: 'absent', evidence: [{ object: 'job/devtroncd/postgresql-migrate-casbin', detail: 'still running: the guide waits for it' }] });
+    const broker = await cluster();
+    broker.sim.break('build-logs', { depth: 'broker' });
+    await broker.sim.settle();
+    expect(present(await broker.doctor())).toEqual(['build-logs']);
   });
 });

@@ -1,7 +1,10 @@
 import { readdirSync, readFileSync } from 'node:fs';
+import { CoreV1Api } from '@kubernetes/client-node';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { catalogue } from '../../src/catalogue/index.js';
+import type { CatalogueEntry } from '../../src/catalogue/model.js';
+import { knownSecrets } from '../../src/known-secrets.js';
 import { ClusterGateway } from '../../src/cluster/gateway.js';
 import { faultAnnotation, startSimulatedCluster, type SimulatedCluster } from '../../src/cluster/sim/index.js';
 import { scan } from '../../src/doctor/index.js';
@@ -50,7 +53,10 @@ describe('the scan reads each thing once for every detector', () => {
 
   it('says unknown, and why, where a read is forbidden, and still answers the rest', async () => {
     const rbac = workerRbac(catalogue, defaultPlatformNames);
-    const withoutEvents = { ...rbac, clusterRules: rbac.clusterRules.filter((r) => !r.resources.includes('events')) };
+    const withoutEvents = {
+      clusterRules: rbac.clusterRules.filter((r) => !r.resources.includes('events')),
+      namespaceRules: { ...rbac.namespaceRules, devtroncd: rbac.namespaceRules['devtroncd']!.filter((r) => !r.resources.includes('events')) },
+    };
     const sim = track(await startSimulatedCluster({ ...fast, hideMarkers: true, policy: { subject: workerSubject(defaultPlatformNames), ...withoutEvents } }));
     sim.break('install-jobs-failed');
     await sim.settle();
@@ -58,6 +64,29 @@ describe('the scan reads each thing once for every detector', () => {
     expect(stateOf(report, 'database-image-pull')).toMatchObject({ state: 'unknown', reason: 'forbidden', message: expect.stringContaining('list events') });
     expect(stateOf(report, 'image-pull-private-registry')).toMatchObject({ state: 'unknown', reason: 'forbidden' });
     expect(present(report)).toEqual(['install-jobs-failed']);
+  });
+
+  it('falls back to the platform namespaces where the whole cluster may not be listed', async () => {
+    const rbac = workerRbac(catalogue, defaultPlatformNames);
+    const noClusterWide = { ...rbac, clusterRules: rbac.clusterRules.filter((r) => !r.resources.includes('events') && !r.resources.includes('pods')) };
+    const sim = track(await startSimulatedCluster({ ...fast, hideMarkers: true, policy: { subject: workerSubject(defaultPlatformNames), ...noClusterWide } }));
+    sim.break('database-image-pull');
+    await sim.settle();
+    const report = await scan(new ClusterGateway(sim.kubeConfig()), sim.names, catalogue);
+    expect(present(report)).toEqual(['database-image-pull']);
+    expect(stateOf(report, 'image-pull-private-registry')).toMatchObject({ state: 'unknown', reason: 'forbidden' });
+    expect(stateOf(report, 'build-logs')?.state).toBe('absent');
+  });
+
+  it('redacts evidence: secret-looking values and every secret value the worker has read', async () => {
+    const sim = track(await hiddenSim());
+    const image = sim.list({ group: '', version: 'v1', plural: 'pods' }, 'devtroncd', 'app=devtron')[0].spec.containers[0].image as string;
+    knownSecrets.add(image);
+    const entry = { ...catalogue[0]!, id: 'probe', detector: { kind: 'logLines', namespace: 'platformNamespace', sources: [{ label: 'mainPodLabel' }], lines: ['starting'] } } as CatalogueEntry;
+    const report = await scan(new ClusterGateway(sim.kubeConfig()), sim.names, [entry]);
+    const shown = JSON.stringify(report.findings[0]);
+    expect(shown).toContain('[redacted]');
+    expect(shown).not.toContain(image);
   });
 
   it('says unreachable when the cluster does not answer', async () => {
@@ -80,6 +109,18 @@ describe("the simulator's fault annotation never reaches a detector", () => {
       const res = await fetch(`${sim.url}${path}`, { headers: { authorization: `Bearer ${sim.token}` } });
       expect(await res.text(), path).not.toContain(faultAnnotation);
     }
+  });
+
+  it('survives a client writing back an object it read without it (PUT)', async () => {
+    const sim = track(await hiddenSim());
+    sim.break('git-sensor-stuck');
+    await sim.settle();
+    const core = sim.kubeConfig().makeApiClient(CoreV1Api);
+    const pod = await core.readNamespacedPod({ namespace: 'devtroncd', name: 'git-sensor-0' });
+    expect(pod.metadata?.annotations?.[faultAnnotation]).toBeUndefined();
+    await core.replaceNamespacedPod({ namespace: 'devtroncd', name: 'git-sensor-0', body: { ...pod, metadata: { ...pod.metadata, labels: { ...pod.metadata?.labels, touched: 'yes' } } } });
+    expect(sim.get({ group: '', version: 'v1', plural: 'pods' }, 'devtroncd', 'git-sensor-0').metadata.labels.touched).toBe('yes');
+    expect(sim.symptoms()).toEqual(['git-sensor-stuck']);
   });
 
   it('is named nowhere in the doctor or its reads', () => {

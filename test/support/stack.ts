@@ -126,10 +126,12 @@ export interface StackOptions {
   socketMode?: boolean;
   /** More clusters besides `sim`, each with its own approvers; no worker serves them. */
   extraClusters?: { name: string; approvers: string[] }[];
+  /** The simulator hides its fault annotation from the API (what the doctor sees is then only real signals). */
+  hideMarkers?: boolean;
 }
 
 export async function startStack(name: string, options: StackOptions = {}): Promise<Stack> {
-  const sim = await startSimulatedCluster({ recreateDelayMs: options.recreateDelayMs ?? 50, readyDelayMs: options.readyDelayMs ?? 50, policy: workerPolicy() });
+  const sim = await startSimulatedCluster({ recreateDelayMs: options.recreateDelayMs ?? 50, readyDelayMs: options.readyDelayMs ?? 50, policy: workerPolicy(), ...(options.hideMarkers ? { hideMarkers: true } : {}) });
   const dir = mkdtempSync(join(tmpdir(), `medic-${name}-`));
   const kubeconfig = join(dir, 'kubeconfig');
   await sim.writeKubeconfig(kubeconfig);

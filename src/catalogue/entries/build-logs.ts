@@ -73,7 +73,7 @@ export const buildLogs: CatalogueEntry = {
     // What the platform's pubsub client logs when it loses the broker (devtron-labs/common-lib,
     // pubsub-lib/NatsClient.go: DisconnectErrHandler and ClosedHandler).
     lines: ['Nats Connection got disconnected', 'Nats Client Connection closed'],
-    whileRunning: { namespace: 'ciNamespace', what: 'a build pod' },
+    whileRunning: { namespace: 'ciNamespace', what: 'build pod' },
   },
   stages: [
     {

@@ -146,6 +146,7 @@ export class SimApiServer {
       // As in kube-apiserver, the body is read by the handler, after authentication and authorisation.
       const contentType = (req.headers['content-type'] ?? 'application/json').split(';')[0]?.trim() ?? '';
       const body = decodeBody(await readBody(req), resource, contentType);
+      if (resource.verb === 'update') this.keepHidden(resource, body);
       const call: ApiCall = { req: resource, query: url.searchParams, accept: req.headers.accept, contentType, body };
       if (connectSubresources.includes(resource.subresource)) {
         record.status = this.send(res, connect(this.options.store, resource));
@@ -166,6 +167,18 @@ export class SimApiServer {
     } finally {
       this.options.log?.(`${method} ${url.pathname}${url.search} ${record.status}`);
     }
+  }
+
+  /**
+   * A client that read an object without its hidden annotations and writes it back (PUT) does not mean
+   * to remove them: they are copied from the stored object, as if the client had never seen them.
+   */
+  private keepHidden(r: ResourceRequest, body: unknown): void {
+    const hidden = this.options.hiddenAnnotations ?? [];
+    const meta = (body as { metadata?: { annotations?: Record<string, string> } } | undefined)?.metadata;
+    if (hidden.length === 0 || !meta) return;
+    const stored = this.options.store.get(r.kind, r.namespace || undefined, r.name)?.metadata.annotations ?? {};
+    for (const key of hidden) if (stored[key] !== undefined && meta.annotations?.[key] === undefined) meta.annotations = { ...(meta.annotations ?? {}), [key]: stored[key] };
   }
 
   private authenticate(req: IncomingMessage): void {

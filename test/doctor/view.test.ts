@@ -1,0 +1,51 @@
+import { describe, expect, it } from 'vitest';
+import { doctorView } from '../../src/core/doctor.js';
+import type { DoctorReport, Finding } from '../../src/doctor/index.js';
+import { slackMessage } from '../../src/views/slack/answer.js';
+import { toText } from '../../src/views/plain.js';
+
+const finding = (id: string, over: Partial<Finding>): Finding => ({ id, ref: '7.1', title: `Title of ${id}`, state: 'absent', evidence: [], ...over });
+
+const report: DoctorReport = {
+  startedAt: '2026-11-22T12:00:00.000Z',
+  tookMs: 1234,
+  findings: [
+    finding('install-jobs-failed', { state: 'present', evidence: [{ object: 'job/devtroncd/postgresql-migrate-devtron', detail: '0/1 completions, BackoffLimitExceeded 3m ago' }] }),
+    finding('database-image-pull', { state: 'unknown', reason: 'forbidden', message: 'Permission missing for list events in all namespaces' }),
+    finding('image-pull-private-registry', { state: 'unknown', reason: 'forbidden', message: 'Permission missing for list events in all namespaces' }),
+    finding('rollout-crds-outdated', { state: 'unknown', reason: 'no-detector', message: 'this entry has no detector yet' }),
+    finding('stale-session-cookie', { state: 'not-observable', message: 'In the browser: delete the cookie.' }),
+    finding('sso-nat-allowlist', { state: 'not-observable', message: 'Ask the cloud console.' }),
+    finding('build-logs', {}),
+  ],
+};
+
+describe("the doctor's answer", () => {
+  it('shows each symptom with its evidence and its fix, the unknowns with why, the rest folded, the time', () => {
+    const text = toText(doctorView(report, 'prod-eu'));
+    expect(text.split('\n')).toEqual([
+      'Doctor: 1 symptom of the guide present in prod-eu.',
+      '🩺 Title of install-jobs-failed (install-jobs-failed, guide 7.1) — seen in prod-eu',
+      'job/devtroncd/postgresql-migrate-devtron 0/1 completions, BackoffLimitExceeded 3m ago',
+      '  Type "fix install-jobs-failed prod-eu".',
+      'Could not tell',
+      'database-image-pull, image-pull-private-registry — the worker may not read it: Permission missing for list events in all namespaces',
+      '  Not checked yet (no detector): rollout-crds-outdated.',
+      '  Not observable from the cluster (a browser, a cloud console, chart values): stale-session-cookie, sso-nat-allowlist; explain <id> says what to check.',
+      '  Checked 6 entries in 1.2 s, read-only.',
+    ]);
+  });
+
+  it('renders as Block Kit with a Plan fix button that carries the entry and the cluster', () => {
+    const message = slackMessage(doctorView(report, 'prod-eu'));
+    expect(message.text).toBe('Doctor on prod-eu: install-jobs-failed');
+    const values = message.blocks.flatMap((b) => (b as { elements?: { value?: string }[] }).elements ?? []).map((e) => e.value);
+    expect(values).toContain(JSON.stringify({ e: 'install-jobs-failed', c: 'prod-eu' }));
+    expect(message.blocks.length).toBeLessThanOrEqual(50);
+  });
+
+  it('says so when nothing is present', () => {
+    const healthy = { ...report, findings: report.findings.map((f) => (f.state === 'present' ? { ...f, state: 'absent' as const, evidence: [] } : f)) };
+    expect(toText(doctorView(healthy, 'prod-eu')).split('\n')[0]).toBe('Doctor: No symptom of the guide is present in prod-eu.');
+  });
+});

@@ -1,0 +1,38 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { blocksText } from '../fakes/slack-api.js';
+import { channel, requester, startStack, type Stack } from '../support/stack.js';
+
+describe('/platform doctor through the real Bolt receiver and the fake Slack', () => {
+  let stack: Stack;
+  beforeAll(async () => {
+    stack = await startStack('doctor', { hideMarkers: true });
+  });
+  afterAll(async () => {
+    await stack?.stop();
+  });
+
+  it('acks at once, answers in the channel with the symptom, its evidence and Plan fix; the button plans it on that cluster', async () => {
+    stack.sim.break('rollout-invalid-json');
+    const res = await stack.slash('doctor', requester, { responseId: 'doctor-1' });
+    expect(res.status).toBe(200);
+    const answer = await stack.fake.waitFor((f) => f.responses('doctor-1')[0], { timeoutMs: 20_000 });
+    const body = answer.body as { response_type: string; text: string; blocks: unknown[] };
+    expect(body.response_type).toBe('in_channel');
+    expect(body.text).toBe('Doctor on sim: rollout-invalid-json');
+    const text = blocksText(body.blocks);
+    expect(text).toContain('(`rollout-invalid-json`, guide 7.25) — seen in `sim`');
+    expect(text).toMatch(/`rollout\/devtroncd\/payments-api` kubectl\.kubernetes\.io\/last-applied-configuration is not valid JSON/);
+    expect(text).toMatch(/Not observable from the cluster .*`stale-session-cookie`/);
+    expect(JSON.stringify(body.blocks)).toContain(JSON.stringify(JSON.stringify({ e: 'rollout-invalid-json', c: 'sim' })));
+
+    const posted = await stack.fake.waitFor((f) => f.messages(channel).find((m) => !m.thread_ts && m.text.includes('Doctor on sim')));
+    await stack.click(posted, 'match-plan-fix', requester);
+    await stack.fake.waitFor((f) => f.messages(channel).find((m) => m.text.startsWith(`<@${requester}> asked to fix *Rollout sync status Failed`)), { timeoutMs: 15_000 });
+    await stack.fake.waitFor((f) => f.messages(channel).find((m) => m.text === 'Approval needed: rollout-invalid-json on sim, 1 step(s).'), { timeoutMs: 15_000 });
+  });
+
+  it('answers an unknown cluster privately in the acknowledgement', async () => {
+    const res = await stack.slash('doctor prod-us');
+    expect((res.json as { response_type: string; text: string })).toMatchObject({ response_type: 'ephemeral', text: 'There is no cluster `prod-us`. Configured clusters: `sim`.' });
+  });
+});
