@@ -12,7 +12,7 @@ COPY tsconfig.json tsconfig.build.json ./
 COPY src ./src
 RUN npm run build && npm prune --omit=dev --no-audit --no-fund
 
-# --- runtime: Node 20, production dependencies and dist/ only, never root ---
+# --- runtime: Node 20, production dependencies, dist/ and the bundled manifests only, never root ---
 FROM node:20-slim
 ENV NODE_ENV=production
 WORKDIR /app
@@ -22,6 +22,10 @@ RUN groupadd --system --gid 10001 medic \
 COPY --from=build /app/package.json ./package.json
 COPY --from=build /app/node_modules ./node_modules
 COPY --from=build /app/dist ./dist
+# The platform's manifests of each supported release, pinned by sha256 (manifests/index.json): entries
+# 1 and 2 apply them without reaching the internet, which the worker's NetworkPolicy does not allow.
+# dist/src/remedies/steps finds them at /app/manifests.
+COPY manifests ./manifests
 USER 10001:10001
 # 3000: the bot's Slack endpoint, /healthz, /readyz, /metrics. 9090: the worker's (and Socket Mode
 # bot's) health and metrics.

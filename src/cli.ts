@@ -30,13 +30,16 @@ Usage:
   platform-medic values upgrade --provider S3|AZURE|GCP|BUNDLED [--logs-bucket B …]
                                              print the exact upgrade command (flags mirror the Slack modal)
   platform-medic list                        list the catalogue
+  platform-medic gen-rbac --config FILE [--out DIR]
+                                             write the worker's RBAC for each cluster of FILE, with its
+                                             names, to DIR/rbac-<cluster>.yaml; exit 2 on a bad file
 
 Configuration: environment variables and an optional YAML file (PLATFORM_MEDIC_CONFIG); see the README.`;
 
 const loadConfig = async () => (await import('./config.js')).loadConfig();
 
 /** The commands, for "did you mean" on a mistyped one. */
-const commands = ['start', 'bot', 'worker', 'terminal', 'sim', 'match', 'doctor', 'explain', 'values', 'list', 'help'];
+const commands = ['start', 'bot', 'worker', 'terminal', 'sim', 'match', 'doctor', 'explain', 'values', 'list', 'gen-rbac', 'help'];
 
 async function main(argv: string[]): Promise<void> {
   const [command = 'start', ...args] = argv;
@@ -71,6 +74,12 @@ async function main(argv: string[]): Promise<void> {
     case 'values':
       process.exitCode = await (await import('./commands/values-cli.js')).runValuesCommand(args, process);
       return;
+    case 'gen-rbac': {
+      const flags = parseFlags('gen-rbac', args, { '--config': 'value', '--out': 'value' });
+      if (!flags.has('--config')) throw new InputError('gen-rbac: --config FILE is required (the repository\'s deploy/rbac.yaml comes from npm run gen:rbac)');
+      process.exitCode = await (await import('./remedies/gen-rbac.js')).runGenRbac(args, process);
+      return;
+    }
     case 'list': {
       parseFlags('list', args, {});
       const [{ listView }, { toText }] = await Promise.all([import('./core/catalogue.js'), import('./views/plain.js')]);

@@ -25,7 +25,12 @@ export const platformNamesSchema = z.object({
   dashboardUrl: z.string().url().default(d.dashboardUrl).describe('`{dashboard_url}`: the metrics dashboard service, as reached from inside the cluster'),
   dashboardUser: z.string().min(1).default(d.dashboardUser).describe('the metrics dashboard\'s admin user'),
   installerName: z.string().min(1).default(d.installerName).describe('the installer custom resource whose `status.sync.data` carries the `LTAG=` version line'),
-  manifestBaseUrl: z.string().url().default(d.manifestBaseUrl).describe('`{manifest_url}`: where the platform\'s manifests (`manifests/yamls/migrator.yaml`, `rollout.yaml`) are fetched from'),
+  manifestBaseUrl: z
+    .string()
+    .url()
+    .optional()
+    .describe('`{manifest_url}`: a mirror of the platform\'s repository that entries 1 and 2 fetch `manifests/yamls/migrator.yaml` and `rollout.yaml` from, `{version}` standing for the installed version (e.g. `https://mirror.example.com/devtron/{version}/`); unset, they use the manifests bundled with platform-medic (see docs/operations.md)'),
+  manifestConfigMap: z.string().min(1).default(d.manifestConfigMap).describe('a ConfigMap in the platform namespace whose `migrator.yaml` / `rollout.yaml` keys, when present, entries 1 and 2 apply instead of the bundled manifests'),
   installerReleaseName: z.string().min(1).default(d.installerReleaseName).describe('the chart manager (Helm) release that adopts the platform namespace\'s resources (entry 7.18)'),
   dashboardPasswordKey: z.string().min(1).default(d.dashboardPasswordKey).describe('key of the platform secret holding the dashboard password (the guide\'s DASHBOARD_PASSWORD)'),
   dashboardCatalogueUrl: z.string().url().default(d.dashboardCatalogueUrl).describe('`{dashboard_url_catalogue}`: the public dashboard catalogue the four dashboards are downloaded from'),

@@ -32,8 +32,8 @@ const standardInstall = {
   dashboardUser: 'admin',
   /** The installer custom resource whose `status.sync.data` carries the `LTAG=` version line. */
   installerName: 'installer-devtron',
-  /** {manifest_url}: where the platform's manifests (`manifests/yamls/migrator.yaml`, `rollout.yaml`) are fetched from. */
-  manifestBaseUrl: 'https://raw.githubusercontent.com/devtron-labs/devtron/main/',
+  /** A ConfigMap in the platform namespace whose `migrator.yaml` / `rollout.yaml` keys entries 1 and 2 apply instead of the bundled manifests. */
+  manifestConfigMap: 'platform-medic-manifests',
   /** The chart manager (Helm) release that adopts the platform namespace's resources (entry 18). */
   installerReleaseName: 'devtron',
   /** Key of the platform secret holding the dashboard password (the guide's DASHBOARD_PASSWORD). */
@@ -51,7 +51,14 @@ const standardInstall = {
 };
 
 /** The real names behind the guide's placeholders, for one cluster. */
-export type PlatformNames = { -readonly [K in keyof typeof standardInstall]: (typeof standardInstall)[K] };
+export type PlatformNames = { -readonly [K in keyof typeof standardInstall]: (typeof standardInstall)[K] } & {
+  /**
+   * {manifest_url}: a mirror of the platform's repository for entries 1 and 2, `{version}` standing for
+   * the installed version. A standard install has none: those entries use the manifests bundled with
+   * platform-medic, so the worker needs no internet.
+   */
+  manifestBaseUrl?: string;
+};
 
 /** The names of a standard install. */
 export const defaultPlatformNames: PlatformNames = Object.freeze(standardInstall);

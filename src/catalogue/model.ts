@@ -73,6 +73,11 @@ export interface Signatures {
   readonly phrases: readonly string[];
   /** Words that make the entry more likely when they appear with its evidence (component names). */
   readonly context?: readonly string[];
+  /**
+   * Texts that show the entry's fix is already in place (the setting the guide prescribes); with words
+   * saying the error persists, the entry is not proposed again (see matching/applied.ts).
+   */
+  readonly applied?: readonly string[];
   /** Texts that point elsewhere (near-misses): when present, the entry is not proposed. */
   readonly excludes?: readonly string[];
 }
@@ -88,6 +93,19 @@ export interface CatalogueEntry {
   /** What the matcher recognises the entry by. */
   readonly signatures: Signatures;
   readonly versions?: VersionConstraint;
+  /**
+   * Whom the remedy can help: `platform` (the default) when it acts on the platform's own objects (its
+   * database, git-sensor, its secrets), so a paste about another product or a user's workload is not
+   * its subject; `platform-apps` when it acts on the platform's settings for the applications it deploys
+   * (their pods and images are users' names, and a paste may name no platform component); `any-product`
+   * when the remedy is generic (an ingress annotation, an IAM policy).
+   */
+  readonly appliesTo?: 'platform' | 'platform-apps' | 'any-product';
+  /**
+   * Less destructive entries that explain the same message and come first when the paste does not say
+   * which (a failed login may be a mistyped password or a stale cookie before it is a lost password).
+   */
+  readonly gentler?: { readonly entries: readonly string[]; readonly forTexts: readonly string[] };
   /** Other places of the guide that describe the same remedy (7.6 and 5.4); no two entries share one. */
   readonly alsoRefs?: readonly GuideRef[];
   /** Values a person gives with the fix (`/platform fix upload-too-large size=200m`), with the guide's defaults. */

@@ -21,6 +21,7 @@ export interface CliIO {
 export function matchJson(result: MatchResult): string {
   return JSON.stringify({
     verdict: result.verdict,
+    ...(result.verdict === 'ask' ? { why: result.why } : {}),
     matches: result.matches.map((m) => ({
       id: m.id,
       ref: m.ref,
@@ -34,12 +35,14 @@ export function matchJson(result: MatchResult): string {
 function matchText(result: MatchResult): string {
   // Binary input never gets here: readInput refuses it (exit 2), as every command that reads input does.
   if (result.verdict === 'no-match') return `no match: no catalogued remedy for this${result.nearest.length ? `\nnearest entries (explain only): ${result.nearest.join(', ')}` : ''}`;
-  return result.matches
-    .map((m, i) => [`${i === 0 ? 'match' : 'also possible'}: ${m.id} (guide ${m.ref}) ${m.title} — confidence ${m.confidence.toFixed(2)}`, ...m.evidence.map((e) => `  line ${e.line}: ${redact(e.text)}`)].join('\n'))
+  const first = result.verdict === 'ask' ? `ask (${result.why}): no fix proposed; choose one of these` : undefined;
+  const label = (i: number): string => (result.verdict === 'ask' ? `${i + 1}` : i === 0 ? 'match' : 'also possible');
+  return [...(first ? [first] : []), ...result.matches
+    .map((m, i) => [`${label(i)}: ${m.id} (guide ${m.ref}) ${m.title} — confidence ${m.confidence.toFixed(2)}`, ...m.evidence.map((e) => `  line ${e.line}: ${redact(e.text)}`)].join('\n'))]
     .join('\n');
 }
 
-/** `platform-medic match [--json] [FILE]`: exit 0 on a match, 1 on none, 2 on bad input (an unknown flag throws InputError). */
+/** `platform-medic match [--json] [FILE]`: exit 0 on a match, 1 on an ask or none, 2 on bad input (an unknown flag throws InputError). */
 export async function runMatchCommand(args: string[], io: CliIO): Promise<number> {
   const flags = parseFlags('match', args, { '--json': 'switch' }, 1);
   const json = flags.has('--json');

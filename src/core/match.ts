@@ -1,5 +1,5 @@
 import { findEntry } from '../catalogue/index.js';
-import type { MatchResult } from '../matching/index.js';
+import type { AskReason, Candidate, MatchResult } from '../matching/index.js';
 import { redact } from '../redact.js';
 import { code, joined, lines, note, para, strong, t, type Choice, type Part, type View } from './view.js';
 
@@ -37,6 +37,7 @@ export function matchView(result: MatchResult): View {
     }
     return { summary: t`${why}`, parts };
   }
+  if (result.verdict === 'ask') return askView(result.matches, result.why);
   const [top, ...rest] = result.matches;
   const entry = findEntry(top!.id);
   const parts: Part[] = [para(t`🔎 ${strong(top!.title)} (${code(top!.id)}, guide ${top!.ref}) — confidence ${pct(top!.confidence)}`)];
@@ -56,4 +57,30 @@ export function matchView(result: MatchResult): View {
     parts.push({ kind: 'choices', id: 'match-alternatives', choices: alternatives.map((a) => explainChoice(a.id, `Explain ${a.id}`)) });
   }
   return { summary: t`Likely ${top!.id} (guide ${top!.ref}), confidence ${pct(top!.confidence)}`, parts };
+}
+
+/** Why the matcher asks, in the person's terms. */
+const askWhy: Record<AskReason, string> = {
+  close: 'These entries fit about equally well, so I am not choosing one for you.',
+  gentler: 'This message has gentler explanations than the destructive remedy, so check those first.',
+  subject: 'This does not say it is about the platform, and the remedy acts on the platform.',
+  applied: "The paste says this guide's remedy is already applied and the error persists; the guide has nothing further.",
+};
+
+/**
+ * An `ask` answer: the plausible entries in order (the least destructive first), each with its evidence
+ * and its own choices; no fix is proposed and no choice is the primary one. The person picks.
+ */
+function askView(candidates: readonly Candidate[], why: AskReason): View {
+  const parts: Part[] = [para(t`🤔 ${askWhy[why]} I am not proposing a fix: pick the one that fits, or explain them first.`)];
+  candidates.forEach((c, i) => {
+    parts.push(lines([t`${i + 1}. ${strong(c.title)} (${code(c.id)}, guide ${c.ref}) — confidence ${pct(c.confidence)}`, ...c.evidence.map((e) => evidenceLine(e.line, e.text))]));
+    parts.push({
+      kind: 'choices',
+      id: `match-ask-${c.id}`,
+      choices: [{ label: `Plan fix ${c.id}`, action: matchActionIds.planFix, value: { e: c.id } satisfies PlanFixRef, command: `fix ${c.id}` }, explainChoice(c.id, `Explain ${c.id}`)],
+    });
+  });
+  const summary = why === 'applied' ? t`The guide's remedy for ${candidates[0]!.id} appears to be applied already` : t`Could be ${candidates.map((c) => c.id).join(' or ')}: which one?`;
+  return { summary, parts };
 }

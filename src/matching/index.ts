@@ -8,16 +8,15 @@ import { compile } from './literals.js';
 import { scan } from './scan.js';
 import { score, THRESHOLD, type Scored } from './score.js';
 import type { Candidate, Evidence, MatchResult } from './types.js';
+import { decide, MAX_MATCHES } from './verdict.js';
 
-export type { Candidate, Evidence, MatchResult } from './types.js';
+export type { AskReason, Candidate, Evidence, MatchResult } from './types.js';
 export { THRESHOLD } from './score.js';
 
-/** At most this many candidates are offered. */
-const MAX_MATCHES = 3;
-
 /**
- * The catalogue entries a pasted text is about, best first, with the lines that show it; or an
- * abstention with the entries worth explaining. Pure and total: any string, however large or odd,
+ * The catalogue entries a pasted text is about, best first, with the lines that show it: one clearly
+ * (`match`), or a few for the person to choose from (`ask`); or an abstention with the entries worth
+ * explaining. Pure and total: any string, however large or odd,
  * gets an answer and never an exception.
  */
 export function match(text: string, entries: readonly CatalogueEntry[] = catalogue): MatchResult {
@@ -29,12 +28,14 @@ export function match(text: string, entries: readonly CatalogueEntry[] = catalog
   const ranked = scored
     .filter((s) => s.confidence >= THRESHOLD)
     .sort((a, b) => b.confidence - a.confidence || b.evidence.length - a.evidence.length || firstLine(a) - firstLine(b) || a.entry - b.entry);
-  if (ranked.length === 0) return { verdict: 'no-match', matches: [], nearest: nearest(scored, entries) };
-  return { verdict: 'match', matches: ranked.slice(0, MAX_MATCHES).map((s) => candidate(s, entries[s.entry]!, text)) };
+  const decision = decide(text, scored, ranked, entries);
+  if (decision.verdict === 'no-match') return { verdict: 'no-match', matches: [], nearest: nearest(scored, entries) };
+  const matches = decision.order.map((s) => candidate(s, entries[s.entry]!, text));
+  return decision.verdict === 'ask' ? { verdict: 'ask', matches, why: decision.why } : { verdict: 'match', matches };
 }
 
 function firstLine(s: Scored): number {
-  return Math.min(...s.evidence.map((e) => e.line));
+  return s.evidence.reduce((m, e) => Math.min(m, e.line), Infinity);
 }
 
 function candidate(s: Scored, entry: CatalogueEntry, text: string): Candidate {

@@ -23,8 +23,14 @@ const LOG_MARKS = [
 /** True when a (trimmed) line reads like a person's sentence rather than a log, table or trace. */
 export function isProse(line: string): boolean {
   const t = line.trim();
-  if (t.length === 0 || t.length > 400) return false;
-  return !LOG_MARKS.some((re) => re.test(t));
+  if (t.length === 0) return false;
+  // A long line is prose when each of its sentences is: a chat message is often one line of many sentences.
+  if (t.length > 400) return t.split(patterns.sentenceEnd).every((sentence) => sentence.length <= 400 && isSentence(sentence.trim()));
+  return isSentence(t);
+}
+
+function isSentence(t: string): boolean {
+  return t.length > 0 && !LOG_MARKS.some((re) => re.test(t));
 }
 
 const STOP = new Set(

@@ -1,18 +1,79 @@
-import { writeFile } from 'node:fs/promises';
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { catalogue } from '../catalogue/index.js';
-import { defaultPlatformNames } from '../platform-names.js';
+import { ConfigError, loadConfig, type ClusterConfig } from '../config.js';
+import { defaultPlatformNames, type PlatformNames } from '../platform-names.js';
 import { workerRbac } from './rbac.js';
 import { renderRbacYaml } from './rbac-manifest.js';
 
-/** `npm run gen:rbac`: writes deploy/rbac.yaml from the catalogue, for the names of a standard install. */
+/**
+ * `npm run gen:rbac`: writes deploy/rbac.yaml and its copy in the worker's base from the catalogue,
+ * for the names of a standard install. `npm run gen:rbac -- --config FILE [--out DIR]`: writes
+ * DIR/rbac-<cluster>.yaml for each cluster of an admin's config file, with that cluster's namespaces
+ * and names, so adding a cluster with other names needs a command, not code.
+ */
 export const rbacYamlPath = fileURLToPath(new URL('../../deploy/rbac.yaml', import.meta.url));
+const baseCopyPath = fileURLToPath(new URL('../../deploy/base/worker/rbac.yaml', import.meta.url));
+
+/** The worker's RBAC for one cluster's names, as YAML. */
+export const rbacYamlFor = (names: PlatformNames): string => renderRbacYaml(workerRbac(catalogue, names), names);
 
 export function currentRbacYaml(): string {
-  return renderRbacYaml(workerRbac(catalogue, defaultPlatformNames), defaultPlatformNames);
+  return rbacYamlFor(defaultPlatformNames);
+}
+
+const usage = 'usage: gen:rbac [--config FILE [--out DIR]]';
+
+/** Reads `--name VALUE` pairs; anything else is a usage problem. */
+function options(args: readonly string[]): Record<string, string> | { problem: string } {
+  const found: Record<string, string> = {};
+  for (let i = 0; i < args.length; i += 2) {
+    const name = args[i]!;
+    const value = args[i + 1];
+    if (name !== '--config' && name !== '--out') return { problem: `unknown argument "${name.slice(0, 40)}" (${usage})` };
+    if (value === undefined || value.startsWith('--')) return { problem: `${name} needs a value (${usage})` };
+    found[name.slice(2)] = value;
+  }
+  if (found['out'] !== undefined && found['config'] === undefined) return { problem: `--out goes with --config (${usage})` };
+  return found;
+}
+
+/** Runs the command; the exit code: 0 written, 2 a bad argument or config file (one line on stderr). */
+export async function runGenRbac(args: readonly string[], io: { stdout: { write(s: string): unknown }; stderr: { write(s: string): unknown } }): Promise<number> {
+  const opts = options(args);
+  if ('problem' in opts) {
+    io.stderr.write(`gen:rbac: ${opts.problem}\n`);
+    return 2;
+  }
+  if (opts['config'] === undefined) {
+    const yaml = currentRbacYaml();
+    for (const path of [rbacYamlPath, baseCopyPath]) {
+      await writeFile(path, yaml);
+      io.stdout.write(`wrote ${path}\n`);
+    }
+    return 0;
+  }
+  let clusters: readonly ClusterConfig[];
+  try {
+    // Only the file counts: the admin's shell environment must not change the RBAC written.
+    clusters = loadConfig({ file: opts['config'], env: {} }).clusters;
+  } catch (err) {
+    if (!(err instanceof ConfigError)) throw err;
+    io.stderr.write(`gen:rbac: ${err.problems.join('; ').replace(/\s*\n\s*/g, ' ')}\n`);
+    return 2;
+  }
+  const out = resolve(opts['out'] ?? '.');
+  await mkdir(out, { recursive: true });
+  for (const cluster of clusters) {
+    const path = join(out, `rbac-${cluster.name}.yaml`);
+    await writeFile(path, rbacYamlFor(cluster));
+    const namespaces = Object.keys(workerRbac(catalogue, cluster).namespaceRules).sort().join(', ');
+    io.stdout.write(`wrote ${path} (cluster ${cluster.name}: namespaces ${namespaces})\n`);
+  }
+  return 0;
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
-  await writeFile(rbacYamlPath, currentRbacYaml());
-  console.log(`wrote ${rbacYamlPath}`);
+  process.exitCode = await runGenRbac(process.argv.slice(2), process);
 }

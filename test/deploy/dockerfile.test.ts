@@ -27,10 +27,17 @@ describe('the Dockerfile (it cannot be built here: no Docker engine; its parts a
     expect(build).toMatch(/npm run build/);
     expect(build).toMatch(/npm prune --omit=dev/);
     const runtime = runtimeStage();
-    // Only the pruned node_modules, dist/ and package.json come over: no sources, no dev tools.
-    expect(runtime.filter((i) => i.op === 'COPY').map((i) => i.arg.split(/\s+/).slice(1, 2)[0])).toEqual(['/app/package.json', '/app/node_modules', '/app/dist']);
+    // Only the pruned node_modules, dist/ and package.json come over from the build: no sources, no dev tools.
+    expect(runtime.filter((i) => i.op === 'COPY' && i.arg.startsWith('--from')).map((i) => i.arg.split(/\s+/).slice(1, 2)[0])).toEqual(['/app/package.json', '/app/node_modules', '/app/dist']);
     expect(runtime.find((i) => i.op === 'WORKDIR')?.arg).toBe('/app');
     expect(runtime.find((i) => i.op === 'USER')?.arg).toBe('10001:10001');
+  });
+
+  it('carries the bundled platform manifests where the compiled step finds them (/app/manifests beside /app/dist)', () => {
+    const runtime = runtimeStage();
+    expect(runtime.filter((i) => i.op === 'COPY' && !i.arg.startsWith('--from')).map((i) => i.arg)).toEqual(['manifests ./manifests']);
+    // dist/src/remedies/steps/manifest-bundle.js looks for manifests/index.json in its ancestors: /app/manifests.
+    expect(readFileSync(new URL('../../manifests/index.json', import.meta.url), 'utf8')).toContain('"v0.6.29"');
   });
 
   it("starts with the manifests' commands: `node dist/src/cli.js bot` and `… worker --cluster NAME`", () => {

@@ -264,7 +264,7 @@ describe('thread updates within Slack\'s limits', () => {
       const limited = stack.fake.calls('chat.postMessage').filter((c) => c.status === 429);
       expect(limited.length).toBeGreaterThan(0);
       const texts = stack.thread(root.ts).map((m) => m.text);
-      for (const expected of ['Approved by', '✅ Step 1 of 2', '✅ Step 2 of 2', '✅ Stage done']) expect(texts.join('\n')).toContain(expected);
+      for (const expected of ['Approved by', '✅ Step 1 of 2', '👉 Step 2 of 2: Your turn', '✅ Stage done']) expect(texts.join('\n')).toContain(expected);
     } finally {
       await stack.stop();
     }

@@ -125,7 +125,7 @@ describe('exactly once, under faults', () => {
       // The person is asked the guide's question with its answers, and the thread tells the stage once.
       expect(JSON.stringify(question.blocks ?? [])).toContain('"action_id":"remedy-choose');
       const texts = stack.thread(rootTs).map((m) => m.text);
-      expect(texts.filter((t) => t.startsWith('✅ Step 4 of 4'))).toHaveLength(1);
+      expect(texts.filter((t) => t.startsWith('👉 Step 4 of 4'))).toHaveLength(1);
       const after = deletions(stack).slice(before);
       figures.destructiveExecutions += after.length;
       figures.expectedExecutions += 2;

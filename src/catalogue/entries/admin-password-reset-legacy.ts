@@ -5,6 +5,7 @@ import { revealAdminPassword, restartByLabel } from './shared-steps.js';
 export const adminPasswordResetLegacy: CatalogueEntry = {
   id: 'admin-password-reset-legacy',
   ref: '5.3',
+  gentler: { entries: ['admin-password', 'stale-session-cookie'], forTexts: ['invalid username or password'] },
   title: 'Reset the admin password (versions before v0.6.9)',
   symptom: 'The admin password of an installation older than v0.6.9 is lost or rejected.',
   cause: "On older versions the password lives in the GitOps controller's secret.",

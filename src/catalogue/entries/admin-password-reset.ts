@@ -5,6 +5,7 @@ import { revealAdminPassword, restartByLabel } from './shared-steps.js';
 export const adminPasswordReset: CatalogueEntry = {
   id: 'admin-password-reset',
   ref: '5.2',
+  gentler: { entries: ['admin-password', 'stale-session-cookie'], forTexts: ['invalid username or password'] },
   title: 'Reset the admin password (v0.6.9 and later)',
   symptom: "The admin password is lost or rejected with 'invalid username or password'.",
   cause: 'The stored password must be regenerated.',

@@ -4,6 +4,7 @@ import type { CatalogueEntry } from '../model.js';
 export const appMetricsAbsent: CatalogueEntry = {
   id: 'app-metrics-absent',
   ref: '7.14',
+  appliesTo: 'any-product',
   title: 'App metrics absent on the dashboard and the platform',
   symptom: 'Application metrics are absent on the dashboard and in the platform.',
   cause: "The metrics operator's service monitor selector only picks its own release's monitors.",

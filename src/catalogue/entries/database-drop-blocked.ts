@@ -4,6 +4,7 @@ import type { CatalogueEntry } from '../model.js';
 export const databaseDropBlocked: CatalogueEntry = {
   id: 'database-drop-blocked',
   ref: '7.16',
+  appliesTo: 'any-product',
   title: "Database cannot be dropped: 'is being accessed by other users'",
   symptom: "Dropping a database fails with 'is being accessed by other users'.",
   cause: 'Sessions are still open on the database.',

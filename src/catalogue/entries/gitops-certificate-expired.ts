@@ -30,7 +30,14 @@ export const gitopsCertificateExpired: CatalogueEntry = {
       'argocd-secret',
       'tls.crt',
     ],
+    // The controller's own log reporting an expired certificate while it calls a repository or a cluster
+    // names that remote's certificate, not its own serving one.
     excludes: [
+      'repository.RepoServerService',
+      'failed to get cluster info',
+      'index.yaml',
+      'git-upload-pack',
+      'ls-remote',
       'unable to connect to the server',
       'kube-apiserver',
       'kubeadm',

@@ -4,6 +4,7 @@ import type { CatalogueEntry } from '../model.js';
 export const imagePullPrivateRegistry: CatalogueEntry = {
   id: 'image-pull-private-registry',
   ref: '7.20',
+  appliesTo: 'platform-apps',
   alsoRefs: ['5.7'],
   title: 'Deployment Failed or Degraded; pod in ImagePullBackOff (private registry)',
   symptom: 'The deployment status is Failed or Degraded and a pod shows ImagePullBackOff from a private registry.',

@@ -4,6 +4,7 @@ import type { CatalogueEntry } from '../model.js';
 export const loadBalancerUnauthorized: CatalogueEntry = {
   id: 'load-balancer-unauthorized',
   ref: '7.13',
+  appliesTo: 'any-product',
   title: "Load-balancer controller cannot provision a balancer: 'unauthorized'",
   symptom: "The cloud load-balancer controller cannot provision a load balancer and reports 'unauthorized'.",
   cause: 'The node group IAM role lacks the required permissions.',

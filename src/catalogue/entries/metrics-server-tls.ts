@@ -4,6 +4,7 @@ import type { CatalogueEntry } from '../model.js';
 export const metricsServerTls: CatalogueEntry = {
   id: 'metrics-server-tls',
   ref: '7.15',
+  appliesTo: 'any-product',
   title: 'Metrics-server chart cannot be deployed',
   symptom: 'The metrics-server chart cannot be deployed (its pod never becomes ready).',
   cause: "Certificate validation of the kubelets fails.",

@@ -4,6 +4,7 @@ import type { CatalogueEntry } from '../model.js';
 export const rolloutInvalidJson: CatalogueEntry = {
   id: 'rollout-invalid-json',
   ref: '7.25',
+  appliesTo: 'any-product',
   title: "Rollout sync status Failed with 'Invalid JSON Document'",
   symptom: "A rollout's sync status is Failed with 'Invalid JSON Document'.",
   cause: 'The last-applied-configuration annotation on the rollout was edited by hand and is not valid JSON.',

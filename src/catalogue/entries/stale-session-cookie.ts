@@ -4,6 +4,7 @@ import type { CatalogueEntry } from '../model.js';
 export const staleSessionCookie: CatalogueEntry = {
   id: 'stale-session-cookie',
   ref: '7.6',
+  appliesTo: 'any-product',
   alsoRefs: ['5.4'],
   title: 'Cannot log in with a correct password',
   symptom: 'Login fails although the password is correct.',

@@ -4,6 +4,7 @@ import type { CatalogueEntry } from '../model.js';
 export const uploadTooLarge: CatalogueEntry = {
   id: 'upload-too-large',
   ref: '7.12',
+  appliesTo: 'any-product',
   title: 'Upload above a size fails',
   symptom: 'Uploading a file above a certain size fails.',
   cause: 'The ingress limits the request body size.',
@@ -11,6 +12,7 @@ export const uploadTooLarge: CatalogueEntry = {
     errors: ['413 Request Entity Too Large', 'client intended to send too large body'],
     phrases: ['upload fails for large files', 'file too large to upload', 'cannot upload chart', 'request entity too large'],
     context: ['nginx', 'ingress', 'upload', 'proxy-body-size'],
+    applied: ['proxy-body-size:', 'proxy-body-size=', 'proxy-body-size": '],
   },
   params: [{ name: 'size', description: 'the largest body to accept, an integer followed by m (MiB)', default: '100m', pattern: '^[1-9][0-9]{0,5}m$', example: '200m' }],
   detector: { kind: 'ingressBodySize', namespace: 'platformNamespace' },

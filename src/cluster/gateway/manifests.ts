@@ -1,4 +1,4 @@
-import { ApiextensionsV1Api, BatchV1Api, CoreV1Api, type KubeConfig, type V1CustomResourceDefinition, type V1Job, type V1Secret } from '@kubernetes/client-node';
+import { ApiextensionsV1Api, BatchV1Api, CoreV1Api, loadYaml, type KubeConfig, type V1CustomResourceDefinition, type V1Job, type V1Secret } from '@kubernetes/client-node';
 import { type ApiCaller, dryRunOf } from './call.js';
 
 /** The kinds a fetched manifest may bring that the worker knows how to apply. */
@@ -103,11 +103,23 @@ export class ManifestsGateway {
     return version(replaced);
   }
 
-  /** A copy of the object in the target namespace (cluster-scoped kinds carry none). */
+  /** The text values of a ConfigMap (an admin's own manifests), or undefined when it does not exist. */
+  async configMapData(namespace: string, name: string): Promise<{ readonly resourceVersion: string; readonly data: Record<string, string> } | undefined> {
+    const found = await this.api.find(`get configmap ${namespace}/${name}`, () => this.core.readNamespacedConfigMap({ namespace, name }));
+    return found && { resourceVersion: found.metadata?.resourceVersion ?? '', data: { ...(found.data ?? {}) } };
+  }
+
+  /**
+   * A copy of the object in the target namespace (cluster-scoped kinds carry none), as the client's
+   * model of its kind. The client serialises a body by its model's property names: a plain YAML
+   * object's `x-kubernetes-preserve-unknown-fields` (the model's `x_kubernetes_preserve_unknown_fields`)
+   * would be silently dropped from a CRD's schema, so the object goes through the client's own
+   * deserialiser first (JSON is YAML).
+   */
   private placed(obj: ManifestObject, namespace: string): ManifestObject {
     const copy = structuredClone(obj);
     if (applicableKinds[obj.kind].namespaced) copy.metadata.namespace = namespace;
     else delete copy.metadata.namespace;
-    return copy;
+    return loadYaml<ManifestObject>(JSON.stringify(copy));
   }
 }

@@ -1,3 +1,4 @@
+import { InputError, UserFacingError } from '../../errors.js';
 import { faultEntries, localDatabase, startSimulatedCluster, versionGates, type SimulatedCluster } from './index.js';
 
 /** The simulated platform of the demo, and what to tell the person trying it. */
@@ -38,11 +39,16 @@ export async function startDemoPlatform(options: { broken?: readonly string[]; h
  */
 export async function breakForDemo(sim: SimulatedCluster, spec: string): Promise<string[]> {
   const [entryId = '', depth] = spec.split(':');
+  const known = [...new Set([...faultEntries.map((e) => e.entryId), ...Object.keys(versionGates)])];
+  if (!known.includes(entryId)) throw new InputError(`--broken: the simulated cluster cannot break "${entryId.slice(0, 60)}"; it knows ${known.join(', ')}`);
   const notes: string[] = [];
   const version = sim.meetVersionGate(entryId);
   if (version) notes.push(`The installer's version is now ${version}, as ${entryId} needs.`);
   if (versionGates[entryId] !== undefined && !faultEntries.some((e) => e.entryId === entryId)) return notes;
-  await sim.break(entryId, depth ? { depth } : undefined);
+  await sim.break(entryId, depth ? { depth } : undefined).catch((error: unknown) => {
+    // Without a PostgreSQL the message is the one line that says how to give the demo one.
+    throw entryId === 'database-drop-blocked' ? new UserFacingError('no-database', (error as Error).message, { cause: error }) : error;
+  });
   for (const name of sim.database?.blockedDatabases() ?? []) {
     notes.push(`Database "${name}" on PostgreSQL at ${localDatabase.host}:${localDatabase.port} has a session open, so it cannot be dropped: try \`fix database-drop-blocked database=${name}\`.`);
   }

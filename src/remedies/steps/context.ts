@@ -28,6 +28,8 @@ export interface StepContext {
    * plans with them in mind (StepKind.is tells their kind).
    */
   readonly earlier?: readonly StepBase[];
+  /** Folder of the platform manifests bundled with platform-medic; default the package's manifests/ (tests point at a copy). */
+  readonly manifestBundle?: string;
 }
 
 /** The outcome of one step of a run. Expected outcomes are values; exceptions are bugs. */

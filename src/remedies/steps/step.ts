@@ -19,7 +19,7 @@ export type Verb = 'get' | 'list' | 'watch' | 'create' | 'update' | 'patch' | 'd
 export type PermissionScope = NamespaceName | 'cluster';
 
 /** A platform name that names one object, for RBAC rules limited by resourceNames. */
-export type ObjectName = 'platformSecret' | 'gitopsSecret' | 'databaseStatefulSet' | 'gitSensorClaim' | 'installerName';
+export type ObjectName = 'platformSecret' | 'gitopsSecret' | 'databaseStatefulSet' | 'gitSensorClaim' | 'installerName' | 'manifestConfigMap';
 
 /** One Kubernetes permission a step needs; the worker's RBAC is the union of these. */
 export interface Permission {

@@ -51,12 +51,19 @@ export interface Harness {
   run(plan: Plan, ctx?: StepContext): Promise<{ outcome: RunOutcome; progress: StepProgress[] }>;
 }
 
-export async function harness(opts: SimulatedClusterOptions & { manifestBaseUrl?: string; enforceRbac?: boolean } = {}): Promise<Harness> {
-  const { manifestBaseUrl, enforceRbac = true, ...simOpts } = opts;
+export async function harness(opts: SimulatedClusterOptions & { manifestBaseUrl?: string; manifestBundle?: string; enforceRbac?: boolean } = {}): Promise<Harness> {
+  const { manifestBaseUrl, manifestBundle, enforceRbac = true, ...simOpts } = opts;
   const names: PlatformNames = { ...defaultPlatformNames, ...(simOpts.names ?? {}), ...(manifestBaseUrl ? { manifestBaseUrl } : {}) };
   const probe = await startSimulatedCluster({ recreateDelayMs: 30, readyDelayMs: 30, ...simOpts, ...(enforceRbac ? { policy: generatedPolicy(names) } : {}) });
   cleanups.push(() => probe.close());
-  const ctx: StepContext = { gateway: new ClusterGateway(probe.kubeConfig(), { callTimeoutMs: 3_000 }), names, pollMs: 10, now: () => new Date(), waitOverrideSeconds: 0 };
+  const ctx: StepContext = {
+    gateway: new ClusterGateway(probe.kubeConfig(), { callTimeoutMs: 3_000 }),
+    names,
+    pollMs: 10,
+    now: () => new Date(),
+    waitOverrideSeconds: 0,
+    ...(manifestBundle ? { manifestBundle } : {}),
+  };
   return {
     sim: probe,
     ctx,

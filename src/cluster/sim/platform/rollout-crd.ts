@@ -1,9 +1,11 @@
 import type { KubeObject } from '../apiserver/types.js';
 
 /**
- * The rollout custom resource definition, trimmed to what tells its versions apart: current CRDs
- * describe `spec.workloadRef` (rollouts that reference a Deployment, argo-rollouts 1.0 and later);
- * the outdated one of entry 2 does not, and carries the old generator version.
+ * The rollout custom resource definition, trimmed to what tells its versions apart. The platform's
+ * fix for entry 2 (devtron-labs/devtron#1086, commit 4555196bb2, "Fixed Rollout CRDs for configmaps",
+ * in manifests/yamls/rollout.yaml since v0.3.13) replaced the typed schema of the pod template's
+ * `volumes` with `x-kubernetes-preserve-unknown-fields: true`, so a data volume from a ConfigMap or
+ * Secret validates; the outdated CRD still types every volume source.
  */
 export function rolloutCrd(version: 'current' | 'outdated'): KubeObject {
   const current = version === 'current';
@@ -11,8 +13,21 @@ export function rolloutCrd(version: 'current' | 'outdated'): KubeObject {
     replicas: { type: 'integer', format: 'int32' },
     selector: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true },
     strategy: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true },
-    template: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true },
-    ...(current ? { workloadRef: { type: 'object', properties: { apiVersion: { type: 'string' }, kind: { type: 'string' }, name: { type: 'string' } } } } : {}),
+    template: {
+      type: 'object',
+      properties: {
+        metadata: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true },
+        spec: {
+          type: 'object',
+          'x-kubernetes-preserve-unknown-fields': true,
+          properties: {
+            volumes: current
+              ? { 'x-kubernetes-preserve-unknown-fields': true }
+              : { type: 'array', items: { type: 'object', properties: { name: { type: 'string' }, configMap: { type: 'object', properties: { name: { type: 'string' } } } }, required: ['name'] } },
+          },
+        },
+      },
+    },
   };
   return {
     apiVersion: 'apiextensions.k8s.io/v1',
@@ -39,10 +54,11 @@ export function rolloutCrd(version: 'current' | 'outdated'): KubeObject {
   };
 }
 
-/** Whether a stored rollout CRD is current enough: its schema describes `spec.workloadRef`. */
+type Schema = { properties?: Record<string, Schema>; 'x-kubernetes-preserve-unknown-fields'?: boolean };
+
+/** Whether a stored rollout CRD has the fix: the pod template's `volumes` keeps unknown fields. */
 export function rolloutCrdIsCurrent(crd: KubeObject | undefined): boolean {
-  const versions = ((crd?.['spec'] as { versions?: unknown[] } | undefined)?.versions ?? []) as Array<{
-    schema?: { openAPIV3Schema?: { properties?: { spec?: { properties?: Record<string, unknown> } } } };
-  }>;
-  return versions.some((v) => v.schema?.openAPIV3Schema?.properties?.spec?.properties?.['workloadRef'] !== undefined);
+  const versions = ((crd?.['spec'] as { versions?: unknown[] } | undefined)?.versions ?? []) as Array<{ schema?: { openAPIV3Schema?: Schema } }>;
+  const volumes = (s: Schema | undefined) => s?.properties?.['spec']?.properties?.['template']?.properties?.['spec']?.properties?.['volumes'];
+  return versions.some((v) => volumes(v.schema?.openAPIV3Schema)?.['x-kubernetes-preserve-unknown-fields'] === true);
 }

@@ -1,0 +1,48 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { match } from '../src/matching/index.js';
+
+/**
+ * `npx tsx bench/real.ts [split…]`: the matcher on the real-paste corpus (test/fixtures/real), aggregates
+ * only, per split. `ask` is never counted as right; a wrong fix is a `match` naming a wrong entry or any
+ * `match` on an uncovered paste. `--list tune` prints the tune pastes that are not right (never heldout).
+ */
+interface RealPaste {
+  readonly file: string;
+  readonly expect: string | null;
+  readonly split: 'tune' | 'heldout';
+}
+
+const dir = join(import.meta.dirname, '..', 'test', 'fixtures', 'real');
+const manifest = JSON.parse(readFileSync(join(dir, 'manifest.json'), 'utf8')) as RealPaste[];
+const args = process.argv.slice(2);
+const list = args.includes('--list');
+const splits = args.filter((a) => a !== '--list');
+
+for (const split of splits.length > 0 ? splits : ['tune', 'heldout']) {
+  const pastes = manifest.filter((p) => p.split === split);
+  let covered = 0, right = 0, askedCovered = 0, uncovered = 0, abstained = 0, askedUncovered = 0, wrong = 0;
+  for (const p of pastes) {
+    const r = match(readFileSync(join(dir, p.file), 'utf8'));
+    const top = r.verdict === 'match' ? r.matches[0]!.id : null;
+    const ok = p.expect === null ? r.verdict === 'no-match' : top === p.expect;
+    if (p.expect === null) {
+      uncovered++;
+      if (r.verdict === 'no-match') abstained++;
+      else if (r.verdict === 'ask') askedUncovered++;
+      else wrong++;
+    } else {
+      covered++;
+      if (top === p.expect) right++;
+      else if (r.verdict === 'ask') askedCovered++;
+      else if (top !== null) wrong++;
+    }
+    if (list && split === 'tune' && !ok) console.log(`  ${p.file}: expected ${p.expect ?? 'nothing'}, got ${r.verdict} ${r.matches.map((m) => `${m.id}:${m.confidence}`).join(' ')}`);
+  }
+  const f = (a: number, b: number): string => (a / b).toFixed(2);
+  console.log(
+    `${split}: ${pastes.length} pastes; covered ${right}/${covered} right first (${f(right, covered)}), ${askedCovered} ask; ` +
+      `uncovered ${abstained}/${uncovered} no-match (${f(abstained, uncovered)}), ${askedUncovered} ask, ${uncovered - abstained - askedUncovered} match; ` +
+      `wrong fixes ${wrong} (${((100 * wrong) / pastes.length).toFixed(0)}% of all)`,
+  );
+}

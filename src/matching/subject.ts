@@ -1,0 +1,53 @@
+import { defaultPlatformNames } from '../platform-names.js';
+import { patterns } from './patterns.js';
+
+/**
+ * What a paste is about: the platform (its components and objects by name), or something named that is
+ * not the platform (another product's image, a user's namespace, pod or StatefulSet). The same
+ * Kubernetes message means the platform's remedy only when its subject is the platform.
+ */
+export interface Subject {
+  /** The paste names the platform or one of its components. */
+  readonly platform: boolean;
+  /** A namespace, pod, StatefulSet, deployment or image that is not the platform's. */
+  readonly foreign: readonly string[];
+}
+
+/** Names that only the platform uses; `devtron` covers its namespaces, secret, images and installer. */
+const PLATFORM_NAMES = [
+  'devtron',
+  'git-sensor',
+  'kubelink',
+  defaultPlatformNames.databaseStatefulSet,
+  defaultPlatformNames.gitSensorClaim,
+];
+
+/** Subjects that say nothing about whose problem it is: system namespaces and placeholders. */
+const NEUTRAL = new Set(['kube-system', 'default', 'argocd', 'pull', 'name', 'pod', 'the', 'is', 'xxx']);
+
+/** Pastes up to this size are read whole; in longer ones, only around the evidence (linear either way). */
+const WHOLE = 8 * 1024;
+const AROUND = 1000;
+
+/** Reads the subject of a paste; `around` are the offsets of the evidence, for long pastes. */
+export function readSubject(text: string, around: readonly number[]): Subject {
+  const parts = text.length <= WHOLE ? [text] : around.slice(0, 4).map((at) => text.slice(Math.max(0, at - AROUND), at + AROUND));
+  let platform = false;
+  const foreign: string[] = [];
+  for (const part of parts) {
+    const lower = part.toLowerCase();
+    if (PLATFORM_NAMES.some((n) => lower.includes(n))) platform = true;
+    for (const m of lower.matchAll(patterns.namedSubject)) {
+      const name = trimPunctuation(m[1]!);
+      if (!NEUTRAL.has(name) && !PLATFORM_NAMES.some((n) => name.includes(n)) && foreign.length < 10) foreign.push(name);
+    }
+  }
+  return { platform, foreign };
+}
+
+/** The name without the punctuation of the sentence it ends (a loop, not a pattern: see patterns.ts). */
+function trimPunctuation(name: string): string {
+  let end = name.length;
+  while (end > 0 && '.:,/'.includes(name[end - 1]!)) end--;
+  return name.slice(0, end);
+}

@@ -1,0 +1,78 @@
+import { describe, expect, it } from 'vitest';
+import { matchView } from '../../src/core/match.js';
+import { match } from '../../src/matching/index.js';
+import { plainText } from '../../src/views/plain.js';
+
+/** Issue 13 items 7, 4 and 2: the three-way answer, least destructive first, and the paste's subject. */
+describe('the three-way answer', () => {
+  it('asks between reading the password and the stale cookie before the destructive reset on a bare "invalid username or password"', () => {
+    const r = match('invalid username or password');
+    expect(r.verdict).toBe('ask');
+    expect(r.matches.map((m) => m.id)).toEqual(['admin-password', 'stale-session-cookie', 'admin-password-reset']);
+  });
+
+  it('proposes the reset when the person says the password is lost', () => {
+    const r = match('I forgot the admin password, how do I reset the admin password?');
+    expect(r.verdict === 'match' ? r.matches[0]!.id : r.verdict).not.toBe('ask');
+  });
+
+  it('ranks the private-registry entry above the database image entry for a pull of the platform database image', () => {
+    const r = match('Failed to pull image "quay.io/devtron/postgres:11.3.0-debian-9-r28": rpc error: code = Unknown desc = Error response from daemon: unauthorized');
+    expect(r.matches.map((m) => m.id).indexOf('image-pull-private-registry')).toBe(0);
+    expect(r.matches.map((m) => m.id)).toContain('database-image-pull');
+  });
+
+  it('matches nothing for a user pod in ImagePullBackOff', () => {
+    expect(match('pod payments-api-6f7 ImagePullBackOff').verdict).toBe('no-match');
+  });
+
+  it("vetoes a platform remedy for another product's StatefulSet", () => {
+    const paste = 'Error: UPGRADE FAILED: cannot patch "sonarqube-postgresql" with kind StatefulSet: StatefulSet.apps "sonarqube-postgresql" is invalid: spec: Forbidden: updates to statefulset spec for fields other than \'replicas\', \'template\', \'updateStrategy\' and \'minReadySeconds\' are forbidden';
+    expect(match(paste).verdict).not.toBe('match');
+  });
+
+  it('an ask reads honestly: no fix is proposed and no choice is the primary one', () => {
+    const r = match('invalid username or password');
+    const view = matchView(r);
+    expect(plainText(view.summary)).toContain('which one?');
+    const choices = view.parts.flatMap((p) => (p.kind === 'choices' ? p.choices : []));
+    expect(choices.some((c) => c.style === 'primary')).toBe(false);
+    expect(choices.filter((c) => c.command?.startsWith('fix ')).map((c) => c.command)).toEqual(['fix admin-password', 'fix stale-session-cookie', 'fix admin-password-reset']);
+  });
+});
+
+describe('what the paste is about', () => {
+  it("matches nothing for an expired certificate the GitOps controller's repo server reports about a chart repository", () => {
+    const paste =
+      'argocd-repo-server-5c9d7 time="2024-03-01T10:00:00Z" level=error msg="finished unary call with code Unknown" error="rpc error: code = Unknown desc = Get \\"https://charts.example.com/index.yaml\\": x509: certificate has expired or is not yet valid" grpc.method=GenerateManifest grpc.service=repository.RepoServerService';
+    expect(match(paste).verdict).toBe('no-match');
+  });
+
+  it('does not propose the body-size annotation again when the person says it is set and the 413 persists', () => {
+    const paste = 'I have set nginx.ingress.kubernetes.io/proxy-body-size: 200m on the ingress and the upload still fails with 413 Request Entity Too Large';
+    const r = match(paste);
+    expect(r.verdict).toBe('ask');
+    expect(r.verdict === 'ask' && r.why).toBe('applied');
+    expect(plainText(matchView(r).summary)).toContain('appears to be applied already');
+  });
+
+  it('proposes the body-size annotation when nothing says it is in place', () => {
+    const r = match('the upload fails with 413 Request Entity Too Large from nginx');
+    expect(r.verdict === 'match' && r.matches[0]!.id).toBe('upload-too-large');
+  });
+});
+
+describe('sentences wherever they are (issue 13 item 5)', () => {
+  it("matches the guide's 7.4 sentence repeated in one line of over 1,000 bytes", () => {
+    const line = Array.from({ length: 19 }, () => 'Build logs are not visible and the build cannot be aborted.').join(' ');
+    expect(line.length).toBeGreaterThan(1000);
+    const r = match(line);
+    expect(r.verdict === 'match' && r.matches[0]!.id).toBe('build-logs');
+  });
+
+  it('matches a symptom sentence inside a long message of other sentences', () => {
+    const chatter = Array.from({ length: 12 }, (_, i) => `We upgraded the cluster last week and moved team ${i} to the new node pool without trouble.`).join(' ');
+    const r = match(`${chatter} Since then the build logs are not streaming in the UI. ${chatter}`);
+    expect(r.verdict === 'match' && r.matches[0]!.id).toBe('build-logs');
+  });
+});

@@ -1,0 +1,100 @@
+import { execFile } from 'node:child_process';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { afterEach, describe, expect, it } from 'vitest';
+import { parseAllDocuments } from 'yaml';
+import { runGenRbac } from '../../src/remedies/gen-rbac.js';
+
+/**
+ * `npm run gen:rbac -- --config FILE --out DIR`, the command docs/operations.md gives an admin who
+ * adds a cluster with other names: run as the admin runs it (tsx on the script, as the npm script
+ * does), so what it writes and how it exits are what they see.
+ */
+
+const root = fileURLToPath(new URL('../../', import.meta.url));
+const tsx = join(root, 'node_modules/.bin/tsx');
+const run = async (...args: string[]) => {
+  try {
+    const { stdout, stderr } = await promisify(execFile)(tsx, ['src/remedies/gen-rbac.ts', ...args], { cwd: root, env: { PATH: process.env.PATH } });
+    return { code: 0, stdout, stderr };
+  } catch (err) {
+    const e = err as { code: number; stdout: string; stderr: string };
+    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
+  }
+};
+
+const dirs: string[] = [];
+afterEach(async () => {
+  await Promise.all(dirs.splice(0).map((d) => rm(d, { recursive: true, force: true })));
+});
+async function scratch(): Promise<string> {
+  const dir = await mkdtemp(join(tmpdir(), 'medic-gen-rbac-'));
+  dirs.push(dir);
+  return dir;
+}
+
+// A child process compiling the catalogue with tsx takes 5–15 s on this shared machine (as test/cli.test.ts).
+describe('gen:rbac --config FILE', { timeout: 120_000 }, () => {
+  it("writes each configured cluster's RBAC with that cluster's namespaces and names", async () => {
+    const dir = await scratch();
+    const config = join(dir, 'platform-medic.yaml');
+    await writeFile(
+      config,
+      [
+        'clusters:',
+        '  - name: prod-eu',
+        '    platformNamespace: platform',
+        '    ciNamespace: builds',
+        '    platformSecret: platform-secret',
+        '    manifestConfigMap: eu-manifests',
+        '  - name: prod-us',
+        '',
+      ].join('\n'),
+    );
+    const out = join(dir, 'rbac');
+    const { code, stdout, stderr } = await run('--config', config, '--out', out);
+    expect({ code, stderr }).toEqual({ code: 0, stderr: '' });
+    expect(stdout).toContain(`wrote ${join(out, 'rbac-prod-eu.yaml')} (cluster prod-eu: namespaces builds, platform)`);
+
+    const eu = parseAllDocuments(await readFile(join(out, 'rbac-prod-eu.yaml'), 'utf8')).map((d) => d.toJS() as { kind: string; metadata: { namespace?: string }; rules?: { resourceNames?: string[] }[]; subjects?: { namespace: string }[] });
+    expect(eu.filter((o) => o.kind === 'Role').map((o) => o.metadata.namespace).sort()).toEqual(['builds', 'platform']);
+    expect(eu.find((o) => o.kind === 'ServiceAccount')?.metadata.namespace).toBe('platform');
+    expect(eu.filter((o) => o.kind === 'RoleBinding').every((o) => o.subjects?.[0]?.namespace === 'platform')).toBe(true);
+    const names = eu.flatMap((o) => o.rules ?? []).flatMap((r) => r.resourceNames ?? []);
+    expect(names).toEqual(expect.arrayContaining(['platform-secret', 'eu-manifests']));
+    expect(JSON.stringify(eu)).not.toContain('devtroncd');
+
+    const us = await readFile(join(out, 'rbac-prod-us.yaml'), 'utf8');
+    expect(us).toBe(await readFile(join(root, 'deploy/rbac.yaml'), 'utf8'));
+  });
+
+  it('exits 2 with one line naming the problem when the file is not a valid config', async () => {
+    const dir = await scratch();
+    const config = join(dir, 'bad.yaml');
+    await writeFile(config, 'clusters:\n  - name: Prod EU\n    platformNamespace: ""\n');
+    const bad = await run('--config', config, '--out', join(dir, 'rbac'));
+    expect(bad.code).toBe(2);
+    expect(bad.stdout).toBe('');
+    expect(bad.stderr.split('\n')).toEqual([expect.stringMatching(/^gen:rbac: .*clusters\.0\.name.*clusters\.0\.platformNamespace/), '']);
+
+    // The same function in this process (a second child would only add start-up time).
+    let stderr = '';
+    const code = await runGenRbac(['--config', join(dir, 'nowhere.yaml')], { stdout: { write: () => true }, stderr: { write: (t: string) => (stderr += t) } });
+    expect({ code, stderr }).toEqual({ code: 2, stderr: `gen:rbac: config file ${join(dir, 'nowhere.yaml')} does not exist\n` });
+  });
+
+  it('is also the bin\'s subcommand: platform-medic gen-rbac --config FILE --out DIR writes the same file', async () => {
+    const dir = await scratch();
+    const config = join(dir, 'platform-medic.yaml');
+    await writeFile(config, 'clusters:\n  - name: prod-ap\n    ciNamespace: builds\n');
+    const r = await promisify(execFile)(process.execPath, ['--import', 'tsx', 'src/cli.ts', 'gen-rbac', '--config', config, '--out', dir], { cwd: root, env: { PATH: process.env.PATH } });
+    expect(r.stdout).toBe(`wrote ${join(dir, 'rbac-prod-ap.yaml')} (cluster prod-ap: namespaces builds, devtroncd)\n`);
+    const mine = await readFile(join(dir, 'rbac-prod-ap.yaml'), 'utf8');
+    expect(mine).toContain('namespace: builds');
+    await runGenRbac(['--config', config, '--out', join(dir, 'again')], { stdout: { write: () => true }, stderr: { write: () => true } });
+    expect(await readFile(join(dir, 'again', 'rbac-prod-ap.yaml'), 'utf8')).toBe(mine);
+  });
+});
