@@ -5,6 +5,7 @@ import { JobsGateway } from './gateway/jobs.js';
 import { ManifestsGateway } from './gateway/manifests.js';
 import { MetadataGateway } from './gateway/metadata.js';
 import { ObserveGateway } from './gateway/observe.js';
+import { ObserveObjects } from './gateway/observe-objects.js';
 import { PodsGateway, type PodSummary } from './gateway/pods.js';
 import { SecretsGateway, type SecretData } from './gateway/secrets.js';
 import { StorageGateway } from './gateway/storage.js';
@@ -19,6 +20,7 @@ export type { MetaResource, MetadataPatch, ObjectMetaSummary } from './gateway/m
 export { metaResources } from './gateway/metadata.js';
 export type { CustomKind, CustomObject } from './gateway/custom.js';
 export type { CertificateDates, ContainerState, EventRecord, JobState, PodState } from './gateway/observe.js';
+export type { BackendConfigState, CrdState, DeploymentState, IngressState, ServerVersion, ServiceState } from './gateway/observe-objects.js';
 export { customKinds } from './gateway/custom.js';
 export type { ApplicableKind, ManifestObject, ObjectVersion } from './gateway/manifests.js';
 export { applicableKinds } from './gateway/manifests.js';
@@ -45,6 +47,8 @@ export class ClusterGateway {
   readonly manifests: ManifestsGateway;
   /** The doctor's reads: whole lists, warning events, log tails, certificate dates. */
   readonly observe: ObserveGateway;
+  /** The doctor's reads of workloads, their exposure and the server's version. */
+  readonly observeObjects: ObserveObjects;
 
   constructor(kubeConfig: KubeConfig, options: GatewayOptions = {}) {
     const server = kubeConfig.getCurrentCluster()?.server ?? '(no server in kubeconfig)';
@@ -58,6 +62,7 @@ export class ClusterGateway {
     this.custom = new CustomGateway(kubeConfig, api);
     this.manifests = new ManifestsGateway(kubeConfig, api);
     this.observe = new ObserveGateway(kubeConfig, api);
+    this.observeObjects = new ObserveObjects(kubeConfig, api);
   }
 
   /** Pods of a namespace, optionally by label selector, oldest first. */

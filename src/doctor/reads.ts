@@ -2,7 +2,7 @@ import type { ClusterGateway, PodState } from '../cluster/gateway.js';
 import { customKinds } from '../cluster/gateway.js';
 import { ClusterError } from '../cluster/errors.js';
 import type { NamespaceName, PlatformNames } from '../platform-names.js';
-import { hasLabels, Unreadable, type ListScope, type LogSource, type LogTail, type Read, type Snapshot, type UnknownReason } from './detectors/detector.js';
+import { hasLabels, Unreadable, type ObservedCrd, type ListedKind, type ListScope, type LogSource, type LogTail, type Read, type Snapshot, type UnknownReason } from './detectors/detector.js';
 
 /**
  * The scan's reads: every detector's declared reads merged (each list once per namespace, or once for
@@ -33,7 +33,7 @@ async function attempt<T>(fn: () => Promise<T>): Promise<Outcome<T>> {
   }
 }
 
-type ListKind = 'pods' | 'jobs' | 'warnings' | 'custom:rollout';
+type ListKind = ListedKind | 'custom:rollout';
 const listKey = (kind: ListKind, scope: ListScope) => `${kind}@${scope}`;
 const logKey = (source: LogSource, namespace: string) => `logs@${namespace}@${'label' in source ? `label:${source.label}` : `pod:${source.pod}`}`;
 
@@ -42,8 +42,14 @@ export async function readSnapshot(gateway: ClusterGateway, names: PlatformNames
   const lists = new Map<string, { kind: ListKind; scope: ListScope }>();
   const certs = new Map<string, { name: string; namespace: string; key: string }>();
   const logs = new Map<string, { source: LogSource; namespace: NamespaceName; tailLines: number }>();
+  let wantsVersion = false;
+  const crds = new Set<ObservedCrd>();
   for (const r of reads) {
-    if ('list' in r) {
+    if ('serverVersion' in r) {
+      wantsVersion = true;
+    } else if ('crd' in r) {
+      crds.add(r.crd);
+    } else if ('list' in r) {
       const kind: ListKind = r.list === 'custom' ? `custom:${r.custom}` : r.list;
       lists.set(listKey(kind, r.in), { kind, scope: r.in });
     } else if ('certificate' in r) {
@@ -66,11 +72,19 @@ export async function readSnapshot(gateway: ClusterGateway, names: PlatformNames
     if (kind === 'pods') return gateway.observe.pods(ns);
     if (kind === 'jobs') return gateway.observe.jobs(ns);
     if (kind === 'warnings') return gateway.observe.warnings(ns);
+    if (kind === 'deployments') return gateway.observeObjects.deployments(ns);
+    if (kind === 'ingresses') return gateway.observeObjects.ingresses(ns);
+    if (kind === 'services') return gateway.observeObjects.services(ns);
+    if (kind === 'backendconfigs') return gateway.observeObjects.backendConfigs(ns);
     return gateway.observe.customObjects(customKinds.rollout, ns);
   };
   const listed = new Map<string, Outcome<unknown>>();
   const certified = new Map<string, Outcome<unknown>>();
+  let version: Outcome<unknown> | undefined;
+  const definitions = new Map<string, Outcome<unknown>>();
   await Promise.all([
+    ...[...crds].map(async (name) => definitions.set(name, await attempt(() => gateway.observeObjects.crd(name)))),
+    ...(wantsVersion ? [(async () => void (version = await attempt(() => gateway.observeObjects.serverVersion())))()] : []),
     ...[...lists].map(async ([key, l]) => listed.set(key, await attempt(() => read(l.kind, l.scope === 'cluster' ? undefined : names[l.scope])))),
     ...[...certs].map(async ([key, c]) => certified.set(key, await attempt(() => gateway.observe.certificate(c.namespace, c.name, c.key)))),
   ]);
@@ -124,6 +138,21 @@ export async function readSnapshot(gateway: ClusterGateway, names: PlatformNames
     jobs: (scope) => fromList('jobs', scope),
     warnings: (scope) => fromList('warnings', scope),
     custom: (kind, scope) => fromList(`custom:${kind}`, scope),
+    deployments: (scope) => fromList('deployments', scope),
+    ingresses: (scope) => fromList('ingresses', scope),
+    services: (scope) => fromList('services', scope),
+    backendConfigs: (scope) => fromList('backendconfigs', scope),
+    crd(name) {
+      const out = definitions.get(name);
+      if (!out) throw new Error(`a detector read the definition ${name} without declaring it`);
+      if (!out.ok) throw out.error;
+      return out.value as ReturnType<Snapshot['crd']>;
+    },
+    serverVersion() {
+      if (!version) throw new Error('a detector read the server version without declaring it');
+      if (!version.ok) throw version.error;
+      return version.value as ReturnType<Snapshot['serverVersion']>;
+    },
     certificate,
     logs(source, namespace) {
       const out = tails.get(logKey(source, namespace));

@@ -9,19 +9,9 @@ import { defaultPlatformNames } from '../../src/platform-names.js';
  * an id when its detector lands. Every other entry must declare one.
  */
 const pending = [
-  'rollout-crds-outdated',
   'dashboards-missing',
-  'datasource-update-failed',
-  'git-sensor-stuck',
   'cpu-graphs-empty',
-  'upload-too-large',
-  'metrics-server-tls',
   'database-drop-blocked',
-  'upgrade-cannot-patch-database',
-  'rollout-stable-rs',
-  'terminal-disconnects',
-  'commits-exit-128',
-  'git-sensor-volume-full',
 ];
 
 describe("the catalogue's detectors", () => {

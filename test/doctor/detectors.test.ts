@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { CatalogueEntry } from '../../src/catalogue/model.js';
 import { findEntry } from '../../src/catalogue/index.js';
-import type { PodState } from '../../src/cluster/gateway.js';
+import type { PodState, ServiceState } from '../../src/cluster/gateway.js';
 import { Unreadable, type Snapshot } from '../../src/doctor/detectors/detector.js';
 import { detect } from '../../src/doctor/detectors/registry.js';
 import { defaultPlatformNames } from '../../src/platform-names.js';
@@ -13,7 +13,23 @@ function snapshot(over: Partial<Snapshot>): Snapshot {
   const missing = () => {
     throw new Error('not given');
   };
-  return { names: defaultPlatformNames, now, pods: missing, jobs: missing, warnings: missing, custom: missing, certificate: missing, logs: missing, ...over };
+  return {
+    names: defaultPlatformNames,
+    now,
+    pods: missing,
+    jobs: missing,
+    warnings: missing,
+    custom: missing,
+    certificate: missing,
+    logs: missing,
+    deployments: missing,
+    ingresses: missing,
+    services: missing,
+    backendConfigs: missing,
+    serverVersion: missing,
+    crd: missing,
+    ...over,
+  };
 }
 
 const detectorOf = (id: string) => (findEntry(id) as CatalogueEntry).detector!;
@@ -70,5 +86,54 @@ describe('detectors judge from the snapshot alone', () => {
       },
     });
     expect(() => detect(detectorOf('install-jobs-failed'), forbidden)).toThrow(Unreadable);
+  });
+});
+
+describe("the signals helper's detectors judge from the snapshot alone", () => {
+  const zap = (at: string, msg: string) => `{"level":"info","ts":${Date.parse(at) / 1000},"caller":"git/Watcher.go:114","msg":"${msg}"}`;
+  const gitSensor = pod({ name: 'git-sensor-0' });
+
+  it('git-sensor-stuck: three polls started since the last one ended is stuck; a poll under way is not', () => {
+    const d = detectorOf('git-sensor-stuck');
+    const tail = (lines: string[]) => snapshot({ logs: () => [{ pod: gitSensor, container: 'git-sensor', lines }] });
+    const ended = [zap('2026-11-22T11:00:00Z', 'starting git watch thread'), zap('2026-11-22T11:00:03Z', 'stop git watch thread')];
+    expect(detect(d, tail([...ended, zap('2026-11-22T11:02:00Z', 'starting git watch thread')])).state).toBe('absent');
+    const stuck = tail([...ended, ...['11:02', '11:04', '11:06'].map((t) => zap(`2026-11-22T${t}:00Z`, 'starting git watch thread'))]);
+    expect(detect(d, stuck)).toMatchObject({ state: 'present', evidence: [{ object: 'pod/devtroncd/git-sensor-0', detail: expect.stringContaining('3 cycles started') }] });
+  });
+
+  it('commits-exit-128 is not claimed when git says the volume is full (entry 24)', () => {
+    const d = detectorOf('commits-exit-128');
+    const tail = (lines: string[]) => snapshot({ logs: () => [{ pod: gitSensor, container: 'git-sensor', lines }] });
+    expect(detect(d, tail(['{"msg":"error in fetching material details ","err":"exit status 128"}'])).state).toBe('present');
+    expect(detect(d, tail(['{"msg":"error in git cli operation","msg":"error: No space left on device","err":"exit status 128"}'])).state).toBe('absent');
+  });
+
+  it('rollout-stable-rs: a controller below 1.0 only on a cluster of 1.22 or later', () => {
+    const d = detectorOf('rollout-stable-rs');
+    const at = (minor: number, image: string) =>
+      snapshot({
+        serverVersion: () => ({ gitVersion: `v1.${minor}.3`, major: 1, minor }),
+        deployments: () => [{ namespace: 'argo-rollouts', name: 'argo-rollouts', labels: {}, replicas: 1, readyReplicas: 1, containers: [{ name: 'c', image, args: [] }] }],
+      });
+    expect(detect(d, at(24, 'quay.io/argoproj/argo-rollouts:v0.13.0')).state).toBe('present');
+    expect(detect(d, at(21, 'quay.io/argoproj/argo-rollouts:v0.13.0')).state).toBe('absent');
+    expect(detect(d, at(24, 'quay.io/argoproj/argo-rollouts:v1.2.2')).state).toBe('absent');
+  });
+
+  it("terminal-disconnects: a gce ingress's platform service needs a BackendConfig above 30 s; other services do not count", () => {
+    const d = detectorOf('terminal-disconnects');
+    const view = (annotation: string | undefined, timeoutSec?: number) =>
+      snapshot({
+        ingresses: () => [{ namespace: 'devtroncd', name: 'devtron-ingress', className: 'gce', annotations: {}, backendServices: ['devtron-service', 'devtron-grafana'] }],
+        services: (): ServiceState[] => [
+          { namespace: 'devtroncd', name: 'devtron-service', selector: { app: 'devtron' }, annotations: annotation ? { 'cloud.google.com/backend-config': annotation } : {} },
+          { namespace: 'devtroncd', name: 'devtron-grafana', selector: { 'app.kubernetes.io/name': 'grafana' }, annotations: {} },
+        ],
+        backendConfigs: () => (timeoutSec === undefined ? [] : [{ namespace: 'devtroncd', name: 'long', timeoutSec }]),
+      });
+    expect(detect(d, view(undefined))).toMatchObject({ state: 'present', evidence: [{ object: 'service/devtroncd/devtron-service' }] });
+    expect(detect(d, view('{"default":"long"}', 30)).state).toBe('present');
+    expect(detect(d, view('{"default":"long"}', 1800)).state).toBe('absent');
   });
 });

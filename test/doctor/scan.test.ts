@@ -29,13 +29,20 @@ describe('the scan reads each thing once for every detector', () => {
     const report = await doctor(sim);
     const calls = sim.requests().slice(before).map((r) => `${r.method} ${r.path}`);
     const lists = calls.filter((c) => !c.includes('/log') && !c.includes('/secrets/'));
-    // One list per kind and scope: every pod and every warning event in one call each (they serve the
-    // platform namespaces too), the jobs and rollouts of the platform namespace.
+    // One list per kind and scope: every pod, every warning event and every deployment in one call each
+    // (they serve the platform namespaces too), the jobs, rollouts, services, ingresses and backend
+    // configurations of the platform namespace, the rollout CRD by name, and the server's version.
     expect(lists.sort()).toEqual([
       'GET /api/v1/events',
+      'GET /api/v1/namespaces/devtroncd/services',
       'GET /api/v1/pods',
+      'GET /apis/apiextensions.k8s.io/v1/customresourcedefinitions/rollouts.argoproj.io',
+      'GET /apis/apps/v1/deployments',
       'GET /apis/argoproj.io/v1alpha1/namespaces/devtroncd/rollouts',
       'GET /apis/batch/v1/namespaces/devtroncd/jobs',
+      'GET /apis/cloud.google.com/v1/namespaces/devtroncd/backendconfigs',
+      'GET /apis/networking.k8s.io/v1/namespaces/devtroncd/ingresses',
+      'GET /version',
     ]);
     expect(calls.filter((c) => c.includes('/secrets'))).toEqual(['GET /api/v1/namespaces/devtroncd/secrets/argocd-secret']);
     const logs = sim.requests().slice(before).filter((r) => r.path.endsWith('/log'));

@@ -24,11 +24,13 @@ describe('the worker RBAC derived from the catalogue', () => {
       'ClusterRoleBinding',
     ]);
     const cluster = docs.find((d) => d.kind === 'ClusterRole')!;
-    // Cluster-scoped resources, and the doctor's two cluster-wide reads: one list of every pod and one of
-    // the warning events (entry 20's application pods live in namespaces nobody names in advance), list only.
-    expect([...new Set(cluster.rules!.flatMap((r) => r.resources))]).toEqual(['events', 'pods', 'customresourcedefinitions', 'storageclasses']);
-    const namespaced = cluster.rules!.filter((r) => r.resources.includes('pods') || r.resources.includes('events')) as unknown as { verbs: string[] }[];
-    expect(namespaced.map((r) => r.verbs)).toEqual([['list'], ['list']]);
+    // Cluster-scoped resources, and the doctor's cluster-wide reads: one list of every pod and one of the
+    // warning events (entry 20's application pods live in namespaces nobody names in advance), and one of
+    // the deployments (the metrics-server and the rollout controller, entries 15 and 19, live wherever their
+    // charts were installed), list only.
+    expect([...new Set(cluster.rules!.flatMap((r) => r.resources))]).toEqual(['events', 'pods', 'customresourcedefinitions', 'deployments', 'storageclasses']);
+    const namespaced = cluster.rules!.filter((r) => r.resources.includes('pods') || r.resources.includes('events') || r.resources.includes('deployments')) as unknown as { verbs: string[] }[];
+    expect(namespaced.map((r) => r.verbs)).toEqual([['list'], ['list'], ['list']]);
   });
 
   it('limits to named objects where a step only touches those, and lets a wider grant absorb them', () => {

@@ -33,6 +33,16 @@ export const commitsExit128: CatalogueEntry = {
       'no space left on device',
     ],
   },
+  detector: {
+    kind: 'logLines',
+    namespace: 'platformNamespace',
+    sources: [{ pod: 'gitSensorPod' }],
+    // git-sensor's failed fetch (pkg/git/GitBaseManager.go "error in git cli operation", Watcher.go
+    // "error in fetching material details " with the repository) carries git's exit error; a full
+    // volume fails the same way and is entry 24's.
+    lines: ['exit status 128'],
+    unlessAny: ['no space left on device'],
+  },
   stages: [
     {
       id: 'save-again',

@@ -13,6 +13,14 @@ export const datasourceUpdateFailed: CatalogueEntry = {
     phrases: ['cannot update cluster', 'updating cluster fails'],
     context: ['cluster', 'datasource', 'grafana'],
   },
+  detector: {
+    kind: 'logLines',
+    namespace: 'platformNamespace',
+    sources: [{ label: 'mainPodLabel' }],
+    // The dashboard's refusal of a stale data source (grafana pkg/api/datasources.go), as the main pod
+    // logs the failed cluster update; it stops once the main pod has started again and read the current version.
+    lines: ['Reload new version and try again'],
+  },
   stages: [
     {
       id: 'restart-main-pod',

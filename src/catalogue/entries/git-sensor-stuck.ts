@@ -32,6 +32,15 @@ export const gitSensorStuck: CatalogueEntry = {
       'failed to connect to host',
     ],
   },
+  detector: {
+    kind: 'stalledCycles',
+    namespace: 'platformNamespace',
+    source: { pod: 'gitSensorPod' },
+    // git-sensor's poll (pkg/git/Watcher.go Watch): each starts and ends with these lines; a hung fetch
+    // holds the repository's lock, so later polls start and never end.
+    starts: 'starting git watch thread',
+    ends: 'stop git watch thread',
+  },
   stages: [
     {
       id: 'restart-git-sensor',

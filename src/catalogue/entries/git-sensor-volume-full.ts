@@ -26,6 +26,13 @@ export const gitSensorVolumeFull: CatalogueEntry = {
     ],
   },
   params: [{ name: 'size', description: 'the new size of the claim', default: '20Gi', pattern: '^[1-9][0-9]{0,4}(Gi|Ti)$', example: '20Gi' }],
+  detector: {
+    kind: 'logLines',
+    namespace: 'platformNamespace',
+    sources: [{ pod: 'gitSensorPod' }],
+    // git's own words when its fetch cannot write to the git-sensor's volume, in git-sensor's fetch errors.
+    lines: ['No space left on device'],
+  },
   stages: [
     {
       id: 'grow-claim',

@@ -30,6 +30,12 @@ export const metricsServerTls: CatalogueEntry = {
       'metrics/resource',
     ],
   },
+  detector: {
+    kind: 'missingArgument',
+    // As its chart names it (kubernetes-sigs/metrics-server charts/metrics-server), in whatever namespace it is installed.
+    deployment: { names: ['metrics-server'], label: 'app.kubernetes.io/name=metrics-server' },
+    argument: '--kubelet-insecure-tls',
+  },
   stages: [
     {
       id: 'insecure-tls',

@@ -31,6 +31,7 @@ export const rolloutCrdsOutdated: CatalogueEntry = {
       'data volume',
     ],
   },
+  detector: { kind: 'crdOutdated', crd: 'rollouts.argoproj.io', generatorAtLeast: '0.4.0' },
   stages: [
     {
       id: 'apply-rollout-crds',

@@ -13,6 +13,13 @@ export const rolloutStableRs: CatalogueEntry = {
     context: ['rollout', 'argo-rollouts', 'health.lua', 'lua'],
   },
   versions: { why: 'rollout controller 0.13.0 on a cluster of version 1.22 or later (section 9)' },
+  detector: {
+    kind: 'controllerVersion',
+    deployment: { names: ['argo-rollouts'], label: 'app.kubernetes.io/name=argo-rollouts' },
+    // Controllers before 1.0 list Ingresses from extensions/v1beta1, which Kubernetes 1.22 removed.
+    below: '1.0.0',
+    clusterAtLeast: '1.22',
+  },
   stages: [
     {
       id: 'update-controller',

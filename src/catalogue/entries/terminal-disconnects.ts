@@ -41,6 +41,7 @@ export const terminalDisconnects: CatalogueEntry = {
     { name: 'timeout', description: 'the backend timeout in seconds', default: '1800', pattern: '^[1-9][0-9]{1,4}$', example: '3600' },
     { name: 'name', description: 'the name of the backend configuration', default: 'devtron-backendconfig', pattern: '^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$', example: 'devtron-backendconfig' },
   ],
+  detector: { kind: 'gceBackendTimeout', namespace: 'platformNamespace' },
   stages: [
     {
       id: 'longer-timeout',

@@ -27,6 +27,13 @@ export const upgradeCannotPatchDatabase: CatalogueEntry = {
       'volumeSize',
     ],
   },
+  // The error is the chart manager's upgrade output. The missing ownership labels it complains of are the
+  // normal state of every installer-based install that is not being upgraded, so the cluster cannot tell.
+  detector: {
+    kind: 'notObservable',
+    where: 'workstation',
+    check: "Run the upgrade again and read its output for 'cannot patch' on the database stateful set or 'invalid ownership metadata'.",
+  },
   stages: [
     {
       id: 'label-and-upgrade',

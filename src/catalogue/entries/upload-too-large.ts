@@ -15,6 +15,7 @@ export const uploadTooLarge: CatalogueEntry = {
     applied: ['proxy-body-size:', 'proxy-body-size=', 'proxy-body-size": '],
   },
   params: [{ name: 'size', description: 'the largest body to accept, an integer followed by m (MiB)', default: '100m', pattern: '^[1-9][0-9]{0,5}m$', example: '200m' }],
+  detector: { kind: 'ingressBodySize', namespace: 'platformNamespace' },
   stages: [
     {
       id: 'raise-body-size',

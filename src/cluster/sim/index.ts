@@ -7,6 +7,8 @@ import type { PlatformNames } from '../../platform-names.js';
 import { Breakage } from './platform/breakage.js';
 import { faultAnnotation, faultyPods } from './platform/faults.js';
 import { Controllers } from './apiserver/controllers.js';
+import { KubeletEvents } from './apiserver/kubelet-events.js';
+import type { SimView } from './platform/fault-model.js';
 import { kubeconfigYaml, simulatedClusterName } from './apiserver/kubeconfig.js';
 import { PlatformComponents } from './platform/platform-components.js';
 import { InstalledDashboard } from './platform/dashboard/installed.js';
@@ -164,7 +166,9 @@ export async function startSimulatedCluster(opts: SimulatedClusterOptions = {}):
   const scheduler = new Scheduler((error) => opts.log?.(`controller error: ${String(error)}`));
   const broken = new Map<string, unknown>();
   const timings = { recreateDelayMs: opts.recreateDelayMs ?? 1500, readyDelayMs: opts.readyDelayMs ?? 1000 };
-  const pods = faultyPods(names, broken);
+  // The pods' runtime reads the platform's state, which exists once the standard install is seeded.
+  const world: { view?: SimView } = {};
+  const pods = faultyPods(() => world.view, broken);
   const termination = { stopMs: opts.podStopMs ?? timings.readyDelayMs, hold: opts.holdTerminatingPods ?? false };
   const terminating = new PodTermination(store, scheduler, termination);
   const controllers = new Controllers(store, scheduler, timings, pods, terminating);
@@ -175,7 +179,10 @@ export async function startSimulatedCluster(opts: SimulatedClusterOptions = {}):
   const installed = new InstalledDashboard(names);
   const components = new PlatformComponents(store, scheduler, timings, names, installed);
   const database = opts.database ? new PlatformDatabase(opts.database, passwords.databasePassword) : undefined;
-  const breakage = new Breakage({ store, names, dashboard: installed, ...(database ? { database } : {}) }, broken);
+  const view: SimView = { store, names, dashboard: installed, ...(database ? { database } : {}) };
+  world.view = view;
+  const breakage = new Breakage(view, broken);
+  const kubeletEvents = new KubeletEvents(store, pods);
   const dashboard = await startDashboardServer({ host: opts.host ?? '127.0.0.1', user: names.dashboardUser, password: passwords.dashboardPassword, state: installed.state });
   const server = new SimApiServer({
     host: opts.host ?? '127.0.0.1',
@@ -251,6 +258,7 @@ export async function startSimulatedCluster(opts: SimulatedClusterOptions = {}):
       classes.stop();
       resizer.stop();
       components.stop();
+      kubeletEvents.stop();
       await Promise.all([server.close(), dashboard.close(), database?.close()]);
     },
   };

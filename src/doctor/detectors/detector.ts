@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import type { CertificateDates, CustomObject, EventRecord, JobState, PodState } from '../../cluster/gateway.js';
+import type { BackendConfigState, CertificateDates, CrdState, CustomObject, DeploymentState, EventRecord, IngressState, JobState, PodState, ServerVersion, ServiceState } from '../../cluster/gateway.js';
 import type { LabelName, NamespaceName, PlatformNames } from '../../platform-names.js';
 import type { ObjectName, Permission } from '../../remedies/steps/step.js';
 
@@ -12,6 +12,9 @@ import type { ObjectName, Permission } from '../../remedies/steps/step.js';
 /** Where a list is read: one of the platform's namespaces, or every namespace in one call. */
 export type ListScope = NamespaceName | 'cluster';
 
+/** The custom resource definitions a detector may read, by name. */
+export type ObservedCrd = 'rollouts.argoproj.io';
+
 /** The custom kinds a detector may list. */
 export type ObservedCustomKind = 'rollout';
 
@@ -19,8 +22,13 @@ export type ObservedCustomKind = 'rollout';
 export type LogSource = { readonly label: LabelName } | { readonly pod: 'databasePod' | 'gitSensorPod' };
 
 /** One thing a detector reads. Logs are read only in the platform's namespaces, and only their tails. */
+/** The kinds a detector may list (besides custom kinds). */
+export type ListedKind = 'pods' | 'jobs' | 'warnings' | 'deployments' | 'ingresses' | 'services' | 'backendconfigs';
+
 export type Read =
-  | { readonly list: 'pods' | 'jobs' | 'warnings'; readonly in: ListScope }
+  | { readonly list: ListedKind; readonly in: ListScope }
+  | { readonly serverVersion: true }
+  | { readonly crd: ObservedCrd }
   | { readonly list: 'custom'; readonly custom: ObservedCustomKind; readonly in: ListScope }
   | { readonly certificate: ObjectName; readonly in: NamespaceName; readonly key: string }
   | { readonly logs: LogSource; readonly in: NamespaceName; readonly tailLines: number };
@@ -63,6 +71,14 @@ export interface Snapshot {
   /** Undefined when the secret or key is absent; `unreadable` when it holds no certificate. */
   certificate(name: ObjectName, namespace: NamespaceName, key: string): CertificateDates | 'unreadable' | undefined;
   logs(source: LogSource, namespace: NamespaceName): readonly LogTail[];
+  deployments(scope: ListScope): readonly DeploymentState[];
+  ingresses(scope: ListScope): readonly IngressState[];
+  services(scope: ListScope): readonly ServiceState[];
+  /** Undefined when the kind is not installed. */
+  backendConfigs(scope: ListScope): readonly BackendConfigState[] | undefined;
+  serverVersion(): ServerVersion;
+  /** Undefined when the definition is not installed. */
+  crd(name: ObservedCrd): CrdState | undefined;
 }
 
 /** A read that did not answer; the detector's verdict becomes `unknown` with this reason. */
@@ -100,13 +116,26 @@ export interface DetectorKind<D extends DetectorBase> extends DetectorDeclaratio
 export type DetectorOf<T> = T extends DetectorKind<infer D> ? D : never;
 
 /** The API group and resource a list reads. */
-const listed = { pods: ['', 'pods'], jobs: ['batch', 'jobs'], warnings: ['', 'events'], custom: ['argoproj.io', 'rollouts'] } as const;
+const listed = {
+  pods: ['', 'pods'],
+  jobs: ['batch', 'jobs'],
+  warnings: ['', 'events'],
+  custom: ['argoproj.io', 'rollouts'],
+  deployments: ['apps', 'deployments'],
+  ingresses: ['networking.k8s.io', 'ingresses'],
+  services: ['', 'services'],
+  backendconfigs: ['cloud.google.com', 'backendconfigs'],
+} as const;
 
 /**
  * The Kubernetes permissions behind a read: lists by namespace (or cluster-wide), secrets only by
- * name, logs only in a platform namespace (the pods are found through a list of that namespace).
+ * name, logs only in a platform namespace (the pods are found through a list of that namespace); the
+ * server's version needs none.
  */
 export function permissionsOfRead(read: Read): Permission[] {
+  // /version is readable by every authenticated client (the system:public-info-viewer role).
+  if ('serverVersion' in read) return [];
+  if ('crd' in read) return [{ apiGroup: 'apiextensions.k8s.io', resource: 'customresourcedefinitions', verbs: ['get'], scope: 'cluster', resourceNames: [{ literal: read.crd }] }];
   if ('list' in read) {
     const [apiGroup, resource] = listed[read.list];
     return [{ apiGroup, resource, verbs: ['list'], scope: read.in }];

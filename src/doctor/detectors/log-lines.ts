@@ -15,6 +15,11 @@ const logLinesDetector = z.strictObject({
   sources: z.array(logSource).min(1),
   /** Texts the components write, e.g. `Nats Connection got disconnected!`; any one is evidence. */
   lines: z.array(z.string().min(3)).min(1),
+  /**
+   * Texts that, anywhere in the same tail, explain the lines by another entry's cause: that tail is not
+   * evidence (entry 23's `exit status 128` is entry 24's when git also says `No space left on device`).
+   */
+  unlessAny: z.array(z.string().min(3)).min(1).optional(),
   tailLines: z.number().int().positive().max(1000).default(200),
   whileRunning: z.strictObject({ namespace: namespaceName, what: z.string().min(1) }).optional(),
 });
@@ -32,9 +37,11 @@ export const logLines = defineDetector({
   },
   detect(d, snap) {
     const wanted = d.lines.map((l) => l.toLowerCase());
+    const unless = (d.unlessAny ?? []).map((l) => l.toLowerCase());
     const evidence: Evidence[] = [];
     for (const source of d.sources) {
       for (const tail of snap.logs(source as LogSource, d.namespace)) {
+        if (unless.length > 0 && tail.lines.some((l) => unless.some((u) => l.toLowerCase().includes(u)))) continue;
         const hits = tail.lines.filter((l) => wanted.some((w) => l.toLowerCase().includes(w)));
         if (hits.length === 0) continue;
         const last = hits[hits.length - 1] ?? '';

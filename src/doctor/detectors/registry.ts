@@ -5,7 +5,10 @@ import { imagePullFailing } from './image-pull.js';
 import { jobsIncomplete } from './jobs-incomplete.js';
 import { lastAppliedJson } from './last-applied-json.js';
 import { logLines } from './log-lines.js';
+import { gceBackendTimeout, ingressBodySize } from './ingress.js';
 import { notObservable } from './not-observable.js';
+import { controllerVersion, crdOutdated, missingArgument } from './workloads.js';
+import { stalledCycles } from './stalled-cycles.js';
 
 /**
  * The registry of detector kinds. Adding a kind is its file (src/doctor/detectors/<kind>.ts, declared
@@ -19,6 +22,12 @@ const declared = {
   imagePullFailing,
   certificateExpiry,
   lastAppliedJson,
+  stalledCycles,
+  ingressBodySize,
+  gceBackendTimeout,
+  missingArgument,
+  controllerVersion,
+  crdOutdated,
 };
 
 /** One detector of any kind the registry holds. */

@@ -20,7 +20,7 @@ describe('the simulated controllers', () => {
 
   it('start with every workload pod Running and Ready, with realistic status', () => {
     const all = env.sim.list(pods, ns).filter((p) => !p.metadata.labels['job-name']);
-    expect(all.length).toBe(9);
+    expect(all.length).toBe(10); // nine platform workloads and the rollout controller
     for (const pod of all) {
       expect(pod.status.phase).toBe('Running');
       expect(isReady(pod)).toBe(true);

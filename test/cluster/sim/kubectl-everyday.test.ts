@@ -160,7 +160,9 @@ describe.skipIf(!existsSync(kubectlPath))("kubectl's everyday commands against t
         env: { ...process.env, KUBECONFIG: join(home, 'config'), HOME: home },
         timeout: 30_000,
       });
-      expect(stdout).toContain('F could not connect to the database, exiting');
+      // The crashed instance's log: the main pod's failed connection as its sql client logs it (zap JSON), then its exit.
+      expect(stdout).toContain('"msg":"error in connecting db "');
+      expect(stdout).toContain('panic: dial tcp 10.96.23.9:5432: connect: connection refused');
     } finally {
       await own.close();
       await rm(home, { recursive: true, force: true });

@@ -109,7 +109,7 @@ export class Controllers {
   private startPod(namespace: string, name: string, uid: string): void {
     const pod = this.store.get(kinds.pod, namespace, name);
     if (!pod || pod.metadata.uid !== uid || podPhase(pod) !== 'Pending') return;
-    pod['status'] = runningStatus(pod, new Date(), this.runtime.waitingReason(pod));
+    pod['status'] = runningStatus(pod, new Date(), this.runtime.troubles(pod));
     this.store.update(kinds.pod, pod);
     if (controllerOf(pod)?.kind === 'Job') {
       this.scheduler.after(this.timings.readyDelayMs, () => {

@@ -1,4 +1,5 @@
 import { statusErrors } from './errors.js';
+import type { LogLine } from './pod-runtime.js';
 import { podPhase, podSpecOf } from './pods.js';
 import type { KubeObject } from './types.js';
 
@@ -31,9 +32,12 @@ function previousInstance(pod: KubeObject, container: string): { startedAt?: str
 
 /**
  * A pod's log: a few start-up lines, then `runtimeLines` (what the pod's runtime says its containers log,
- * e.g. a fault's errors). Lines are dated from the pod's start so that a replaced pod visibly has a new, clean log.
+ * e.g. a component's periodic work and a fault's errors), oldest first. Lines are dated from the pod's
+ * start unless they carry their own time, so that a replaced pod visibly has a new, clean log. As the
+ * kubelet serves it, a line is the container's own text; `timestamps` prefixes the RFC 3339 time the
+ * runtime received it (pkg/kubelet/kuberuntime/logs/logs.go).
  */
-export function podLog(pod: KubeObject, options: LogOptions, runtimeLines: readonly string[]): string {
+export function podLog(pod: KubeObject, options: LogOptions, runtimeLines: readonly LogLine[]): string {
   const name = pod.metadata.name ?? '';
   const spec = podSpecOf(pod);
   const all = [...(spec.initContainers ?? []), ...spec.containers];
@@ -48,17 +52,21 @@ export function podLog(pod: KubeObject, options: LogOptions, runtimeLines: reado
   if (!chosen) throw statusErrors.badRequest(`container ${container ?? ''} is not valid for pod ${name}`);
   const previous = options.previous ? previousInstance(pod, chosen.name) : undefined;
   if (!previous && podPhase(pod) === 'Pending') {
-    throw statusErrors.badRequest(`container "${chosen.name}" in pod "${name}" is waiting to start: ContainerCreating`);
+    // The kubelet's words for the common pending states (validateContainerLogStatus, pkg/kubelet/kubelet_pods.go).
+    const statuses = (pod['status'] as { containerStatuses?: Array<{ name: string; state?: { waiting?: { reason?: string } } }> } | undefined)?.containerStatuses ?? [];
+    const reason = statuses.find((s) => s.name === chosen.name)?.state?.waiting?.reason ?? 'ContainerCreating';
+    const why = reason === 'ErrImagePull' ? "image can't be pulled" : reason === 'ImagePullBackOff' ? 'trying and failing to pull image' : reason;
+    throw statusErrors.badRequest(`container "${chosen.name}" in pod "${name}" is waiting to start: ${why}`);
   }
   // A previous instance's log starts when that instance started; the current one's when the pod did.
   const started = Date.parse(previous?.startedAt ?? (pod['status'] as { startTime?: string } | undefined)?.startTime ?? '') || Date.now();
-  const messages = [`I starting ${chosen.name} (${chosen.image ?? 'unknown image'})`, 'I configuration loaded', 'I listening on :8080'];
+  const messages: LogLine[] = [`I starting ${chosen.name} (${chosen.image ?? 'unknown image'})`, 'I configuration loaded', 'I listening on :8080'];
   const isInit = (spec.initContainers ?? []).some((c) => c.name === chosen.name);
   if (!isInit) messages.push(...runtimeLines);
-  let lines = messages.map((m, i) => {
-    const stamp = new Date(started + i * 1000).toISOString();
-    return options.timestamps ? `${stamp} ${stamp.replace(/\.\d+Z$/, 'Z')} ${m}` : `${stamp.replace(/\.\d+Z$/, 'Z')} ${m}`;
-  });
+  const dated = messages
+    .map((m, i) => (typeof m === 'string' ? { at: new Date(started + i * 1000), text: m } : m))
+    .sort((a, b) => a.at.getTime() - b.at.getTime());
+  let lines = dated.map(({ at, text }) => (options.timestamps ? `${at.toISOString()} ${text}` : text));
   if (options.tailLines !== undefined && options.tailLines >= 0) lines = lines.slice(Math.max(0, lines.length - options.tailLines));
   return lines.length > 0 ? `${lines.join('\n')}\n` : '';
 }

@@ -125,17 +125,55 @@ export function pendingStatus(pod: KubeObject, now = new Date()): JsonObject {
 }
 
 /**
- * Started. With a waiting reason (a fault such as CrashLoopBackOff) the pod runs but its containers are not
- * ready; otherwise every container is running and the pod is Ready.
+ * What keeps a started pod's container from being ready, as the kubelet reports it (sources:
+ * pkg/kubelet/images/image_manager.go, pkg/kubelet/kuberuntime/kuberuntime_manager.go of kubernetes/kubernetes):
+ * - an image that cannot be pulled: waiting `ErrImagePull` (message: the runtime's pull error) and then
+ *   `ImagePullBackOff` (message `Back-off pulling image "<image>"`); the container never started, so
+ *   the pod stays Pending;
+ * - a container that keeps exiting: waiting `CrashLoopBackOff`, message
+ *   `back-off 5m0s restarting failed container=<name> pod=<pod>_<namespace>(<uid>)`, its last state terminated;
+ * - a container that runs but fails its readiness probe: running, not ready (no reason).
  */
-export function runningStatus(pod: KubeObject, now = new Date(), waitingReason?: string): JsonObject {
+export type ContainerTrouble =
+  | { kind: 'image-pull'; container?: string; pullError: string }
+  | { kind: 'crash-loop'; container?: string; exitCode?: number; restarts?: number }
+  | { kind: 'unready'; container?: string; probeFailure: string };
+
+const troubleOf = (troubles: readonly ContainerTrouble[], name: string) => troubles.find((t) => t.container === undefined || t.container === name);
+
+/** A started pod's container status, given what troubles it. */
+function startedContainer(pod: KubeObject, c: Container, at: string, trouble: ContainerTrouble | undefined): JsonObject {
+  const base = { name: c.name, image: c.image ?? '', imageID: imageID(c.image), containerID: containerID() };
+  if (trouble === undefined) return { ...base, ready: true, started: true, restartCount: 0, state: { running: { startedAt: at } }, lastState: {} };
+  if (trouble.kind === 'unready') return { ...base, ready: false, started: true, restartCount: 0, state: { running: { startedAt: at } }, lastState: {} };
+  if (trouble.kind === 'image-pull') {
+    return { name: c.name, image: c.image ?? '', imageID: '', ready: false, started: false, restartCount: 0, state: { waiting: { reason: 'ImagePullBackOff', message: `Back-off pulling image "${c.image ?? ''}"` } }, lastState: {} };
+  }
+  const podRef = `${pod.metadata.name ?? ''}_${pod.metadata.namespace ?? ''}(${pod.metadata.uid ?? ''})`;
+  return {
+    ...base,
+    ready: false,
+    started: false,
+    restartCount: trouble.restarts ?? 5,
+    state: { waiting: { reason: 'CrashLoopBackOff', message: `back-off 5m0s restarting failed container=${c.name} pod=${podRef}` } },
+    lastState: { terminated: { exitCode: trouble.exitCode ?? 1, reason: 'Error', startedAt: at, finishedAt: at, containerID: base.containerID } },
+  };
+}
+
+/**
+ * Started: every container running and the pod Ready, unless `troubles` keep containers from being
+ * ready (see ContainerTrouble); a container whose image cannot be pulled keeps the pod Pending.
+ */
+export function runningStatus(pod: KubeObject, now = new Date(), troubles: readonly ContainerTrouble[] = []): JsonObject {
   const at = kubeTime(now);
   const spec = podSpecOf(pod);
   const previous = (pod['status'] as { podIP?: string; startTime?: string } | undefined) ?? {};
   const podIP = previous.podIP ?? `10.244.${randomInt(0, 4)}.${randomInt(2, 254)}`;
-  const ready = waitingReason === undefined;
+  const containerStatuses = spec.containers.map((c) => startedContainer(pod, c, at, troubleOf(troubles, c.name)));
+  const ready = containerStatuses.every((c) => c['ready'] === true);
+  const pulling = spec.containers.some((c) => troubleOf(troubles, c.name)?.kind === 'image-pull');
   return {
-    phase: 'Running',
+    phase: pulling ? 'Pending' : 'Running',
     conditions: [
       condition('PodReadyToStartContainers', true, at),
       condition('Initialized', true, at),
@@ -164,19 +202,15 @@ export function runningStatus(pod: KubeObject, now = new Date(), waitingReason?:
           })),
         }
       : {}),
-    containerStatuses: spec.containers.map((c) => ({
-      name: c.name,
-      image: c.image ?? '',
-      imageID: imageID(c.image),
-      containerID: containerID(),
-      ready,
-      started: ready,
-      restartCount: ready ? 0 : 5,
-      state: ready ? { running: { startedAt: at } } : { waiting: { reason: waitingReason, message: `back-off restarting failed container ${c.name}` } },
-      // The crashed instance keeps its container id: it is what `logs --previous` reads (kubelet_pods.go).
-      lastState: ready ? {} : { terminated: { exitCode: 1, reason: 'Error', startedAt: at, finishedAt: at, containerID: containerID() } },
-    })),
+    containerStatuses,
   };
+}
+
+/** Whether the kubelet has started the pod (its containers left ContainerCreating), even if one cannot pull its image. */
+export function podStarted(pod: KubeObject): boolean {
+  if (podPhase(pod) === 'Running') return true;
+  const statuses = ((pod['status'] as { containerStatuses?: Array<{ state?: { waiting?: { reason?: string } } }> } | undefined)?.containerStatuses ?? []);
+  return podPhase(pod) === 'Pending' && statuses.some((s) => ['ImagePullBackOff', 'ErrImagePull'].includes(s.state?.waiting?.reason ?? ''));
 }
 
 /** Ran to completion (job and build pods). */

@@ -127,7 +127,7 @@ export function get(store: ObjectStore, call: ApiCall, pods: PodRuntime): ApiRes
       tailLines: tail === null ? undefined : Number(tail),
       timestamps: call.query.get('timestamps') === 'true',
       previous: call.query.get('previous') === 'true',
-    }, pods.logLines(obj));
+    }, pods.logLines(obj, new Date()));
     return { status: 200, body: text, contentType: 'text/plain' };
   }
   if (wantsTable(call.accept)) return ok(toTable(call.req.kind, [obj], obj.metadata.resourceVersion ?? '', call.query.get('includeObject')));

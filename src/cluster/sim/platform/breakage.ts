@@ -1,7 +1,7 @@
 import type { PlatformNames } from '../../../platform-names.js';
 import type { SimView } from './fault-model.js';
-import { faultAnnotation, faultEntries, findFaultEntry, presentSymptoms, targets, waitingReasonOf, withFaults } from './faults.js';
-import { isPodReady, podPhase, runningStatus } from '../apiserver/pods.js';
+import { faultAnnotation, faultEntries, findFaultEntry, inheritedFaults, presentSymptoms, targets, troublesOf, withFaults } from './faults.js';
+import { isPodReady, podPhase, podStarted, runningStatus } from '../apiserver/pods.js';
 import { kinds } from '../apiserver/resources.js';
 import type { ObjectStore } from '../apiserver/store.js';
 import type { KubeObject } from '../apiserver/types.js';
@@ -30,14 +30,16 @@ export class Breakage {
     for (const placement of entry.place?.(this.names, options) ?? []) {
       const hit = pods.filter((p) => targets(placement.pods, p));
       if (hit.length === 0) throw new Error(`cannot break ${entryId}: no pod matches ${JSON.stringify(placement.pods)} in ${this.names.platformNamespace}`);
-      for (const pod of hit) {
-        const current = this.store.get(kinds.pod, pod.metadata.namespace, pod.metadata.name ?? '');
-        if (!current) continue;
-        current.metadata.annotations = withFaults(current, [placement.fault]);
-        this.restate(current);
-      }
+      for (const pod of hit) this.addFaults(pod, [placement.fault]);
     }
     this.broken.set(entryId, entry.breakState?.(this.view, options));
+    // The world changed under the pods running now (a volume filled up, a certificate the pods check).
+    if (entry.inheritance?.(this.names).some((r) => r.whenPod !== undefined)) {
+      for (const pod of this.store.list(kinds.pod)) {
+        const faults = inheritedFaults(this.view, pod, [], new Map([[entryId, this.broken.get(entryId)]]), true);
+        if (faults.length > 0 && podStarted(pod)) this.addFaults(pod, faults);
+      }
+    }
     const outside = entry.breakOutside;
     if (!outside) return Promise.resolve();
     return outside(this.view, options).then((memo) => void this.broken.set(entryId, memo));
@@ -68,11 +70,18 @@ export class Breakage {
       });
   }
 
+  private addFaults(pod: KubeObject, faults: ReturnType<typeof inheritedFaults>): void {
+    const current = this.store.get(kinds.pod, pod.metadata.namespace, pod.metadata.name ?? '');
+    if (!current) return;
+    current.metadata.annotations = withFaults(current, faults);
+    this.restate(current);
+  }
+
   /** Writes the pod with a status that agrees with its faults (a fault may keep its containers from being ready). */
   private restate(pod: KubeObject): void {
-    if (podPhase(pod) === 'Running') {
-      const reason = waitingReasonOf(pod);
-      if (reason !== undefined || !isPodReady(pod)) pod['status'] = runningStatus(pod, new Date(), reason);
+    if (podStarted(pod) && podPhase(pod) !== 'Succeeded' && podPhase(pod) !== 'Failed') {
+      const troubles = troublesOf(pod);
+      if (troubles.length > 0 || !isPodReady(pod)) pod['status'] = runningStatus(pod, new Date(), troubles);
     }
     this.store.update(kinds.pod, pod);
   }

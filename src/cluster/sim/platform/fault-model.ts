@@ -1,5 +1,8 @@
 import type { PlatformNames } from '../../../platform-names.js';
+import type { LogLine } from '../apiserver/pod-runtime.js';
+import type { ContainerTrouble } from '../apiserver/pods.js';
 import type { ObjectStore } from '../apiserver/store.js';
+import type { KubeObject } from '../apiserver/types.js';
 import type { InstalledDashboard } from './dashboard/installed.js';
 import type { PlatformDatabase } from './database.js';
 
@@ -16,12 +19,14 @@ export const faultAnnotation = 'sim.platform-medic.dev/fault';
 export interface PodFault {
   /** The guide entry whose symptom this fault produces. */
   entry: string;
-  /** The annotation text; unique across faults. */
+  /** The annotation text; unique across faults (the simulator's bookkeeping: no detector reads it). */
   text: string;
-  /** What the pod's log shows while it carries the fault. */
-  logLines: string[];
-  /** When set, the container is shown waiting with this reason (e.g. CrashLoopBackOff) instead of ready. */
-  waitingReason?: string;
+  /** What the pod's containers log while it carries the fault, as of `now`, in the component's own format. */
+  log(pod: KubeObject, now: Date): LogLine[];
+  /** When set, what keeps the pod's containers from being ready (an image that cannot be pulled, a crash loop). */
+  trouble?(pod: KubeObject): ContainerTrouble;
+  /** The component's routine periodic log stops: the fault's `log` says everything the pod writes after start-up. */
+  replacesRoutine?: boolean;
 }
 
 /** Which pods of the platform namespace a rule is about. */
@@ -36,13 +41,17 @@ export interface FaultPlacement {
 /**
  * "Pods newly created for `newPods` start with `fault`": while any pod carries `whileAnyPodHas`, or,
  * while the entry is broken, when one of the new pod's images matches `whenImage` (an image source
- * that went away: replacing the pod does not help until its workload names another image).
+ * that went away: replacing the pod does not help until its workload names another image), or when
+ * `whenPod` holds of the pod and the cluster (a full volume, a missing argument). Breaking an entry
+ * also gives its `whenPod` fault to the pods running then, in any namespace: the world changed under them.
  */
 export interface InheritanceRule {
   newPods: PodTarget[];
   fault: PodFault;
   whileAnyPodHas?: PodFault;
   whenImage?: (image: string) => boolean;
+  /** `memo` is what the entry's `breakState` returned. */
+  whenPod?: (pod: KubeObject, view: SimView, memo: unknown) => boolean;
 }
 
 /** What a broken state that lives in objects (not in pods' faults) reads and writes. */

@@ -1,12 +1,13 @@
-import type { PlatformNames } from '../../../platform-names.js';
-import type { PodRuntime } from '../apiserver/pod-runtime.js';
+import type { LogLine, PodRuntime } from '../apiserver/pod-runtime.js';
+import type { ContainerTrouble } from '../apiserver/pods.js';
 import { podSpecOf } from '../apiserver/pods.js';
 import { matchesLabels, parseLabelSelector } from '../apiserver/selectors.js';
 import { isTerminating } from '../apiserver/termination.js';
 import type { KubeObject } from '../apiserver/types.js';
-import { stateEntries } from './broken-states/index.js';
-import { faultAnnotation, type FaultEntry, type PodFault, type PodTarget } from './fault-model.js';
-import { podFaultEntries, podFaults } from './pod-faults.js';
+import { stateEntries, stateFaults } from './broken-states/index.js';
+import { routineLog } from './component-logs.js';
+import { faultAnnotation, type FaultEntry, type PodFault, type PodTarget, type SimView } from './fault-model.js';
+import { podFaultEntries, podFaults, pollOutcome } from './pod-faults.js';
 
 export { faultAnnotation } from './fault-model.js';
 
@@ -16,7 +17,7 @@ export { faultAnnotation } from './fault-model.js';
  */
 export const faultEntries: readonly FaultEntry[] = [...podFaultEntries, ...stateEntries];
 
-const allFaults: readonly PodFault[] = Object.values(podFaults);
+const allFaults: readonly PodFault[] = [...Object.values(podFaults), ...stateFaults];
 
 export function findFaultEntry(entryId: string): FaultEntry {
   const entry = faultEntries.find((e) => e.entryId === entryId);
@@ -50,24 +51,31 @@ export function withFaults(pod: KubeObject, add: readonly PodFault[]): Record<st
   return annotations;
 }
 
-export function waitingReasonOf(pod: KubeObject): string | undefined {
-  return faultsOf(pod).find((f) => f.waitingReason !== undefined)?.waitingReason;
+/** What keeps the pod's containers from being ready, from the faults it carries. */
+export function troublesOf(pod: KubeObject): ContainerTrouble[] {
+  return faultsOf(pod).flatMap((f) => (f.trouble ? [f.trouble(pod)] : []));
 }
 
-/** The faults a replacement pod starts with, given the pods currently in its namespace and the entries broken now. */
-export function inheritedFaults(names: PlatformNames, newPod: KubeObject, podsNow: readonly KubeObject[], broken: ReadonlySet<string>): PodFault[] {
+/** The faults a pod starts with (or, `running`, takes on as an entry breaks), given its namespace's pods and the entries broken now. */
+export function inheritedFaults(view: SimView, newPod: KubeObject, podsNow: readonly KubeObject[], broken: ReadonlyMap<string, unknown>, running = false): PodFault[] {
   const out: PodFault[] = [];
   const spec = podSpecOf(newPod);
   const images = [...(spec.initContainers ?? []), ...spec.containers].map((c) => c.image ?? '');
   for (const entry of faultEntries) {
-    for (const rule of entry.inheritance?.(names) ?? []) {
+    for (const rule of entry.inheritance?.(view.names) ?? []) {
       if (!rule.newPods.some((t) => targets(t, newPod))) continue;
+      const isBroken = broken.has(entry.entryId);
+      const byPod = rule.whenPod !== undefined && isBroken && rule.whenPod(newPod, view, broken.get(entry.entryId));
+      if (running) {
+        if (byPod) out.push(rule.fault);
+        continue;
+      }
       const carrier = rule.whileAnyPodHas;
       // A Terminating pod serves no more, so it passes nothing on.
       const carrierPresent =
         carrier !== undefined && podsNow.some((p) => p.metadata.uid !== newPod.metadata.uid && !isTerminating(p) && faultsOf(p).some((f) => f.text === carrier.text));
-      const badImage = rule.whenImage !== undefined && broken.has(entry.entryId) && images.some(rule.whenImage);
-      if (carrierPresent || badImage) out.push(rule.fault);
+      const badImage = rule.whenImage !== undefined && isBroken && images.some(rule.whenImage);
+      if (carrierPresent || badImage || byPod) out.push(rule.fault);
     }
   }
   return out;
@@ -81,16 +89,23 @@ export function presentSymptoms(pods: readonly KubeObject[]): string[] {
 
 /**
  * The platform's pods as the generic cluster sees them: a replacement pod inherits faults from the
- * cluster's state, a fault may keep containers waiting, and each fault adds its lines to the pod's log.
- * `broken` holds the entries broken now (shared with Breakage): some faults spread only while broken.
+ * cluster's state, a fault may keep containers from being ready, and each pod logs what its component
+ * routinely writes (e.g. the git-sensor's polls) and its faults' lines. `broken` holds the entries broken
+ * now (shared with Breakage); `view` gives the cluster's objects, for faults that depend on them.
  */
-export function faultyPods(names: PlatformNames, broken: ReadonlyMap<string, unknown>): PodRuntime {
+export function faultyPods(view: () => SimView | undefined, broken: ReadonlyMap<string, unknown>): PodRuntime {
   return {
     preparePod(pod, podsInNamespace) {
-      const inherited = inheritedFaults(names, pod, podsInNamespace, new Set(broken.keys()));
+      const world = view(); // undefined while the standard install is being seeded: nothing is broken yet
+      const inherited = world ? inheritedFaults(world, pod, podsInNamespace, broken) : [];
       if (inherited.length > 0) pod.metadata.annotations = withFaults(pod, inherited);
     },
-    waitingReason: waitingReasonOf,
-    logLines: (pod) => faultsOf(pod).flatMap((f) => f.logLines),
+    troubles: troublesOf,
+    logLines(pod, now): LogLine[] {
+      const faults = faultsOf(pod);
+      const world = view();
+      const routine = faults.some((f) => f.replacesRoutine) || !world ? [] : routineLog(pod, now, world.names, { polls: pollOutcome(world, broken), dataSourceRefused: broken.has('datasource-update-failed') && world.dashboard.refusesPlatformUpdate() });
+      return [...routine, ...faults.flatMap((f) => f.log(pod, now))];
+    },
   };
 }

@@ -6,6 +6,7 @@ import { hostIP, nodeName, podFromTemplate, randomSuffix, runningStatus, succeed
 import type { Container, PodTemplate } from '../apiserver/pods.js';
 import type { ResourceKind } from '../apiserver/resources.js';
 import { crdOf, customKinds } from './custom-kinds.js';
+import { seedAddons } from './cluster-addons.js';
 import { rolloutCrd } from './rollout-crd.js';
 import { b64, bcryptLike, gitopsServerTls, newPassword } from './secret-material.js';
 import { kinds } from '../apiserver/resources.js';
@@ -156,7 +157,8 @@ export function seedStandardInstall(store: ObjectStore, controllers: Controllers
 
     const backend = (path: string, svc: string) => ({ path, pathType: 'Prefix', backend: { service: { name: svc, port: { number: 80 } } } });
     add(kinds.ingress, {
-      metadata: { name: platformIngressName, namespace: ns },
+      // The platform's chart sets a body-size limit above the controller's 1m default (entry 12's broken state removes it).
+      metadata: { name: platformIngressName, namespace: ns, annotations: { 'nginx.ingress.kubernetes.io/proxy-body-size': '100m' } },
       spec: {
         ingressClassName: 'nginx',
         rules: [{ http: { paths: [backend('/orchestrator', platformServiceName), backend('/dashboard', platformServiceName), backend('/grafana', 'devtron-grafana'), backend('/', platformServiceName)] } }],
@@ -202,6 +204,7 @@ export function seedStandardInstall(store: ObjectStore, controllers: Controllers
     add(kinds.crd, crdOf(customKinds.installer, { 'app.kubernetes.io/part-of': 'devtron' }));
     add(kinds.crd, rolloutCrd('current'));
     add(kinds.crd, crdOf(customKinds.backendConfig, { 'addonmanager.kubernetes.io/mode': 'Reconcile' }));
+    seedAddons(add, n);
 
     add(customKinds.installer, {
       metadata: { name: n.installerName, namespace: ns },

@@ -1,4 +1,4 @@
-import type { FaultEntry } from '../fault-model.js';
+import type { FaultEntry, PodFault } from '../fault-model.js';
 import { adminPasswordReset, adminPasswordResetLegacy } from './admin-password.js';
 import { cpuGraphsEmpty, dashboardsMissing, datasourceUpdateFailed } from './dashboard.js';
 import { databaseDropBlocked } from './database.js';
@@ -6,7 +6,9 @@ import { gitopsCertificateExpired } from './gitops-certificate.js';
 import { helmAdoption } from './helm-adoption.js';
 import { terminalDisconnects, uploadTooLarge } from './ingress.js';
 import { installJobsFailed } from './install-jobs.js';
-import { imagePullPrivateRegistry } from './private-registry.js';
+import { kubeletCertificateRejected, metricsServerTls } from './metrics-server.js';
+import { imagePullPrivateRegistry, registryForbidden, registryUnauthorized } from './private-registry.js';
+import { controllerTooOld, rolloutStableRs } from './rollout-controller.js';
 import { rolloutCrdsOutdated } from './rollout-crds.js';
 import { rolloutInvalidJson } from './rollout-json.js';
 import { gitSensorVolumeFull } from './volume.js';
@@ -31,5 +33,10 @@ export const stateEntries: readonly FaultEntry[] = [
   datasourceUpdateFailed,
   cpuGraphsEmpty,
   databaseDropBlocked,
+  metricsServerTls,
   imagePullPrivateRegistry,
+  rolloutStableRs,
 ];
+
+/** The pod faults of these broken states (their pods inherit them from the cluster's state). */
+export const stateFaults: readonly PodFault[] = [kubeletCertificateRejected, registryUnauthorized, registryForbidden, controllerTooOld];

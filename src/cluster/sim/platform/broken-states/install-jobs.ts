@@ -8,6 +8,7 @@ import { apiVersionOf, kinds } from '../../apiserver/resources.js';
 import type { KubeObject } from '../../apiserver/types.js';
 import { kubeTime } from '../../apiserver/types.js';
 import { jobFailed } from '../../apiserver/workload-status.js';
+import { recordEvent } from '../../apiserver/kubelet-events.js';
 
 /**
  * Entry 1: installer (migrator) jobs stuck at 0/1. A failed job (backoff limit reached, its pod in
@@ -59,6 +60,11 @@ function replaceJob({ store, names }: SimView, name: string, state: 'failed' | '
           conditions: [{ type: 'Failed', status: 'True', reason: 'BackoffLimitExceeded', message: 'Job has reached the specified backoff limit', lastTransitionTime: at }],
         };
   store.update(kinds.job, withStatus);
+  // The job controller's events (pkg/controller/job/job_controller.go): the pod it created, and giving up.
+  recordEvent(store, { kind: 'Job', apiVersion: 'batch/v1', object: withStatus }, { type: 'Normal', reason: 'SuccessfulCreate', message: `Created pod: ${pod.metadata.name ?? ''}` }, { component: 'job-controller' });
+  if (state === 'failed') {
+    recordEvent(store, { kind: 'Job', apiVersion: 'batch/v1', object: withStatus }, { type: 'Warning', reason: 'BackoffLimitExceeded', message: 'Job has reached the specified backoff limit' }, { component: 'job-controller' });
+  }
 }
 
 export const installJobsFailed: FaultEntry = {
