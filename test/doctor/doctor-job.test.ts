@@ -29,7 +29,7 @@ async function setUp(broken?: string): Promise<{ sim: SimulatedCluster; config: 
   const sim = await startSimulatedCluster({ ...fast, hideMarkers: true });
   sims.push(sim);
   await sim.settle();
-  if (broken) sim.break(broken);
+  if (broken) await sim.break(broken);
   await sim.settle();
   const config = loadConfig({
     env: {},

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { catalogue } from '../../src/catalogue/index.js';
-import { faultEntries } from '../../src/cluster/sim/index.js';
+import { faultEntries, localDatabase } from '../../src/cluster/sim/index.js';
 import { scan } from '../../src/doctor/index.js';
 import { harness, manifestServer } from '../remedies/steps/support.js';
 import { present, stateOf } from './support.js';
@@ -44,7 +44,9 @@ const othersBroken = allBroken.filter((id) => pendingDetectors.has(id));
 
 async function cluster(id?: string) {
   const manifests = await manifestServer();
-  const h = await harness({ hideMarkers: true, manifestBaseUrl: manifests.url, platformVersion: id === 'admin-password-reset-legacy' ? 'v0.6.4' : 'v0.6.29' });
+  // Entry 16 lives in the platform's database: its broken state needs one (the local PostgreSQL, as the demo's).
+  const database = id === 'database-drop-blocked' ? { database: localDatabase } : {};
+  const h = await harness({ hideMarkers: true, manifestBaseUrl: manifests.url, platformVersion: id === 'admin-password-reset-legacy' ? 'v0.6.4' : 'v0.6.29', ...database });
   await h.sim.settle();
   return { ...h, doctor: () => scan(h.ctx.gateway, h.ctx.names, catalogue) };
 }
@@ -64,7 +66,7 @@ describe('the doctor on the simulated cluster (markers hidden, the generated RBA
 
   it.each(othersBroken)("%s (detector pending): no other entry's detector fires on its broken state", async (id) => {
     const { sim, doctor } = await cluster(id);
-    sim.break(id);
+    await sim.break(id);
     await sim.settle();
     expect(present(await doctor())).toEqual([]);
   });
@@ -72,7 +74,7 @@ describe('the doctor on the simulated cluster (markers hidden, the generated RBA
   it.each(brokenIds)('%s: its broken state shows exactly its own entry; its remedy clears it', async (id) => {
     const row = table[id]!;
     const { sim, plan, run, doctor } = await cluster(id);
-    sim.break(id);
+    await sim.break(id);
     await sim.settle();
     const broken = await doctor();
     if ('notObservable' in row) {
@@ -94,12 +96,12 @@ describe('the doctor on the simulated cluster (markers hidden, the generated RBA
 
   it("tells the guide's variants apart: a migration still running is not the symptom; a stuck broker is still build-logs", async () => {
     const jobs = await cluster();
-    jobs.sim.break('install-jobs-failed', { running: 'only' });
+    await jobs.sim.break('install-jobs-failed', { running: 'only' });
     await jobs.sim.settle();
     const waiting = stateOf(await jobs.doctor(), 'install-jobs-failed');
     expect(waiting).toMatchObject({ state: 'absent', evidence: [{ object: 'job/devtroncd/postgresql-migrate-casbin', detail: 'still running: the guide waits for it' }] });
     const broker = await cluster();
-    broker.sim.break('build-logs', { depth: 'broker' });
+    await broker.sim.break('build-logs', { depth: 'broker' });
     await broker.sim.settle();
     expect(present(await broker.doctor())).toEqual(['build-logs']);
   });

@@ -23,7 +23,7 @@ const track = (sim: SimulatedCluster) => (sims.push(sim), sim);
 describe('the scan reads each thing once for every detector', () => {
   it('lists each resource kind once per scope, gets the secret by name, and reads only bounded log tails', async () => {
     const sim = track(await hiddenSim());
-    sim.break('build-logs');
+    await sim.break('build-logs');
     await sim.settle();
     const before = sim.requests().length;
     const report = await doctor(sim);
@@ -58,7 +58,7 @@ describe('the scan reads each thing once for every detector', () => {
       namespaceRules: { ...rbac.namespaceRules, devtroncd: rbac.namespaceRules['devtroncd']!.filter((r) => !r.resources.includes('events')) },
     };
     const sim = track(await startSimulatedCluster({ ...fast, hideMarkers: true, policy: { subject: workerSubject(defaultPlatformNames), ...withoutEvents } }));
-    sim.break('install-jobs-failed');
+    await sim.break('install-jobs-failed');
     await sim.settle();
     const report = await scan(new ClusterGateway(sim.kubeConfig()), sim.names, catalogue);
     expect(stateOf(report, 'database-image-pull')).toMatchObject({ state: 'unknown', reason: 'forbidden', message: expect.stringContaining('list events') });
@@ -70,7 +70,7 @@ describe('the scan reads each thing once for every detector', () => {
     const rbac = workerRbac(catalogue, defaultPlatformNames);
     const noClusterWide = { ...rbac, clusterRules: rbac.clusterRules.filter((r) => !r.resources.includes('events') && !r.resources.includes('pods')) };
     const sim = track(await startSimulatedCluster({ ...fast, hideMarkers: true, policy: { subject: workerSubject(defaultPlatformNames), ...noClusterWide } }));
-    sim.break('database-image-pull');
+    await sim.break('database-image-pull');
     await sim.settle();
     const report = await scan(new ClusterGateway(sim.kubeConfig()), sim.names, catalogue);
     expect(present(report)).toEqual(['database-image-pull']);
@@ -102,7 +102,7 @@ describe('the scan reads each thing once for every detector', () => {
 describe("the simulator's fault annotation never reaches a detector", () => {
   it('is hidden from every read of the API when hideMarkers is set, while the simulator still keeps it', async () => {
     const sim = track(await hiddenSim());
-    sim.break('git-sensor-stuck');
+    await sim.break('git-sensor-stuck');
     await sim.settle();
     expect(JSON.stringify(sim.get({ group: '', version: 'v1', plural: 'pods' }, 'devtroncd', 'git-sensor-0'))).toContain(faultAnnotation);
     for (const path of ['/api/v1/namespaces/devtroncd/pods/git-sensor-0', '/api/v1/pods', '/api/v1/namespaces/devtroncd/pods?watch=false']) {
@@ -113,7 +113,7 @@ describe("the simulator's fault annotation never reaches a detector", () => {
 
   it('survives a client writing back an object it read without it (PUT)', async () => {
     const sim = track(await hiddenSim());
-    sim.break('git-sensor-stuck');
+    await sim.break('git-sensor-stuck');
     await sim.settle();
     const core = sim.kubeConfig().makeApiClient(CoreV1Api);
     const pod = await core.readNamespacedPod({ namespace: 'devtroncd', name: 'git-sensor-0' });
@@ -139,7 +139,7 @@ describe("the simulator's fault annotation never reaches a detector", () => {
       const shown = track(await startSimulatedCluster(fast));
       const hidden = track(await hiddenSim());
       for (const sim of [shown, hidden]) {
-        sim.break(id);
+        await sim.break(id);
         await sim.settle();
       }
       const states = async (sim: SimulatedCluster) => (await doctor(sim)).findings.map((f) => `${f.id}:${f.state}`);

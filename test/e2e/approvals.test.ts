@@ -42,7 +42,7 @@ describe('approval policy, expiry, cancel, concurrency and the audit trail', () 
   }
 
   it('lets a member of an approver user group approve, resolved through the Web API', async () => {
-    stack.sim.break('git-sensor-stuck');
+    await stack.sim.break('git-sensor-stuck');
     const { rootTs, card } = await fix('fix git-sensor-stuck');
     expect(blocksText(card.blocks)).toMatch(/needs one approver · plan `\w+` · expires \d{4}-\d\d-\d\d \d\d:\d\d UTC/);
     const refused = await stack.click(card, 'remedy-approve', bystander);
@@ -53,7 +53,7 @@ describe('approval policy, expiry, cancel, concurrency and the audit trail', () 
   });
 
   it('refuses the requester\'s own approval of destructive steps (two-person rule), and takes another approver\'s', async () => {
-    stack.sim.break('gitops-certificate-expired');
+    await stack.sim.break('gitops-certificate-expired');
     const { rootTs, card } = await fix('fix gitops-certificate-expired', approver);
     expect(blocksText(card.blocks)).toContain('needs an approver other than the person who asked');
     const own = await stack.click(card, 'remedy-approve', approver);
@@ -64,7 +64,7 @@ describe('approval policy, expiry, cancel, concurrency and the audit trail', () 
   });
 
   it('tells a second request for the same entry who is already fixing it; cancels a remedy during its wait', async () => {
-    stack.sim.break('build-logs');
+    await stack.sim.break('build-logs');
     const { rootTs, card } = await fix('fix build-logs');
     // A second request while the first is open is told, only them, what is running and by whom; nothing is posted.
     expect(await privately('fix build-logs', secondApprover, 'busy-build-logs')).toMatchObject({
@@ -120,7 +120,7 @@ describe('approval policy, expiry, cancel, concurrency and the audit trail', () 
     // Given a remedy asked for, refused to a second person, refused to a bystander's approval and cancelled;
     // and another asked for again, approved by a member of the approver group and run.
     const asker = 'U0AUDITED';
-    stack.sim.break('git-sensor-stuck');
+    await stack.sim.break('git-sensor-stuck');
     const cancelled = await fix('fix git-sensor-stuck', asker);
     expect(String((await privately('fix git-sensor-stuck', 'U0AUDITED2', 'audit-busy')).text)).toContain('is already being fixed');
     expect(await refusalOf((await stack.click(cancelled.card, 'remedy-approve', bystander)).responseId)).toContain('Only the approvers of cluster `sim`');
@@ -142,7 +142,7 @@ describe('approval policy, expiry, cancel, concurrency and the audit trail', () 
 
   it('limits how many fixes one person asks for in an hour, privately, and does not count refused requests', async () => {
     const user = 'U0EAGER';
-    stack.sim.break('git-sensor-stuck');
+    await stack.sim.break('git-sensor-stuck');
     const held = await fix('fix git-sensor-stuck', secondApprover);
     // Three requests refused because the entry is busy do not use up the person's hour.
     for (let i = 0; i < 3; i++) expect(String((await privately('fix git-sensor-stuck', user, `eager-busy-${i}`)).text)).toContain('is already being fixed');
@@ -182,7 +182,7 @@ describe('approval policy, expiry, cancel, concurrency and the audit trail', () 
 
   it('lets only the person who asked and the approvers plan a remedy again, within the person\'s hourly limit', async () => {
     const asker = 'U0ASKER';
-    stack.sim.break('git-sensor-stuck');
+    await stack.sim.break('git-sensor-stuck');
     const { rootTs, card } = await fix('fix git-sensor-stuck', asker);
     // The delete is forbidden: the run fails and changes nothing, and the thread offers "Plan again".
     stack.sim.setPolicy(workerPolicy({ podDeletes: false }));
@@ -218,7 +218,7 @@ describe('approval policy, expiry, cancel, concurrency and the audit trail', () 
 
   it('lets only the person who asked and the approvers answer the guide\'s question', async () => {
     const asker = 'U0ASKER2';
-    stack.sim.break('build-logs');
+    await stack.sim.break('build-logs');
     const { rootTs, card } = await fix('fix build-logs', asker);
     await stack.click(card, 'remedy-approve', approver);
     const question = await stack.fake.waitFor((f) => f.thread(channel, rootTs).find((m) => hasButton(m, 'remedy-choose')), { what: 'the question', timeoutMs: 30_000 });
@@ -255,7 +255,7 @@ describe('thread updates within Slack\'s limits', () => {
   it('waits out 429s (Retry-After) and loses no message of a remedy', async () => {
     const stack = await startStack('ratelimit', { rateLimit: { burst: 2, perSecond: 2 } });
     try {
-      stack.sim.break('git-sensor-stuck');
+      await stack.sim.break('git-sensor-stuck');
       await stack.slash('fix git-sensor-stuck');
       const root = await stack.fake.waitFor((f) => f.messages(channel).find((m) => !m.thread_ts), { timeoutMs: 10_000 });
       const card = await stack.fake.waitFor((f) => f.thread(channel, root.ts).find((m) => hasButton(m, 'remedy-approve')), { timeoutMs: 15_000 });

@@ -12,7 +12,7 @@ describe('/platform doctor through the real Bolt receiver and the fake Slack', (
   });
 
   it('acks at once, answers in the channel with the symptom, its evidence and Plan fix; the button plans it on that cluster', async () => {
-    stack.sim.break('rollout-invalid-json');
+    await stack.sim.break('rollout-invalid-json');
     const res = await stack.slash('doctor', requester, { responseId: 'doctor-1' });
     expect(res.status).toBe(200);
     const answer = await stack.fake.waitFor((f) => f.responses('doctor-1')[0], { timeoutMs: 20_000 });

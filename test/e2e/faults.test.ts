@@ -56,7 +56,7 @@ describe('exactly once, under faults', () => {
     try {
       for (let trial = 0; trial < 2; trial++) {
         figures.trials += 1;
-        stack.sim.break('git-sensor-stuck');
+        await stack.sim.break('git-sensor-stuck');
         const planned = stack.sim.get(pods, 'devtroncd', 'git-sensor-0')!.metadata!.uid!;
         const before = deletions(stack).length;
         const { rootTs, card } = await startFix(stack, 'git-sensor-stuck');
@@ -105,7 +105,7 @@ describe('exactly once, under faults', () => {
     const stack = await startStack('redis-restart', { redisUrl: `redis://127.0.0.1:${port}`, env: { PLATFORM_MEDIC_WAIT_OVERRIDE_SECONDS: '4' } });
     try {
       figures.trials += 1;
-      stack.sim.break('build-logs');
+      await stack.sim.break('build-logs');
       const before = deletions(stack).length;
       const { rootTs, card } = await startFix(stack, 'build-logs');
       await stack.click(card, 'remedy-approve', approver);
@@ -142,7 +142,7 @@ describe('exactly once, under faults', () => {
     try {
       figures.trials += 1;
       const second = await stack.startSecondBot();
-      stack.sim.break('git-sensor-stuck');
+      await stack.sim.break('git-sensor-stuck');
       const before = deletions(stack).length;
       const { rootTs, card } = await startFix(stack, 'git-sensor-stuck');
       const [a, b] = await Promise.all([stack.click(card, 'remedy-approve', approver), stack.click(card, 'remedy-approve', secondApprover, { url: second })]);

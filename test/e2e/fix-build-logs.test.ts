@@ -37,7 +37,7 @@ describe('/platform fix build-logs, from a signed Slack request to the cluster a
    * stuck), the requester asks for the fix: resolves with its thread and approval card.
    */
   async function askForFix(): Promise<{ rootTs: string; card: StoredMessage; requestId: string }> {
-    stack.sim.break('build-logs', { depth: 'broker' });
+    await stack.sim.break('build-logs', { depth: 'broker' });
     const { rootTs, card } = await startFix(stack, 'build-logs');
     const requestId = requestIdOf(card);
     opened.push(requestId);
@@ -53,7 +53,7 @@ describe('/platform fix build-logs, from a signed Slack request to the cluster a
   }
 
   it('acknowledges the signed slash command at once and posts the root message and the approval card', async () => {
-    stack.sim.break('build-logs', { depth: 'broker' });
+    await stack.sim.break('build-logs', { depth: 'broker' });
     const before = new Set(stack.fake.messages(channel).map((m) => m.ts));
     const res = await stack.slash('fix build-logs');
     expect(res.status).toBe(200);

@@ -57,7 +57,7 @@ describe('approval attempts, expiry and entry locks', () => {
   }
 
   it('a plan made again on an unchanged cluster expires on time too, and then the entry is free for anyone', async () => {
-    stack.sim.break('git-sensor-stuck');
+    await stack.sim.break('git-sensor-stuck');
     const { rootTs, card } = await fix('git-sensor-stuck');
     // While the card waits, the entry's lock lasts no longer than the approval plus a margin, not a day.
     const ttl = await redis.ttl(`${stack.config.queuePrefix}:active:sim:git-sensor-stuck`);
@@ -75,7 +75,7 @@ describe('approval attempts, expiry and entry locks', () => {
   });
 
   it('a plan made again on an unchanged cluster after its approval expired can be approved, and runs once', async () => {
-    stack.sim.break('git-sensor-stuck');
+    await stack.sim.break('git-sensor-stuck');
     const { rootTs, card } = await fix('git-sensor-stuck');
     const expired = await inThread(rootTs, (m) => m.text.startsWith('⌛'), 'the expiry');
     await stack.click(expired, 'remedy-replan', requester);
@@ -86,7 +86,7 @@ describe('approval attempts, expiry and entry locks', () => {
   });
 
   it('after a run that failed without changing anything, the entry is free, and a plan made again can be approved', async () => {
-    stack.sim.break('git-sensor-stuck');
+    await stack.sim.break('git-sensor-stuck');
     const { rootTs, card } = await fix('git-sensor-stuck');
     stack.sim.setPolicy(workerPolicy({ podDeletes: false }));
     try {
@@ -105,7 +105,7 @@ describe('approval attempts, expiry and entry locks', () => {
   });
 
   it('after a run that found the cluster changed, the entry is free, and a plan made again can be approved', async () => {
-    stack.sim.break('git-sensor-stuck');
+    await stack.sim.break('git-sensor-stuck');
     const { rootTs, card } = await fix('git-sensor-stuck');
     // Someone deletes the pod by hand between plan and approval: the run finds another pod and stops.
     await stack.sim.kubeConfig().makeApiClient(CoreV1Api).deleteNamespacedPod({ name: 'git-sensor-0', namespace: 'devtroncd' });
@@ -120,7 +120,7 @@ describe('approval attempts, expiry and entry locks', () => {
   });
 
   it('a question of the guide nobody answers in time ends the remedy with a message and frees the entry', async () => {
-    stack.sim.break('build-logs');
+    await stack.sim.break('build-logs');
     const { rootTs, card } = await fix('build-logs');
     await stack.click(card, 'remedy-approve', approver);
     const question = await inThread(rootTs, (m) => hasButton(m, 'remedy-choose'), 'the question', 30_000);

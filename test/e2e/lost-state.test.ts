@@ -12,7 +12,7 @@ describe('Redis that lost its data', () => {
     // The wait outlasts the restart, so without a check the thread would show "Waiting" forever.
     const stack = await startStack('lost-state', { redisUrl: redis.url, env: { PLATFORM_MEDIC_WAIT_OVERRIDE_SECONDS: '600' } });
     try {
-      stack.sim.break('build-logs');
+      await stack.sim.break('build-logs');
       const { rootTs, card } = await startFix(stack, 'build-logs');
       await stack.click(card, 'remedy-approve', approver);
       await stack.fake.waitFor((f) => f.thread(channel, rootTs).find((m) => m.text.startsWith('⏳ Step 3 of 4: Waiting 10 minutes')), { timeoutMs: 20_000 });
@@ -58,7 +58,7 @@ describe('Redis that lost its data', () => {
   it('a wait whose continuation job vanished from the queue: after its due time the thread says the state was lost', async () => {
     const stack = await startStack('lost-continuation', { env: { PLATFORM_MEDIC_WAIT_OVERRIDE_SECONDS: '1' } });
     try {
-      stack.sim.break('build-logs');
+      await stack.sim.break('build-logs');
       const { rootTs, card } = await startFix(stack, 'build-logs');
       await stack.click(card, 'remedy-approve', approver);
       await stack.fake.waitFor((f) => f.thread(channel, rootTs).find((m) => m.text.startsWith('⏳ Step 3 of 4')), { timeoutMs: 20_000 });

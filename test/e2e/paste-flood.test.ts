@@ -131,7 +131,7 @@ describe('a flood of pasted errors', () => {
       rateLimit: slackLimit,
       env: { PLATFORM_MEDIC_PASTE_ANSWERS_PER_USER_PER_MINUTE: '40', PLATFORM_MEDIC_PASTE_ANSWERS_PER_CHANNEL_PER_MINUTE: '100', PLATFORM_MEDIC_PASTE_ANSWER_MAX_AGE_SECONDS: '10' },
     });
-    stack.sim.break('build-logs');
+    await stack.sim.break('build-logs');
     const floodStarted = Date.now();
     const pastes = await paste(stack, flooder, 300);
     const floodMs = Date.now() - floodStarted;

@@ -81,7 +81,7 @@ describe('no secret reaches a log, Redis, the audit trail or a public Slack call
     const firstShown = await stack.fake.waitFor((f) => f.ephemerals(approver).find((e) => e.text.includes(firstPassword)), { what: 'ephemeral password', timeoutMs: 20_000 });
     const notice = await stack.fake.waitFor((f) => f.messages(channel).find((m) => m.text.startsWith(`🔑 Sent privately to <@${approver}>`)), { what: 'thread notice' });
 
-    stack.sim.break('admin-password-reset');
+    await stack.sim.break('admin-password-reset');
     await slash('fix admin-password-reset', approver);
     const card = await stack.fake.waitFor((f) => f.messages(channel).find((m) => hasButton(m, 'remedy-approve') && m.text.includes('admin')), { what: 'approval card', timeoutMs: 15_000 });
     await stack.click(card, 'remedy-approve', secondApprover);

@@ -203,7 +203,7 @@ describe('requests Slack did not send as they are: future timestamps, bodies tha
   });
 
   it("refuses a click from another channel or another workspace than the card's, privately, audited, and runs nothing", async () => {
-    stack.sim.break('git-sensor-stuck');
+    await stack.sim.break('git-sensor-stuck');
     expect((await stack.slash('fix git-sensor-stuck')).status).toBe(200);
     const root = await stack.fake.waitFor((f) => f.messages(channel).find((m) => !m.thread_ts && m.text.includes('git-sensor-stuck')));
     const card = await stack.fake.waitFor((f) => f.thread(channel, root.ts).find((m) => hasButton(m, 'remedy-approve')), { timeoutMs: 15_000 });

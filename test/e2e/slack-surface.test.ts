@@ -82,7 +82,7 @@ describe('the /platform command and its guards', () => {
   });
 
   it('fixes git-sensor-stuck end to end: git-sensor-0 comes back with a new uid', async () => {
-    stack.sim.break('git-sensor-stuck');
+    await stack.sim.break('git-sensor-stuck');
     const uid = (stack.sim.get({ group: '', version: 'v1', plural: 'pods' }, 'devtroncd', 'git-sensor-0') as { metadata: { uid: string } }).metadata.uid;
     expect((await stack.slash('fix git-sensor-stuck')).status).toBe(200);
     const root = await stack.fake.waitFor((f) => f.messages(channel).find((m) => !m.thread_ts && m.text.includes('git-sensor-stuck')));

@@ -40,7 +40,7 @@ describe('Socket Mode: the bot behind a firewall, driven over a WebSocket', () =
     // At the most verbose level, the Socket Mode client would log every envelope and acknowledgement.
     const botLogStream = new Writable({ write: (chunk: Buffer, _e, cb) => ((botLog += chunk.toString()), cb()) });
     stack = await startStack('socket-mode', { socketMode: true, botLog: botLogStream, env: { LOG_LEVEL: 'trace' } });
-    stack.sim.break('build-logs');
+    await stack.sim.break('build-logs');
   });
   afterAll(async () => {
     await stack?.stop();
@@ -93,7 +93,7 @@ describe('Socket Mode: the bot behind a firewall, driven over a WebSocket', () =
   });
 
   it('answers an envelope Slack delivers twice (same envelope_id, retry_attempt 1) once: one root message, one request', async () => {
-    stack.sim.break('build-logs');
+    await stack.sim.break('build-logs');
     const payload = command(stack, 'fix build-logs', 'twice');
     const roots = rootsFor(stack, 'build-logs').length;
     const first = await deliver(stack.fake, 'slash_commands', payload);

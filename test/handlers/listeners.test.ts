@@ -69,7 +69,7 @@ describe('the Slack listeners, called with injected ack, respond and payloads', 
 
   /** Given a fix asked for through the listener, the approval card the worker's plan produced. */
   async function cardAwaitingApproval(): Promise<{ rootTs: string; card: StoredMessage; requestId: string }> {
-    stack.sim.break('git-sensor-stuck');
+    await stack.sim.break('git-sensor-stuck');
     const before = new Set(stack.fake.messages(channel).map((m) => m.ts));
     const asked = await platform('fix git-sensor-stuck');
     // The fix is acknowledged at once with nothing to show; the public root message is the answer.

@@ -59,7 +59,7 @@ describe('the request lifecycle, built once by its composition root', () => {
     // Given a store made by the caller, shared with nothing but the coordinator, and a worker on a broken cluster
     const sim = await startSimulatedCluster({ recreateDelayMs: 30, readyDelayMs: 30 });
     cleanups.push(() => sim.close());
-    sim.break('build-logs');
+    await sim.break('build-logs');
     const queuePrefix = uniquePrefix('lifecycle');
     const config = loadConfig({ env: {}, overrides: { redisUrl: testRedisUrl, queuePrefix, clusters: [{ name: 'simulated', kube: { source: 'simulated' }, approval: { expiresMinutes: 7 } }], defaultCluster: 'simulated' } });
     const worker = startClusterWorker({ config, cluster: config.clusters[0]!, kubeConfig: sim.kubeConfig(), logger: silent, pollMs: 50 });

@@ -11,7 +11,7 @@ function deletions(stack: Stack): string[] {
 
 /** Starts git-sensor-stuck's restart, approves it, and resolves once its pod is deleted: the step is now verifying. */
 async function midStep(stack: Stack): Promise<string> {
-  stack.sim.break('git-sensor-stuck');
+  await stack.sim.break('git-sensor-stuck');
   expect((await stack.slash('fix git-sensor-stuck')).status).toBe(200);
   const root = await stack.fake.waitFor((f) => f.messages(channel).find((m) => !m.thread_ts && m.text.includes('git-sensor-stuck')));
   const card = await stack.fake.waitFor((f) => f.thread(channel, root.ts).find((m) => hasButton(m, 'remedy-approve')), { timeoutMs: 15_000 });

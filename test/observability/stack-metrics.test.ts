@@ -65,7 +65,7 @@ describe('metrics count what really happened, through the real stack (signed Sla
   });
 
   it('a remedy denied, and a remedy run: its outcome on the bot, its steps timed on the worker', async () => {
-    stack.sim.break('git-sensor-stuck');
+    await stack.sim.break('git-sensor-stuck');
     const fix = async () => {
       const before = new Set(stack.fake.messages(channel).map((m) => m.ts));
       expect((await stack.slash('fix git-sensor-stuck')).status).toBe(200);

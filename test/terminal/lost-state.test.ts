@@ -32,7 +32,7 @@ describe('the terminal when Redis loses its state', () => {
     cleanups.push(() => redis.stop());
     const sim: SimulatedCluster = await startSimulatedCluster({ recreateDelayMs: 30, readyDelayMs: 30 });
     cleanups.push(() => sim.close());
-    sim.break('build-logs');
+    await sim.break('build-logs');
     const config = loadConfig({
       env: {},
       overrides: { redisUrl: redis.url, queuePrefix: uniquePrefix('terminal-lost'), clusters: [{ name: 'simulated', kube: { source: 'simulated' } }], defaultCluster: 'simulated', waitOverrideSeconds: 600 },

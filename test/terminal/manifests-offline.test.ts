@@ -30,7 +30,7 @@ afterEach(async () => {
 async function demo(broken: string, script: string[]): Promise<{ sim: SimulatedCluster; transcript: string }> {
   const sim = await startSimulatedCluster({ recreateDelayMs: 30, readyDelayMs: 30 });
   sims.push(sim);
-  sim.break(broken);
+  await sim.break(broken);
   const config = loadConfig({
     env: {},
     overrides: { redisUrl: testRedisUrl, queuePrefix: uniquePrefix('terminal-manifests'), clusters: [{ name: 'simulated', kube: { source: 'simulated' } }], defaultCluster: 'simulated', waitOverrideSeconds: 0.2 },

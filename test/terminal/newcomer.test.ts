@@ -27,7 +27,7 @@ afterEach(async () => {
 async function cluster(broken: string[] = [], waitSeconds = 0.2): Promise<{ sim: SimulatedCluster; config: Config }> {
   const sim = await startSimulatedCluster({ recreateDelayMs: 30, readyDelayMs: 30 });
   sims.push(sim);
-  for (const b of broken) sim.break(b);
+  for (const b of broken) await sim.break(b);
   const config = loadConfig({
     env: {},
     overrides: { redisUrl: testRedisUrl, queuePrefix: uniquePrefix('terminal-newcomer'), clusters: [{ name: 'simulated', kube: { source: 'simulated' } }], defaultCluster: 'simulated', waitOverrideSeconds: waitSeconds },

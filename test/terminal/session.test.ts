@@ -42,7 +42,7 @@ describe('the terminal adapter', () => {
   it('takes the same commands, asks for approval by prompt, and repairs build logs in the simulated cluster', async () => {
     const sim = await startSimulatedCluster({ recreateDelayMs: 30, readyDelayMs: 30 });
     sims.push(sim);
-    sim.break('build-logs');
+    await sim.break('build-logs');
     const transcript = await session(sim, ['list', 'fix build-log', 'fix build-logs', 'a', '1', 'cluster']);
 
     expect(transcript).toContain('build-logs (guide 7.4) — Build logs not visible and build cannot be aborted');
@@ -70,7 +70,7 @@ describe('the terminal adapter', () => {
   it('lets a second person approve destructive steps by name, never the operator alone', async () => {
     const sim = await startSimulatedCluster({ recreateDelayMs: 30, readyDelayMs: 30 });
     sims.push(sim);
-    sim.break('gitops-certificate-expired');
+    await sim.break('gitops-certificate-expired');
     const transcript = await session(sim, ['fix gitops-certificate-expired', 'alice', 'bob']);
     expect(transcript).toContain('Destructive steps need a second person: the second approver types their name to approve, or d to deny > alice');
     expect(transcript).toContain('That name is not a second person. The second approver types their own name.');
@@ -95,7 +95,7 @@ describe('the terminal adapter', () => {
   it('does nothing when the plan is denied', async () => {
     const sim = await startSimulatedCluster({ recreateDelayMs: 30, readyDelayMs: 30 });
     sims.push(sim);
-    sim.break('git-sensor-stuck');
+    await sim.break('git-sensor-stuck');
     const uid = sim.get({ group: '', version: 'v1', plural: 'pods' }, 'devtroncd', 'git-sensor-0')?.metadata?.uid;
     const transcript = await session(sim, ['fix git-sensor-stuck', 'maybe', 'd']);
     expect(transcript).toContain('Please answer one of: a (approve), d (deny).');

@@ -25,7 +25,7 @@ describe('broken states and their symptoms', () => {
   });
 
   it('sso-login: the main pod logs the two errors until it is deleted, and its replacement is clean', async () => {
-    env.sim.break('sso-login');
+    await env.sim.break('sso-login');
     expect(env.sim.symptoms()).toEqual(['sso-login']);
     const [main] = env.sim.list(pods, ns, 'app=devtron');
     expect(main.metadata.annotations[faultAnnotation]).toBe('configuration saved but not loaded');
@@ -39,7 +39,7 @@ describe('broken states and their symptoms', () => {
   });
 
   it('build-logs (watcher): restarting the main and watcher pods clears it; restarting only one does not', async () => {
-    env.sim.break('build-logs');
+    await env.sim.break('build-logs');
     expect(env.sim.symptoms()).toEqual(['build-logs']);
     await deleteAll('app=devtron');
     expect(env.sim.symptoms()).toEqual(['build-logs']);
@@ -48,7 +48,7 @@ describe('broken states and their symptoms', () => {
   });
 
   it('build-logs (broker): restarted main and watcher pods inherit the fault until the brokers are restarted', async () => {
-    env.sim.break('build-logs', { depth: 'broker' });
+    await env.sim.break('build-logs', { depth: 'broker' });
     expect(env.sim.get(pods, ns, 'devtron-nats-0').metadata.annotations[faultAnnotation]).toBe('message broker not delivering build events');
 
     // The guide's first stage does not help.
@@ -66,7 +66,7 @@ describe('broken states and their symptoms', () => {
   });
 
   it('git-sensor-stuck: only deleting git-sensor-0 clears it', async () => {
-    env.sim.break('git-sensor-stuck');
+    await env.sim.break('git-sensor-stuck');
     expect(env.sim.symptoms()).toEqual(['git-sensor-stuck']);
     // As the real git-sensor shows it: its polls still start every 2 minutes, none ends (a fetch hangs holding the lock).
     const tail = (await env.core.readNamespacedPodLog({ namespace: ns, name: 'git-sensor-0', tailLines: 10 })).trim().split('\n');
@@ -78,9 +78,9 @@ describe('broken states and their symptoms', () => {
   });
 
   it('reports several broken entries at once, and heal() clears them all', async () => {
-    env.sim.break('git-sensor-stuck');
-    env.sim.break('sso-login');
-    env.sim.break('build-logs', { depth: 'broker' });
+    await env.sim.break('git-sensor-stuck');
+    await env.sim.break('sso-login');
+    await env.sim.break('build-logs', { depth: 'broker' });
     expect(env.sim.symptoms()).toEqual(['sso-login', 'build-logs', 'git-sensor-stuck']);
     const [main] = env.sim.list(pods, ns, 'app=devtron');
     expect(main.metadata.annotations[faultAnnotation]).toBe('configuration saved but not loaded; build events not relayed');

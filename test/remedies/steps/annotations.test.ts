@@ -6,7 +6,7 @@ const ns = 'devtroncd';
 describe('upload-too-large (entry 12): the body-size annotation on the platform ingress', () => {
   it('finds the ingress routing to the main pods, shows before → after, and sets it', async () => {
     const { sim, plan, run } = await harness();
-    sim.break('upload-too-large');
+    await sim.break('upload-too-large');
     expect(sim.symptoms()).toEqual(['upload-too-large']);
     const p = await plan('upload-too-large', { size: '200m' });
     expect(p.steps[0]!.lines).toEqual(['Ingress `devtroncd/devtron-ingress`: annotation `nginx.ingress.kubernetes.io/proxy-body-size`: (none) → `200m`']);
@@ -32,7 +32,7 @@ describe('upload-too-large (entry 12): the body-size annotation on the platform 
 
   it('stops when someone set the annotation after the plan', async () => {
     const { sim, plan, run } = await harness();
-    sim.break('upload-too-large');
+    await sim.break('upload-too-large');
     const p = await plan('upload-too-large', { size: '200m' });
     const { NetworkingV1Api, PatchStrategy, setHeaderOptions } = await import('@kubernetes/client-node');
     sim.setPolicy(undefined);
@@ -49,7 +49,7 @@ describe('upload-too-large (entry 12): the body-size annotation on the platform 
 describe('terminal-disconnects (entry 21): a backend configuration with a longer timeout, named on the platform service', () => {
   it('creates the BackendConfig and annotates only the service that routes to the main pods', async () => {
     const { sim, plan, run } = await harness();
-    sim.break('terminal-disconnects');
+    await sim.break('terminal-disconnects');
     expect(sim.symptoms()).toEqual(['terminal-disconnects']);
     const p = await plan('terminal-disconnects');
     expect(p.steps[0]!.lines).toEqual(["create BackendConfig `devtroncd/devtron-backendconfig` (cloud.google.com/v1) with spec.timeoutSec `1800` (the load balancer's default is 30)"]);
@@ -66,7 +66,7 @@ describe('terminal-disconnects (entry 21): a backend configuration with a longer
 
   it('updates an existing BackendConfig, showing its timeout before → after and keeping its other settings', async () => {
     const { sim, plan, run, ctx } = await harness();
-    sim.break('terminal-disconnects');
+    await sim.break('terminal-disconnects');
     const { customKinds } = await import('../../../src/cluster/gateway.js');
     await ctx.gateway.custom.create(customKinds.backendConfig, ns, { apiVersion: 'cloud.google.com/v1', kind: 'BackendConfig', metadata: { name: 'devtron-backendconfig' }, spec: { timeoutSec: 30, connectionDraining: { drainingTimeoutSec: 60 } } });
     const p = await plan('terminal-disconnects', { timeout: '3600' });

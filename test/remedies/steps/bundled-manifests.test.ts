@@ -49,7 +49,7 @@ describe('the manifests bundled with platform-medic', () => {
   it('entry 1 plans and runs offline from the bundled migrator of the installed version, naming its source and digest', async () => {
     const { sim, ctx, plan, run } = await harness();
     expect(ctx.names.manifestBaseUrl).toBeUndefined();
-    sim.break('install-jobs-failed');
+    await sim.break('install-jobs-failed');
     const pin = index.files[index.versions['v0.6.29']!.migrator]!;
 
     const p = await plan('install-jobs-failed');
@@ -69,7 +69,7 @@ describe('the manifests bundled with platform-medic', () => {
 
   it('entry 2 plans and runs offline from the bundled rollout manifest; CRDs defined twice are applied once, the last definition', async () => {
     const { sim, plan, run } = await harness();
-    sim.break('rollout-crds-outdated');
+    await sim.break('rollout-crds-outdated');
     const p = await plan('rollout-crds-outdated');
     expect(p.blocked).toBeUndefined();
     const lines = linesOf(p);
@@ -93,7 +93,7 @@ describe('the manifests bundled with platform-medic', () => {
       const original = await readFile(join(copy, 'v0.6.29/migrator.yaml'), 'utf8');
       await writeFile(join(copy, 'v0.6.29/migrator.yaml'), original.replace('quay.io/devtron/migrator', 'evil.example.com/migrator'));
       const { sim, plan } = await harness({ manifestBundle: copy });
-      sim.break('install-jobs-failed');
+      await sim.break('install-jobs-failed');
       const p = await plan('install-jobs-failed');
       expect(p.blocked).toMatch(/^Cannot plan the manifest: the bundled manifest v0\.6\.29\/migrator\.yaml does not match its pinned sha256 \(af05cdb51e06…, the file has [0-9a-f]{12}…\); it was changed after release, so it is not applied\.$/);
     } finally {
@@ -103,7 +103,7 @@ describe('the manifests bundled with platform-medic', () => {
 
   it('says which versions it has when the installed one is not bundled', async () => {
     const { sim, plan } = await harness({ platformVersion: 'v0.5.2' });
-    sim.break('rollout-crds-outdated');
+    await sim.break('rollout-crds-outdated');
     const p = await plan('rollout-crds-outdated');
     expect(p.blocked).toMatch(/^Cannot plan the manifest: platform-medic carries no rollout manifest for platform v0\.5\.2; it has them for v0\.6\.0, v0\.6\.1, v0\.6\.2, .*, v0\.7\.1, .*, v2\.2\.0\. Give it the file in a ConfigMap or through a mirror \(manifestBaseUrl\), as docs\/operations\.md says\.$/);
     expect(offLoopback()).toEqual([]);
@@ -113,7 +113,7 @@ describe('the manifests bundled with platform-medic', () => {
 describe('an admin\'s own manifest', () => {
   it('is taken from the ConfigMap named by manifestConfigMap when it exists, read by name under the generated RBAC', async () => {
     const { sim, ctx, plan, run } = await harness({ platformVersion: 'v0.5.2' });
-    sim.break('install-jobs-failed');
+    await sim.break('install-jobs-failed');
     const text = await readFile(trimmedMigrator, 'utf8');
     sim.setPolicy(undefined);
     await sim.kubeConfig().makeApiClient(CoreV1Api).createNamespacedConfigMap({ namespace: 'devtroncd', body: { metadata: { name: 'platform-medic-manifests' }, data: { 'migrator.yaml': text } } });
@@ -133,7 +133,7 @@ describe('an admin\'s own manifest', () => {
     const mirror = await manifestServer();
     mirror.override('devtron/v0.6.29/manifests/yamls/migrator.yaml', await readFile(trimmedMigrator, 'utf8'));
     const { sim, plan } = await harness({ manifestBaseUrl: `${mirror.url}devtron/{version}/` });
-    sim.break('install-jobs-failed');
+    await sim.break('install-jobs-failed');
     const p = await plan('install-jobs-failed');
     expect(p.blocked).toBeUndefined();
     expect(linesOf(p)).toContain(`manifest \`migrator.yaml\` for platform \`v0.6.29\`: mirror ${mirror.url}devtron/v0.6.29/manifests/yamls/migrator.yaml (manifestBaseUrl)`);

@@ -6,7 +6,7 @@ const ns = 'devtroncd';
 describe('upgrade-cannot-patch-database (entry 18): label the platform namespace for the chart manager', () => {
   it('lists exactly the resources lacking the labels, patches exactly those, and the chart manager can adopt them', async () => {
     const { sim, plan, run } = await harness();
-    sim.break('upgrade-cannot-patch-database');
+    await sim.break('upgrade-cannot-patch-database');
     expect(sim.symptoms()).toEqual(['upgrade-cannot-patch-database']);
     const p = await plan('upgrade-cannot-patch-database');
     const lines = linesOf(p);
@@ -30,7 +30,7 @@ describe('upgrade-cannot-patch-database (entry 18): label the platform namespace
 
   it('leaves an object of another release alone, with a warning', async () => {
     const { sim, plan, ctx } = await harness();
-    sim.break('upgrade-cannot-patch-database');
+    await sim.break('upgrade-cannot-patch-database');
     const cm = (await ctx.gateway.metadata.list('configmaps', ns)).find((c) => c.name === 'devtron-cm')!;
     await ctx.gateway.metadata.patch('configmaps', ns, 'devtron-cm', { annotations: { 'meta.helm.sh/release-name': 'other' } }, cm.resourceVersion);
     const p = await plan('upgrade-cannot-patch-database');

@@ -15,7 +15,7 @@ const claimPath = `/api/v1/namespaces/${ns}/persistentvolumeclaims/${claim}`;
 describe('growing the git-sensor claim through the admission plugin', () => {
   it('tries the refusal again while the plugin’s cache catches up, and grows the claim', async () => {
     const { sim, plan, run } = await harness({ storageClassCacheLagMs: 1_000, volumeResizeMs: 100 });
-    sim.break('git-sensor-volume-full');
+    await sim.break('git-sensor-volume-full');
     const { outcome, progress } = await run(await plan('git-sensor-volume-full', { size: '20Gi' }));
     expect(outcome.status).toBe('completed');
     expect(progress.filter((x) => x.status === 'done').map((x) => x.message)).toEqual([
@@ -30,7 +30,7 @@ describe('growing the git-sensor claim through the admission plugin', () => {
 
   it('says so truthfully when the refusal persists, and leaves the claim as it was', async () => {
     const { sim, plan, run } = await harness({ storageClassCacheLagMs: 60_000 });
-    sim.break('git-sensor-volume-full');
+    await sim.break('git-sensor-volume-full');
     const { outcome, progress } = await run(await plan('git-sensor-volume-full', { size: '20Gi' }));
     const failed = progress.find((x) => x.status === 'failed');
     expect(outcome.status).not.toBe('completed');
@@ -44,7 +44,7 @@ describe('growing the git-sensor claim through the admission plugin', () => {
 
   it('reports "requested, not yet reported" when the volume has not grown by the end of the run', async () => {
     const { sim, plan, run } = await harness({ storageClassCacheLagMs: 0, volumeResizeMs: 60_000 });
-    sim.break('git-sensor-volume-full', { expansion: true });
+    await sim.break('git-sensor-volume-full', { expansion: true });
     const { outcome, progress } = await run(await plan('git-sensor-volume-full', { size: '20Gi' }));
     expect(outcome.status).toBe('completed');
     expect(progress.find((x) => x.index === 1 && x.status === 'done')?.message).toBe(

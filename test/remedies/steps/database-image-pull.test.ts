@@ -9,7 +9,7 @@ const images = (s: ImagesOf | undefined) => [s!.spec.template.spec.initContainer
 describe('database-image-pull (entry 9): patch the database images, then restart the crash-looping pods', () => {
   it('shows each image before → after, patches, recreates the pods, and the cluster is healthy', async () => {
     const { sim, plan, run } = await harness();
-    sim.break('database-image-pull');
+    await sim.break('database-image-pull');
     expect(sim.symptoms()).toEqual(['database-image-pull']);
     const dbPod = sim.get(refs.pods, ns, 'postgresql-postgresql-0');
 
@@ -40,7 +40,7 @@ describe('database-image-pull (entry 9): patch the database images, then restart
 
   it('deleting the database pod alone does not help while the stateful set names the old images', async () => {
     const { sim } = await harness();
-    sim.break('database-image-pull');
+    await sim.break('database-image-pull');
     const { CoreV1Api } = await import('@kubernetes/client-node');
     sim.setPolicy(undefined);
     await sim.kubeConfig().makeApiClient(CoreV1Api).deleteNamespacedPod({ namespace: ns, name: 'postgresql-postgresql-0' });
@@ -52,7 +52,7 @@ describe('database-image-pull (entry 9): patch the database images, then restart
 
   it('stops, touching nothing, when the images changed after the plan', async () => {
     const { sim, plan, run } = await harness();
-    sim.break('database-image-pull');
+    await sim.break('database-image-pull');
     const p = await plan('database-image-pull');
     const admin = sim.kubeConfig();
     const { AppsV1Api, PatchStrategy, setHeaderOptions } = await import('@kubernetes/client-node');

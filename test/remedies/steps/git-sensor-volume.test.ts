@@ -13,7 +13,7 @@ describe('git-sensor-volume-full (entry 24): allow expansion, grow the claim', (
   it('changes the storage class, then the claim, each shown before → after, and the volume has room again', async () => {
     // A volume that grows within the run's short look (the resizer and kubelet take 100 ms here).
     const { sim, plan, run } = await harness({ volumeResizeMs: 100 });
-    sim.break('git-sensor-volume-full');
+    await sim.break('git-sensor-volume-full');
     expect(sim.symptoms()).toEqual(['git-sensor-volume-full']);
 
     const p = await plan('git-sensor-volume-full', { size: '20Gi' });
@@ -39,7 +39,7 @@ describe('git-sensor-volume-full (entry 24): allow expansion, grow the claim', (
 
   it('skips the storage class when it already allows expansion', async () => {
     const { sim, plan, run } = await harness({ volumeResizeMs: 100 });
-    sim.break('git-sensor-volume-full', { expansion: true });
+    await sim.break('git-sensor-volume-full', { expansion: true });
     const p = await plan('git-sensor-volume-full', { size: '1Ti' });
     expect(p.steps[0]!.lines).toEqual(['StorageClass `standard` (of claim `git-volume-git-sensor-0`) already allows volume expansion: nothing to change']);
     const { progress } = await run(p);
@@ -49,7 +49,7 @@ describe('git-sensor-volume-full (entry 24): allow expansion, grow the claim', (
 
   it('blocks a size that is not larger, comparing units (10240Mi is 10Gi)', async () => {
     const { sim, plan } = await harness();
-    sim.break('git-sensor-volume-full');
+    await sim.break('git-sensor-volume-full');
     await expect(plan('git-sensor-volume-full', { size: '8Gi' })).resolves.toMatchObject({
       blocked: 'The claim git-volume-git-sensor-0 already requests 10Gi; size=8Gi is not larger (a claim can only grow).',
     });
@@ -57,7 +57,7 @@ describe('git-sensor-volume-full (entry 24): allow expansion, grow the claim', (
 
   it('blocks growing alone when the class does not allow expansion and no earlier step changes it', async () => {
     const { sim, ctx } = await harness();
-    sim.break('git-sensor-volume-full');
+    await sim.break('git-sensor-volume-full');
     const { planSteps } = await import('../../../src/remedies/planner.js');
     const onlyGrow = { id: 'grow', title: 'grow', steps: [{ kind: 'growClaim' as const, does: 'grow', risk: 'destructive' as const, claim: 'gitSensorClaim' as const, sizeParam: 'size' }] };
     const r = await planSteps({ ...ctx, params: { size: '20Gi' } }, onlyGrow);
@@ -66,7 +66,7 @@ describe('git-sensor-volume-full (entry 24): allow expansion, grow the claim', (
 
   it('stops when the claim was grown by someone else after the plan', async () => {
     const { sim, plan, run } = await harness();
-    sim.break('git-sensor-volume-full', { expansion: true });
+    await sim.break('git-sensor-volume-full', { expansion: true });
     const p = await plan('git-sensor-volume-full', { size: '20Gi' });
     const { CoreV1Api, PatchStrategy, setHeaderOptions } = await import('@kubernetes/client-node');
     sim.setPolicy(undefined);
@@ -84,7 +84,7 @@ describe('git-sensor-volume-full (entry 24): allow expansion, grow the claim', (
     // Only growClaim patches the claim: take that verb away.
     const rules = rbac.namespaceRules['devtroncd']!.map((r) => (r.resources[0] === 'persistentvolumeclaims' ? { ...r, verbs: r.verbs.filter((v) => v !== 'patch') } : r));
     const { sim, plan } = await harness({ policy: { subject: workerSubject(defaultPlatformNames), clusterRules: rbac.clusterRules, namespaceRules: { ...rbac.namespaceRules, devtroncd: rules } }, enforceRbac: false });
-    sim.break('git-sensor-volume-full', { expansion: true });
+    await sim.break('git-sensor-volume-full', { expansion: true });
     await expect(plan('git-sensor-volume-full', { size: '20Gi' })).rejects.toThrow(
       'Permission missing for patch persistentvolumeclaim devtroncd/git-volume-git-sensor-0: persistentvolumeclaims "git-volume-git-sensor-0" is forbidden: User "system:serviceaccount:devtroncd:platform-medic-worker" cannot patch resource "persistentvolumeclaims" in API group "" in the namespace "devtroncd". The worker\'s RBAC (deploy/rbac.yaml) does not allow it.',
     );

@@ -7,7 +7,7 @@ describe('install-jobs-failed (entry 1): delete the failed installer jobs, apply
   it('plans the failed job for deletion and the manifest object by object, runs, and the jobs complete', async () => {
     const manifests = await manifestServer();
     const { sim, plan, run } = await harness({ manifestBaseUrl: manifests.url });
-    sim.break('install-jobs-failed');
+    await sim.break('install-jobs-failed');
     expect(sim.symptoms()).toEqual(['install-jobs-failed']);
     const failedUid = sim.get(refs.jobs, ns, 'postgresql-migrate-devtron').metadata.uid;
 
@@ -39,13 +39,13 @@ describe('install-jobs-failed (entry 1): delete the failed installer jobs, apply
   it('leaves a job whose pod still runs alone, and blocks when every incomplete job still runs', async () => {
     const manifests = await manifestServer();
     const h = await harness({ manifestBaseUrl: manifests.url });
-    h.sim.break('install-jobs-failed', { running: 'also' });
+    await h.sim.break('install-jobs-failed', { running: 'also' });
     const both = await h.plan('install-jobs-failed');
     expect(linesOf(both)).toMatch(/Job `devtroncd\/postgresql-migrate-casbin` \(0\/1, pod postgresql-migrate-casbin-\w+ Running\): still running — wait; left alone/);
     expect(both.steps[0]!.targets.map((t) => t.name)).toEqual(['postgresql-migrate-devtron']);
 
     const only = await harness({ manifestBaseUrl: manifests.url });
-    only.sim.break('install-jobs-failed', { running: 'only' });
+    await only.sim.break('install-jobs-failed', { running: 'only' });
     const waiting = await only.plan('install-jobs-failed');
     expect(waiting.blocked).toBe('Every incomplete job in devtroncd still has a running pod (postgresql-migrate-casbin): wait for them to finish, then plan again.');
   });
@@ -53,7 +53,7 @@ describe('install-jobs-failed (entry 1): delete the failed installer jobs, apply
   it('stops when the manifest changed between the plan and the run, having touched nothing', async () => {
     const manifests = await manifestServer();
     const { sim, plan, run } = await harness({ manifestBaseUrl: manifests.url });
-    sim.break('install-jobs-failed');
+    await sim.break('install-jobs-failed');
     const p = await plan('install-jobs-failed');
     manifests.override('manifests/yamls/migrator.yaml', 'apiVersion: batch/v1\nkind: Job\nmetadata:\n  name: something-else\n');
     const deletesBefore = sim.requests().filter((r) => r.method === 'DELETE').length;
@@ -67,7 +67,7 @@ describe('install-jobs-failed (entry 1): delete the failed installer jobs, apply
   it('blocks with the address when the manifest cannot be fetched', async () => {
     const manifests = await manifestServer();
     const { sim, plan } = await harness({ manifestBaseUrl: `${manifests.url}no-such-branch/` });
-    sim.break('install-jobs-failed');
+    await sim.break('install-jobs-failed');
     const p = await plan('install-jobs-failed');
     expect(p.blocked).toBe(`Cannot plan the manifest: fetching ${manifests.url}no-such-branch/manifests/yamls/migrator.yaml answered HTTP 404.`);
   });
@@ -77,7 +77,7 @@ describe('rollout-crds-outdated (entry 2): apply the current rollout manifest', 
   it('updates the outdated CRD after a dry run, leaves the RBAC object to a person, and the symptom clears', async () => {
     const manifests = await manifestServer();
     const { sim, plan, run } = await harness({ manifestBaseUrl: manifests.url });
-    sim.break('rollout-crds-outdated');
+    await sim.break('rollout-crds-outdated');
     expect(sim.symptoms()).toEqual(['rollout-crds-outdated']);
     const before = sim.get(refs.crds, undefined, 'rollouts.argoproj.io');
 

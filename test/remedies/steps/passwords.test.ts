@@ -10,7 +10,7 @@ const secretData = (sim: Awaited<ReturnType<typeof harness>>['sim'], name: strin
 describe('admin-password-reset (section 5.2, v0.6.9 and later)', () => {
   it('backs up the secret, removes the keys (names only on the card), restarts dex, and seals the new password', async () => {
     const { sim, plan, run, ctx } = await harness();
-    sim.break('admin-password-reset');
+    await sim.break('admin-password-reset');
     const oldPassword = decode(secretData(sim, 'devtron-secret')['ADMIN_PASSWORD']!);
 
     const p = await plan('admin-password-reset');
@@ -44,14 +44,14 @@ describe('admin-password-reset (section 5.2, v0.6.9 and later)', () => {
 
   it('is blocked on a v0.6.4 install, pointing at the legacy reset', async () => {
     const { sim, plan } = await harness({ platformVersion: 'v0.6.4' });
-    sim.break('admin-password-reset');
+    await sim.break('admin-password-reset');
     const p = await plan('admin-password-reset');
     expect(p.blocked).toBe('This remedy needs v0.6.9 or later; this cluster runs v0.6.4 — older versions use the other reset (admin-password-reset-legacy).');
   });
 
   it('stops, touching nothing, when the secret changed after the plan', async () => {
     const { sim, plan, run, ctx } = await harness();
-    sim.break('admin-password-reset');
+    await sim.break('admin-password-reset');
     const p = await plan('admin-password-reset');
     const { CoreV1Api, PatchStrategy, setHeaderOptions } = await import('@kubernetes/client-node');
     sim.setPolicy(undefined);
@@ -69,7 +69,7 @@ describe('admin-password-reset (section 5.2, v0.6.9 and later)', () => {
 describe('admin-password-reset-legacy (section 5.3, before v0.6.9)', () => {
   it('removes admin.password from the GitOps secret, restarts its server, and reveals ACD_PASSWORD', async () => {
     const { sim, plan, run, ctx } = await harness({ platformVersion: 'v0.6.4' });
-    sim.break('admin-password-reset-legacy');
+    await sim.break('admin-password-reset-legacy');
     const p = await plan('admin-password-reset-legacy');
     expect(p.blocked).toBeUndefined();
     expect(p.steps[1]!.lines[1]).toBe('remove from Secret `devtroncd/argocd-secret`: `admin.password`, `admin.passwordMtime`');
@@ -106,7 +106,7 @@ describe('admin-password (section 5.1): reveal', () => {
 describe('gitops-certificate-expired (entry 22)', () => {
   it('removes the expired certificate, and the restarted GitOps server makes a valid one', async () => {
     const { sim, plan, run } = await harness();
-    sim.break('gitops-certificate-expired');
+    await sim.break('gitops-certificate-expired');
     expect(sim.symptoms()).toEqual(['gitops-certificate-expired']);
     const expired = new X509Certificate(decode(secretData(sim, 'argocd-secret')['tls.crt']!));
     expect(Date.parse(expired.validTo)).toBeLessThan(Date.now());

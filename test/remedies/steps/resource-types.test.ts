@@ -21,7 +21,7 @@ async function withoutCrd(h: Harness, name: string): Promise<void> {
 describe('a cluster without the resource type an entry needs', () => {
   it('terminal-disconnects (entry 21): no BackendConfig type outside GKE, so the plan is blocked and nothing is written', async () => {
     const h = await harness();
-    h.sim.break('terminal-disconnects');
+    await h.sim.break('terminal-disconnects');
     await withoutCrd(h, 'backendconfigs.cloud.google.com');
     const p = await h.plan('terminal-disconnects');
     expect(p.blocked).toBe(
@@ -65,7 +65,7 @@ describe('a cluster without the resource type an entry needs', () => {
 
   it('still plans as before where the types exist', async () => {
     const h = await harness();
-    h.sim.break('terminal-disconnects');
+    await h.sim.break('terminal-disconnects');
     const p = await h.plan('terminal-disconnects');
     expect(p.blocked).toBeUndefined();
     expect(p.steps[0]!.lines[0]).toMatch(/^create BackendConfig `devtroncd\/devtron-backendconfig`/);

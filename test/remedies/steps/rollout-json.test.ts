@@ -31,7 +31,7 @@ describe('where a JSON document breaks, and when its repair is unambiguous', () 
 describe('rollout-invalid-json (entry 25)', () => {
   it('repairs a trailing comma in a rollout annotation with a merge patch, and the rollouts hold valid JSON', async () => {
     const { sim, plan, run } = await harness();
-    sim.break('rollout-invalid-json');
+    await sim.break('rollout-invalid-json');
     expect(sim.symptoms()).toEqual(['rollout-invalid-json']);
     const p = await plan('rollout-invalid-json');
     expect(p.blocked).toBeUndefined();
@@ -45,7 +45,7 @@ describe('rollout-invalid-json (entry 25)', () => {
 
   it('blocks with the exact location and the checklist when a break is ambiguous', async () => {
     const { sim, plan } = await harness();
-    sim.break('rollout-invalid-json', { ambiguous: true });
+    await sim.break('rollout-invalid-json', { ambiguous: true });
     const p = await plan('rollout-invalid-json');
     expect(p.blocked).toMatch(/^Fix by hand: orders-web \(line 1, column \d+\) — the JSON breaks in a way with more than one plausible repair\. See the checklist\.$/);
     expect(linesOf(p)).toMatch(/Rollout `devtroncd\/orders-web`: invalid JSON at line 1, column \d+: unexpected "," where a value should be — `.*"replicas":⟨here⟩,.*`; no unambiguous repair/);
@@ -54,7 +54,7 @@ describe('rollout-invalid-json (entry 25)', () => {
 
   it('stops when the annotation changed after the plan', async () => {
     const { sim, plan, run } = await harness();
-    sim.break('rollout-invalid-json');
+    await sim.break('rollout-invalid-json');
     const p = await plan('rollout-invalid-json');
     const { CustomObjectsApi, PatchStrategy, setHeaderOptions } = await import('@kubernetes/client-node');
     sim.setPolicy(undefined);

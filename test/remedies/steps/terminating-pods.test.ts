@@ -14,7 +14,7 @@ type Pod = { metadata: { name: string; uid: string; deletionTimestamp?: string }
 describe('deleting pods while an earlier deletion still terminates', () => {
   it("leaves a one-replica Deployment's Terminating pod out of the plan, and the run ends healthy", async () => {
     const h = await harness({ holdTerminatingPods: true });
-    h.sim.break('sso-login');
+    await h.sim.break('sso-login');
     const core = h.sim.kubeConfig().makeApiClient(CoreV1Api);
     const [earlier] = h.sim.list<Pod>(refs.pods, ns, 'app=devtron');
     // Someone deleted the main pod a moment ago; its node has not finished stopping it.
