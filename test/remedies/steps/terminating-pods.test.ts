@@ -37,7 +37,8 @@ describe('deleting pods while an earlier deletion still terminates', () => {
     const deletes = h.sim.requests().filter((r) => r.method === 'DELETE').map((r) => r.path.split('/').at(-1));
     expect(deletes).toEqual([earlier!.metadata.name, replacement!.metadata.name]);
     expect(h.sim.symptoms()).toEqual([]);
-    expect(h.sim.get(refs.deployments, ns, 'devtron').status).toMatchObject({ replicas: 1, readyReplicas: 1 });
+    // The Deployment's status follows its pods a moment later (its controller's next sync), as on a real cluster.
+    await expect.poll(() => h.sim.get(refs.deployments, ns, 'devtron').status, { timeout: 10_000 }).toMatchObject({ replicas: 1, readyReplicas: 1 });
   });
 
   it('waits for a StatefulSet pod deleted earlier to come back instead of deleting it again', async () => {
