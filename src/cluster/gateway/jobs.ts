@@ -15,7 +15,8 @@ export interface JobSummary {
   readonly createdAt: string;
 }
 
-function summarise(job: V1Job): JobSummary {
+/** A Job as the worker reads it: counts from its spec and status, and whether the controller gave up. */
+export function summariseJob(job: V1Job): JobSummary {
   return {
     namespace: job.metadata?.namespace ?? '',
     name: job.metadata?.name ?? '',
@@ -40,12 +41,12 @@ export class JobsGateway {
 
   async list(namespace: string): Promise<JobSummary[]> {
     const list = await this.api.call(`list jobs in ${namespace}`, () => this.batch.listNamespacedJob({ namespace }));
-    return list.items.map(summarise).sort((a, b) => a.name.localeCompare(b.name));
+    return list.items.map(summariseJob).sort((a, b) => a.name.localeCompare(b.name));
   }
 
   async get(namespace: string, name: string): Promise<JobSummary | undefined> {
     const job = await this.api.find(`get job ${namespace}/${name}`, () => this.batch.readNamespacedJob({ namespace, name }));
-    return job && summarise(job);
+    return job && summariseJob(job);
   }
 
   /**

@@ -2,6 +2,7 @@ import { X509Certificate } from 'node:crypto';
 import { BatchV1Api, CoreV1Api, CustomObjectsApi, type CoreV1Event, type KubeConfig, type V1ContainerStatus, type V1Job, type V1Pod } from '@kubernetes/client-node';
 import { type ApiCaller, toIso } from './call.js';
 import type { CustomKind, CustomObject } from './custom.js';
+import { summariseJob } from './jobs.js';
 
 /**
  * What the doctor reads: the states a real cluster shows (container states and reasons, job
@@ -90,17 +91,10 @@ function podState(pod: V1Pod): PodState {
 }
 
 function jobState(job: V1Job): JobState {
-  const failed = job.status?.conditions?.find((c) => c.type === 'Failed' && c.status === 'True');
-  return {
-    namespace: job.metadata?.namespace ?? '',
-    name: job.metadata?.name ?? '',
-    uid: job.metadata?.uid ?? '',
-    completions: job.spec?.completions ?? 1,
-    succeeded: job.status?.succeeded ?? 0,
-    active: job.status?.active ?? 0,
-    ...(failed ? { failed: { reason: failed.reason ?? 'Failed', since: toIso(failed.lastTransitionTime) } } : {}),
-    createdAt: toIso(job.metadata?.creationTimestamp),
-  };
+  // The same reading as the remedies' (summariseJob), with the Failed condition's reason and time kept as evidence.
+  const { failed: gaveUp, ...summary } = summariseJob(job);
+  const failed = gaveUp ? job.status?.conditions?.find((c) => c.type === 'Failed' && c.status === 'True') : undefined;
+  return { ...summary, ...(failed ? { failed: { reason: failed.reason ?? 'Failed', since: toIso(failed.lastTransitionTime) } } : {}) };
 }
 
 function eventRecord(e: CoreV1Event): EventRecord {
