@@ -1,13 +1,6 @@
-import { PassThrough, Writable } from 'node:stream';
-import { Redis } from 'ioredis';
-import { pino } from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startSimulatedCluster, type SimulatedCluster } from '../../src/cluster/sim/index.js';
-import { loadConfig } from '../../src/config.js';
-import { deletePrefix } from '../../src/jobs/cleanup.js';
-import { startClusterWorker, type ClusterWorker } from '../../src/jobs/worker.js';
-import { runTerminal } from '../../src/terminal/session.js';
-import { testRedisUrl, uniquePrefix } from '../support/stack.js';
+import { pipedSessions } from '../support/terminal-session.js';
 
 /**
  * The terminal demo, which has no internet: entries 1 and 2 plan and run from the manifests bundled
@@ -15,34 +8,13 @@ import { testRedisUrl, uniquePrefix } from '../support/stack.js';
  * cannot fetch https://raw.githubusercontent.com/…/migrator.yaml (ENOTFOUND)".
  */
 
-const silent = pino({ level: 'silent' }, new Writable({ write: (_c, _e, cb) => cb() }));
-const workers: ClusterWorker[] = [];
-const prefixes: string[] = [];
-const sims: SimulatedCluster[] = [];
-afterEach(async () => {
-  await Promise.all(workers.splice(0).map((w) => w.close(true)));
-  const redis = new Redis(testRedisUrl);
-  for (const p of prefixes.splice(0)) await deletePrefix(redis, p);
-  redis.disconnect();
-  await Promise.all(sims.splice(0).map((s) => s.close()));
-});
+const sessions = pipedSessions('terminal-manifests', { forceClose: true });
+afterEach(() => sessions.cleanup());
 
 async function demo(broken: string, script: string[]): Promise<{ sim: SimulatedCluster; transcript: string }> {
-  const sim = await startSimulatedCluster({ recreateDelayMs: 30, readyDelayMs: 30 });
-  sims.push(sim);
+  const sim = sessions.own(await startSimulatedCluster({ recreateDelayMs: 30, readyDelayMs: 30 }));
   await sim.break(broken);
-  const config = loadConfig({
-    env: {},
-    overrides: { redisUrl: testRedisUrl, queuePrefix: uniquePrefix('terminal-manifests'), clusters: [{ name: 'simulated', kube: { source: 'simulated' } }], defaultCluster: 'simulated', waitOverrideSeconds: 0.2 },
-  });
-  prefixes.push(config.queuePrefix);
-  workers.push(startClusterWorker({ config, cluster: config.clusters[0]!, kubeConfig: sim.kubeConfig(), logger: silent, pollMs: 50 }));
-  const input = new PassThrough();
-  let out = '';
-  const output = new Writable({ write: (c, _e, cb) => ((out += c.toString()), cb()) });
-  input.end(script.map((l) => `${l}\n`).join(''));
-  await runTerminal({ config, logger: silent, input, output, user: 'terminal:alice', describeCluster: () => `symptoms: ${sim.symptoms().join(', ') || 'none'}` });
-  return { sim, transcript: out };
+  return { sim, transcript: await sessions.run(sim, script) };
 }
 
 describe('the terminal demo, offline', () => {
