@@ -39,6 +39,8 @@ export const doctorJobSchema = z.object({
   cluster: z.string(),
   /** Who asked (a Slack user id or `terminal:<user>`), for the worker's log. */
   requestedBy: z.string(),
+  /** Only these entries' detectors (a pasted error's candidates, a finished remedy's entry); every entry when absent. */
+  entries: z.array(z.string().max(64)).min(1).max(64).optional(),
 });
 export type DoctorJobData = z.infer<typeof doctorJobSchema>;
 

@@ -129,7 +129,12 @@ export function startClusterWorker(options: ClusterWorkerOptions): ClusterWorker
     const parsed = doctorJobSchema.safeParse(job.data);
     if (!parsed.success) throw new UserFacingError('job-refused', `Doctor job ${job.id} has invalid data: ${parsed.error.issues[0]?.message}`);
     if (parsed.data.cluster !== cluster.name) throw new UserFacingError('job-refused', `A doctor for cluster ${parsed.data.cluster} reached the worker of ${cluster.name}.`);
-    return scan(ctx.gateway, cluster, catalogue);
+    const wanted = parsed.data.entries;
+    if (wanted) {
+      const unknown = wanted.filter((id) => !findEntry(id));
+      if (unknown.length > 0) throw new UserFacingError('job-refused', `This worker does not know ${unknown.join(', ')}; is it older than the bot?`);
+    }
+    return scan(ctx.gateway, cluster, wanted ? catalogue.filter((e) => wanted.includes(e.id)) : catalogue);
   }
 
   async function run(job: Job): Promise<RunOutcome> {

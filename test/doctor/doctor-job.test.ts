@@ -71,6 +71,26 @@ describe('the doctor through the queue', () => {
     expect(sim.requests().slice(before).filter((r) => r.method !== 'GET')).toEqual([]);
   });
 
+  it('runs only the entries a job names, when it names some (a paste\'s candidates, a finished remedy\'s entry)', async () => {
+    const { config } = await setUp('gitops-certificate-expired');
+    const connection = new Redis(testRedisUrl, { maxRetriesPerRequest: null });
+    const queue = new Queue(clusterQueueName('simulated'), { connection, prefix: config.queuePrefix });
+    const events = new QueueEvents(clusterQueueName('simulated'), { connection: new Redis(testRedisUrl, { maxRetriesPerRequest: null }), prefix: config.queuePrefix });
+    try {
+      await events.waitUntilReady();
+      const job = await queue.add('doctor', { requestId: 'abe', cluster: 'simulated', requestedBy: 'U1', entries: ['gitops-certificate-expired', 'build-logs'] });
+      const report = (await job.waitUntilFinished(events, 10_000)) as { findings: { id: string; state: string }[] };
+      expect(report.findings.map((f) => [f.id, f.state])).toEqual([
+        ['build-logs', 'absent'],
+        ['gitops-certificate-expired', 'present'],
+      ]);
+    } finally {
+      await events.close();
+      await queue.close();
+      connection.disconnect();
+    }
+  });
+
   it('refuses a doctor job whose data is not valid, and one meant for another cluster', async () => {
     const { config } = await setUp();
     const connection = new Redis(testRedisUrl, { maxRetriesPerRequest: null });
@@ -82,6 +102,8 @@ describe('the doctor through the queue', () => {
       await expect(bad.waitUntilFinished(events, 10_000)).rejects.toThrow(/Doctor job \S+ has invalid data/);
       const other = await queue.add('doctor', { requestId: 'abc', cluster: 'prod', requestedBy: 'U1' });
       await expect(other.waitUntilFinished(events, 10_000)).rejects.toThrow('A doctor for cluster prod reached the worker of simulated.');
+      const unknown = await queue.add('doctor', { requestId: 'abd', cluster: 'simulated', requestedBy: 'U1', entries: ['build-logs', 'no-such-entry'] });
+      await expect(unknown.waitUntilFinished(events, 10_000)).rejects.toThrow('This worker does not know no-such-entry; is it older than the bot?');
     } finally {
       await events.close();
       await queue.close();

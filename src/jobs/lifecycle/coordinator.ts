@@ -90,8 +90,9 @@ export class RemedyCoordinator {
   }
 
   /** Runs every detector on a cluster through its worker (read-only) and returns what they found. */
-  runDoctor(cluster: string, requestedBy: string): Promise<DoctorResult> {
-    return runDoctor(this.core, cluster, requestedBy);
+  /** One read-only doctor job on a cluster's queue: every entry's detector, or only `entries`'. */
+  runDoctor(cluster: string, requestedBy: string, only?: { entries?: readonly string[]; timeoutMs?: number }): Promise<DoctorResult> {
+    return runDoctor(this.core, cluster, requestedBy, only);
   }
 
   /** The clusters whose remedies and audit records a person may see as an approver, and why none when a group could not be read. */
