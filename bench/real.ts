@@ -22,10 +22,19 @@ const splits = args.filter((a) => a !== '--list');
 for (const split of splits.length > 0 ? splits : ['tune', 'heldout']) {
   const pastes = manifest.filter((p) => p.split === split);
   let covered = 0, right = 0, askedCovered = 0, uncovered = 0, abstained = 0, askedUncovered = 0, wrong = 0;
+  // Reliability: the confidence shown with the first entry, in bands of ten points, and how often that entry was right.
+  const reliability = new Map<number, { shown: number; right: number }>();
   for (const p of pastes) {
     const r = match(readFileSync(join(dir, p.file), 'utf8'));
     const top = r.verdict === 'match' ? r.matches[0]!.id : null;
     const ok = p.expect === null ? r.verdict === 'no-match' : top === p.expect;
+    if (r.verdict !== 'no-match') {
+      const band = Math.min(9, Math.floor(r.matches[0]!.confidence * 10));
+      const b = reliability.get(band) ?? { shown: 0, right: 0 };
+      b.shown++;
+      if (r.matches[0]!.id === p.expect) b.right++;
+      reliability.set(band, b);
+    }
     if (p.expect === null) {
       uncovered++;
       if (r.verdict === 'no-match') abstained++;
@@ -45,4 +54,8 @@ for (const split of splits.length > 0 ? splits : ['tune', 'heldout']) {
       `uncovered ${abstained}/${uncovered} no-match (${f(abstained, uncovered)}), ${askedUncovered} ask, ${uncovered - abstained - askedUncovered} match; ` +
       `wrong fixes ${wrong} (${((100 * wrong) / pastes.length).toFixed(0)}% of all)`,
   );
+  console.log(`| ${split}: confidence shown | answers | first entry right | share right |\n|---|---|---|---|`);
+  for (const [band, b] of [...reliability].sort(([a], [c]) => a - c)) {
+    console.log(`| ${band * 10}–${band * 10 + 10}% | ${b.shown} | ${b.right} | ${(b.right / b.shown).toFixed(2)} |`);
+  }
 }

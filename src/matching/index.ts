@@ -9,6 +9,8 @@ import { scan } from './scan.js';
 import { score, THRESHOLD, type Scored } from './score.js';
 import type { Candidate, Evidence, MatchResult } from './types.js';
 import { decide, MAX_MATCHES } from './verdict.js';
+import { probability, type CalibrationPoint } from './calibration.js';
+import { calibrationTable } from './calibration-table.js';
 
 export type { AskReason, Candidate, Evidence, MatchResult } from './types.js';
 export { THRESHOLD } from './score.js';
@@ -19,7 +21,7 @@ export { THRESHOLD } from './score.js';
  * explaining. Pure and total: any string, however large or odd,
  * gets an answer and never an exception.
  */
-export function match(text: string, entries: readonly CatalogueEntry[] = catalogue): MatchResult {
+export function match(text: string, entries: readonly CatalogueEntry[] = catalogue, options: { readonly calibration?: readonly CalibrationPoint[] } = {}): MatchResult {
   if (looksBinary(text)) return { verdict: 'no-match', matches: [], nearest: [], note: 'binary' };
   const compiled = compile(entries);
   const { hits, lines } = scan(text, compiled);
@@ -30,7 +32,9 @@ export function match(text: string, entries: readonly CatalogueEntry[] = catalog
     .sort((a, b) => b.confidence - a.confidence || b.evidence.length - a.evidence.length || firstLine(a) - firstLine(b) || a.entry - b.entry);
   const decision = decide(text, scored, ranked, entries);
   if (decision.verdict === 'no-match') return { verdict: 'no-match', matches: [], nearest: nearest(scored, entries) };
-  const matches = decision.order.map((s) => candidate(s, entries[s.entry]!, text));
+  // The table was fitted for the catalogue's entries; another set of entries is shown its raw scores.
+  const calibration = options.calibration ?? (entries === catalogue ? calibrationTable : []);
+  const matches = decision.order.map((s) => candidate(s, entries[s.entry]!, text, calibration));
   return decision.verdict === 'ask' ? { verdict: 'ask', matches, why: decision.why } : { verdict: 'match', matches };
 }
 
@@ -38,7 +42,7 @@ function firstLine(s: Scored): number {
   return s.evidence.reduce((m, e) => Math.min(m, e.line), Infinity);
 }
 
-function candidate(s: Scored, entry: CatalogueEntry, text: string): Candidate {
+function candidate(s: Scored, entry: CatalogueEntry, text: string, calibration: readonly CalibrationPoint[]): Candidate {
   const seen = new Set<number>();
   const evidence: Evidence[] = [];
   for (const f of [...s.evidence].sort((a, b) => a.line - b.line)) {
@@ -47,7 +51,8 @@ function candidate(s: Scored, entry: CatalogueEntry, text: string): Candidate {
     evidence.push({ line: f.line, text: evidenceText(text, f.start), signature: f.signature });
     if (evidence.length === EVIDENCE_CAP) break;
   }
-  return { id: entry.id, ref: entry.ref, title: entry.title, confidence: s.confidence, evidence };
+  // Shown as a probability of being right (calibration.ts); the raw score only ranks and decides.
+  return { id: entry.id, ref: entry.ref, title: entry.title, confidence: probability(s.confidence, calibration), evidence };
 }
 
 /** Up to three entries the paste has something to do with, for "explain" (never a fix). */

@@ -15,7 +15,7 @@ export interface Candidate {
   readonly id: string;
   readonly ref: string;
   readonly title: string;
-  /** 0..1; at or above the match threshold the bot offers the fix. */
+  /** 0..1: how often an answer shown first at this score was right on real pastes (calibration.ts). */
   readonly confidence: number;
   readonly evidence: readonly Evidence[];
 }

@@ -1,0 +1,44 @@
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fitCalibration } from '../src/matching/calibration.js';
+import { match } from '../src/matching/index.js';
+
+/**
+ * `npx tsx bench/calibrate.ts [--write]`: fits the map from the matcher's raw score to the probability it
+ * shows (src/matching/calibration.ts) on the TUNE part of the real-paste corpus only — the held-out part
+ * measures it (bench/real.ts) and is never read here. Every answer that shows an entry first (a `match`
+ * or an `ask`) counts: right when that entry is the paste's label, wrong otherwise (uncovered pastes
+ * included). `--write` writes src/matching/calibration-table.ts.
+ */
+interface RealPaste {
+  readonly file: string;
+  readonly expect: string | null;
+  readonly split: 'tune' | 'heldout';
+}
+
+const dir = join(import.meta.dirname, '..', 'test', 'fixtures', 'real');
+const manifest = JSON.parse(readFileSync(join(dir, 'manifest.json'), 'utf8')) as RealPaste[];
+/** Bands of raw score; the threshold is 0.5, the most a score reaches is 1. */
+export const bands = [0.5, 0.6, 0.7, 0.8, 0.9, 1.0];
+
+const answers = manifest
+  .filter((p) => p.split === 'tune')
+  .flatMap((p) => {
+    const r = match(readFileSync(join(dir, p.file), 'utf8'), undefined, { calibration: [] });
+    return r.verdict === 'no-match' ? [] : [{ score: r.matches[0]!.confidence, right: r.matches[0]!.id === p.expect }];
+  });
+const table = fitCalibration(answers, bands);
+console.log(`${answers.length} tune answers showing an entry first, ${answers.filter((a) => a.right).length} right`);
+console.table(table);
+if (process.argv.includes('--write')) {
+  const body = `import type { CalibrationPoint } from './calibration.js';
+
+/**
+ * Written by \`npx tsx bench/calibrate.ts --write\` from the tune part of test/fixtures/real (${answers.length}
+ * answers showing an entry first, ${answers.filter((a) => a.right).length} right); do not edit by hand.
+ */
+export const calibrationTable: readonly CalibrationPoint[] = ${JSON.stringify(table, null, 2).replace(/"(\w+)":/g, '$1:')};
+`;
+  writeFileSync(join(import.meta.dirname, '..', 'src', 'matching', 'calibration-table.ts'), body);
+  console.log('wrote src/matching/calibration-table.ts');
+}

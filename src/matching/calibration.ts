@@ -1,0 +1,57 @@
+import { calibrationTable } from './calibration-table.js';
+
+/**
+ * The confidence a person sees is a probability that the entry shown first is the right one, not the
+ * matcher's raw score. The raw score ranks entries and decides the verdict; this maps it, through a
+ * table fitted on the tuning part of the real-paste corpus (bench/calibrate.ts, never on the held-out
+ * part), to how often answers at that score were right. The map is monotone, so it never reorders.
+ */
+export interface CalibrationPoint {
+  /** The middle of a band of raw scores. */
+  readonly score: number;
+  /** How often the first entry shown at scores in that band was the right one. */
+  readonly right: number;
+}
+
+/** The probability for a raw score: linear between the fitted bands, flat beyond the outermost. */
+export function probability(score: number, table: readonly CalibrationPoint[] = calibrationTable): number {
+  if (table.length === 0 || !Number.isFinite(score)) return score;
+  const first = table[0]!;
+  const last = table[table.length - 1]!;
+  if (score <= first.score) return first.right;
+  if (score >= last.score) return last.right;
+  for (let i = 1; i < table.length; i++) {
+    const b = table[i]!;
+    if (score > b.score) continue;
+    const a = table[i - 1]!;
+    return a.right + ((b.right - a.right) * (score - a.score)) / (b.score - a.score);
+  }
+  return last.right;
+}
+
+/**
+ * Fits the table: answers grouped into bands of raw score, each band's share of right answers with one
+ * right and one wrong imagined (so a band of three is not called certain), then pooled where a higher
+ * band came out less often right than a lower one, so the map stays monotone.
+ */
+export function fitCalibration(answers: readonly { score: number; right: boolean }[], bands: readonly number[]): CalibrationPoint[] {
+  const groups: { score: number; n: number; right: number }[] = [];
+  for (let i = 0; i + 1 < bands.length; i++) {
+    const lo = bands[i]!;
+    const hi = bands[i + 1]!;
+    const inBand = answers.filter((a) => a.score >= lo && (a.score < hi || (i + 2 === bands.length && a.score <= hi)));
+    if (inBand.length === 0) continue;
+    groups.push({ score: inBand.reduce((s, a) => s + a.score, 0) / inBand.length, n: inBand.length + 2, right: inBand.filter((a) => a.right).length + 1 });
+  }
+  // Pool adjacent bands that break monotonicity.
+  const pooled: { score: number; n: number; right: number }[] = [];
+  for (const g of groups) {
+    pooled.push({ ...g });
+    while (pooled.length >= 2 && pooled.at(-1)!.right / pooled.at(-1)!.n < pooled.at(-2)!.right / pooled.at(-2)!.n) {
+      const b = pooled.pop()!;
+      const a = pooled.pop()!;
+      pooled.push({ score: (a.score * a.n + b.score * b.n) / (a.n + b.n), n: a.n + b.n, right: a.right + b.right });
+    }
+  }
+  return pooled.map((g) => ({ score: Math.round(g.score * 1000) / 1000, right: Math.round((g.right / g.n) * 1000) / 1000 }));
+}
