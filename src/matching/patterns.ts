@@ -32,11 +32,11 @@ export const patterns = {
   /** A chain of Go-style error prefixes ("…server: x509: …"), a mark of machine output. */
   errorChain: /\w: [^\s:]+: /,
   /**
-   * A named Kubernetes subject as tools write it: `namespace "shop"`, `-n shop`, `pods "x"`, `pod/x`,
+   * A named Kubernetes subject as tools write it: `namespace "shop"`, `-n shop`, `pods "x"`, `pod/x`, `secrets "x"`,
    * `statefulset.apps "db"`, `image "quay.io/x/y:1"`, `namespace: shop`; group 1 is the name (see subject.ts).
    * A word after "pod" in a sentence is not a name.
    */
-  namedSubject: /(?:(?:\bnamespaces?|\bstatefulsets?(?:\.apps)?|\bdeployments?(?:\.apps)?|\bpods?|\bimage)(?: \\?"|: "?|=|\/)|\s-n |--namespace[ =])([a-z0-9][a-z0-9._\-/:@]{1,200})/gi,
+  namedSubject: /(?:(?:\bnamespaces?|\bstatefulsets?(?:\.apps)?|\bdeployments?(?:\.apps)?|\bpods?|\bsecrets?|\bimage)(?: \\?"|: "?|=|\/)|\s-n |--namespace[ =])([a-z0-9][a-z0-9._\-/:@]{1,200})/gi,
   /** ANSI colour sequences, removed from evidence lines. */
   // eslint-disable-next-line no-control-regex -- matching control characters is the point
   ansi: /\u001b\[[0-9;?]*[ -/]*[@-~]/g,

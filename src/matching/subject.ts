@@ -1,5 +1,6 @@
 import { defaultPlatformNames } from '../platform-names.js';
 import { patterns } from './patterns.js';
+import { namedProducts } from './products.js';
 
 /**
  * What a paste is about: the platform (its components and objects by name), or something named that is
@@ -9,7 +10,7 @@ import { patterns } from './patterns.js';
 export interface Subject {
   /** The paste names the platform or one of its components. */
   readonly platform: boolean;
-  /** A namespace, pod, StatefulSet, deployment or image that is not the platform's. */
+  /** A namespace, pod, StatefulSet, deployment or image that is not the platform's, or another product by name. */
   readonly foreign: readonly string[];
 }
 
@@ -39,8 +40,10 @@ export function readSubject(text: string, around: readonly number[]): Subject {
     if (PLATFORM_NAMES.some((n) => lower.includes(n))) platform = true;
     for (const m of lower.matchAll(patterns.namedSubject)) {
       const name = trimPunctuation(m[1]!);
-      if (!NEUTRAL.has(name) && !PLATFORM_NAMES.some((n) => name.includes(n)) && foreign.length < 10) foreign.push(name);
+      // The GitOps controller's own objects (argocd-secret, argocd-server-…) may be the platform's.
+      if (!NEUTRAL.has(name) && !name.startsWith('argocd-') && !PLATFORM_NAMES.some((n) => name.includes(n)) && foreign.length < 10) foreign.push(name);
     }
+    for (const product of namedProducts(lower)) if (foreign.length < 10 && !foreign.includes(product)) foreign.push(product);
   }
   return { platform, foreign };
 }

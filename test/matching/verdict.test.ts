@@ -56,6 +56,26 @@ describe('what the paste is about', () => {
     expect(plainText(matchView(r).summary)).toContain('appears to be applied already');
   });
 
+  it("vetoes a platform remedy for an error another product writes, named by the paste", () => {
+    const fromJenkins = 'Jenkins build #42: ERROR: Error fetching remote repo origin\nfatal: could not read from remote repository.\nexit status 128';
+    expect(match(fromJenkins).verdict).toBe('no-match');
+    // The same lines from the platform's own component are its entry.
+    const fromPlatform = 'git-sensor-0: fatal: could not read from remote repository.\nexit status 128';
+    expect(match(fromPlatform).verdict === 'match' && match(fromPlatform).matches[0]!.id).toBe('commits-exit-128');
+  });
+
+  it("vetoes a platform remedy for another product's Secret", () => {
+    const paste = 'kubectl get secret shop-admin-password -o jsonpath="{.data.password}" | base64 --decode\nError from server (NotFound): secrets "shop-admin-password" not found';
+    expect(match(paste).verdict).not.toBe('match');
+  });
+
+  it('reads product names word by word: two-word names, hyphens, and no English word taken for a product', async () => {
+    const { namedProducts } = await import('../../src/matching/products.js');
+    expect(namedProducts('pushed from github actions to harbor, then spring-boot failed')).toEqual(['github actions', 'harbor', 'spring-boot']);
+    expect(namedProducts('docker. hub')).toEqual([]);
+    expect(namedProducts('a plausible cause is the vault of envoy in flux')).toEqual([]);
+  });
+
   it('proposes the body-size annotation when nothing says it is in place', () => {
     const r = match('the upload fails with 413 Request Entity Too Large from nginx');
     expect(r.verdict === 'match' && r.matches[0]!.id).toBe('upload-too-large');
