@@ -125,15 +125,20 @@ const redisSilent = t`Cannot show the status: Redis, which keeps the remedies an
 export async function statusAnswer(desk: StatusDesk, config: Config, user: string, cluster?: string): Promise<View> {
   if (cluster !== undefined && !findCluster(config, cluster)) return says(noSuchCluster(cluster, config));
   const names = cluster ? [cluster] : config.clusters.map((c) => c.name);
-  let read: [Awaited<ReturnType<StatusDesk['approvableClusters']>>, RemedyRequest[], ClusterDoctor[]] | typeof noAnswer;
+  // Who approves where is the approval policy's to answer (its groups fail closed on their own); the reads from Redis are bounded here.
+  const approves = desk.approvableClusters(user);
+  let read: [RemedyRequest[], ClusterDoctor[]] | typeof noAnswer;
   try {
-    read = await within(readTimeoutMs, Promise.all([desk.approvableClusters(user), desk.openRemedies(), desk.lastDoctor(names)]));
+    read = await within(readTimeoutMs, Promise.all([desk.openRemedies(), desk.lastDoctor(names)]));
   } catch (err) {
     const e = toUserError(err);
     return says(e.code === 'redis-unavailable' || e.code === 'unreachable' ? redisSilent : t`Cannot show the status: ${e.safeMessage}`);
+  } finally {
+    approves.catch(() => undefined);
   }
   if (read === noAnswer) return says(redisSilent);
-  const [scope, open, doctors] = read;
+  const [open, doctors] = read;
+  const scope = await approves;
   const every = scope.clusters.length === config.clusters.length;
   const remedies = open.filter((r) => (cluster === undefined || r.cluster === cluster) && (r.requestedBy === user || scope.clusters.includes(r.cluster)));
   return statusView({ remedies, doctors, approves: scope.clusters, every, ...(scope.note ? { note: scope.note } : {}), ...(cluster ? { cluster } : {}) });
