@@ -11,6 +11,7 @@ export const commandHelp: readonly [string, string][] = [
   ['/platform values check <values, --set flags or helm upgrade command>', "installer values checked against the guide's rules, with corrected lines"],
   ['/platform values upgrade', 'the exact upgrade command for your storage provider'],
   ['/platform doctor [cluster]', "check the cluster for every symptom of the guide, from the cluster's own evidence (read-only)"],
+  ['/platform status [cluster]', "the remedies open (who asked, the entry, the state, since when, the thread) and the doctor's last result per cluster"],
   ['/platform audit [n]', 'the newest records of the audit trail (approvers only)'],
   ['/platform match <error text>', 'find the remedy for an error (or paste it in a channel I am in, or use "Find remedy" on a message)'],
 ];

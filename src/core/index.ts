@@ -7,6 +7,7 @@ import { checkDoctor } from './doctor.js';
 import { checkFix, type FixAsk } from './fix.js';
 import { matchView } from './match.js';
 import { parseCommand, type PlatformCommand } from './parse.js';
+import { statusAnswer, type StatusDesk } from './status.js';
 import { upgradeAnswer, valuesCheckAnswer } from './values.js';
 import { code, command, says, t, ticked, type Part, type View } from './view.js';
 
@@ -16,7 +17,7 @@ export { doctorAnswer, doctorView, type DoctorDesk } from './doctor.js';
 /** What the core needs to answer a command: the configuration, the queue side, who asks. */
 export interface CommandContext {
   readonly config: Config;
-  readonly desk: AuditDesk;
+  readonly desk: AuditDesk & StatusDesk;
   /** Who asks: a Slack user id, or the terminal's operator. */
   readonly user: string;
   /** Counts match answers by entry. */
@@ -69,6 +70,8 @@ export async function answerCommand(parsed: PlatformCommand, ctx: CommandContext
       return view(pasteAnswer(parsed.text, ctx));
     case 'audit':
       return view(await auditAnswer(ctx.desk, config, ctx.user, parsed.count));
+    case 'status':
+      return view(await statusAnswer(ctx.desk, config, ctx.user, parsed.cluster));
     case 'values': {
       const names = findCluster(config, config.defaultCluster) ?? config.clusters[0]!;
       if (parsed.action === 'check') return view(valuesCheckAnswer(parsed, names));

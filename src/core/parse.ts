@@ -10,6 +10,7 @@ export type PlatformCommand =
   | ValuesCommand
   | { kind: 'audit'; count: number }
   | { kind: 'doctor'; cluster?: string }
+  | { kind: 'status'; cluster?: string }
   | { kind: 'usage'; message: string }
   | { kind: 'unknown'; word: string };
 
@@ -38,6 +39,9 @@ export function parseCommand(text: string): PlatformCommand {
     case 'doctor':
       if (words.length > 1) return { kind: 'usage', message: 'Usage: `/platform doctor [cluster]`: every symptom of the guide, checked on the cluster (read-only).' };
       return { kind: 'doctor', ...(words[0] ? { cluster: words[0] } : {}) };
+    case 'status':
+      if (words.length > 1) return { kind: 'usage', message: "Usage: `/platform status [cluster]`: the remedies open and the doctor's last results." };
+      return { kind: 'status', ...(words[0] ? { cluster: words[0] } : {}) };
     case 'explain':
       return words[0] ? { kind: 'explain', entryId: words[0].toLowerCase() } : { kind: 'usage', message: usage.explain };
     case 'match':

@@ -13,7 +13,9 @@ export type Span =
   | { readonly strong: Inline }
   | { readonly soft: Inline }
   /** A person: a Slack user id or a terminal operator's name. */
-  | { readonly person: string };
+  | { readonly person: string }
+  /** A link the bot was given by the surface (a Slack permalink): its address and the words shown for it. */
+  | { readonly link: string; readonly label: string };
 
 export type Inline = readonly Span[];
 
@@ -72,6 +74,8 @@ export const command = (text: string): Span => ({ command: text });
 export const strong = (...text: Span[]): Span => ({ strong: text });
 export const soft = (...text: Span[]): Span => ({ soft: text });
 export const person = (id: string): Span => ({ person: id });
+/** A link, only to an https address without spaces or markup characters; anything else is shown as its label alone. */
+export const link = (url: string, label: string): Span => (/^https:\/\/[^\s<>|`"]+$/.test(url) ? { link: url, label } : label);
 
 /** Inline pieces joined with a separator. */
 export function joined(items: readonly Inline[], separator: string): Inline {
@@ -85,7 +89,7 @@ export const lines = (items: readonly Inline[], spread?: number): Part => ({ kin
 
 /** The words of inline text, without markup: the summary of an answer, a log line. */
 export function plainWords(text: Inline): string {
-  return text.map((s) => (typeof s === 'string' ? s : 'code' in s ? s.code : 'command' in s ? s.command : 'person' in s ? s.person : plainWords('strong' in s ? s.strong : s.soft))).join('');
+  return text.map((s) => (typeof s === 'string' ? s : 'code' in s ? s.code : 'command' in s ? s.command : 'person' in s ? s.person : 'link' in s ? s.label : plainWords('strong' in s ? s.strong : s.soft))).join('');
 }
 
 /**

@@ -14,6 +14,11 @@ export interface HandlerDeps {
   readonly outbox: SlackOutbox;
   /** How many pasted errors are answered per person and per channel. */
   readonly pasteBudget: PasteBudget;
+  /**
+   * The permalink of a message the bot posted (chat.getPermalink), kept with a fix so that `status`
+   * links to its thread; absent, or failing, the thread is named by its channel and ts.
+   */
+  readonly permalink?: (channel: string, ts: string) => Promise<string | undefined>;
   /** Counts match answers by entry; absent in handler unit tests. */
   readonly metrics?: MedicMetrics;
 }

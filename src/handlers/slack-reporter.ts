@@ -17,6 +17,8 @@ export interface SlackThread {
   /** The message announcing the fix (the thread's root, or a reply in a paste's thread). */
   rootTs?: string;
   cardTs?: string;
+  /** The announcement's permalink, as Slack gave it (shown by `status`). */
+  link?: string;
   /** The workspace the fix was asked from: clicks on its card must come from the same one. */
   team?: string;
 }

@@ -24,6 +24,16 @@ export function checkFixAsk(deps: HandlerDeps, ask: Pick<FixAsk, 'entryId' | 'cl
   return checked.ok ? undefined : mrkdwn(checked.view.summary);
 }
 
+/** The link to the fix's announcement, for `status`; a Slack that does not give one costs nothing but the link. */
+async function permalinkOf(deps: HandlerDeps, channel: string, ts: string): Promise<string | undefined> {
+  try {
+    return await deps.permalink?.(channel, ts);
+  } catch (err) {
+    deps.logger.debug({ err: (err as Error).message, channel }, 'no permalink for the fix message');
+    return undefined;
+  }
+}
+
 /**
  * Starts a fix: the coordinator checks everything first (the person's limit, whether the entry is
  * being fixed already); only then is the fix announced (a root message, or a reply in the paste's
@@ -38,7 +48,8 @@ export async function startFix(deps: HandlerDeps, ask: FixAsk): Promise<string |
     try {
       const posted = await deps.outbox.remedy.postMessage({ channel: ask.channel, text: rootText(entry, cluster, ask.user), ...(ask.threadTs ? { thread_ts: ask.threadTs } : {}) });
       threadTs = ask.threadTs ?? posted.ts!;
-      return { ok: true, context: { channel: ask.channel, threadTs, rootTs: posted.ts!, ...(ask.team ? { team: ask.team } : {}) } };
+      const link = await permalinkOf(deps, ask.channel, posted.ts!);
+      return { ok: true, context: { channel: ask.channel, threadTs, rootTs: posted.ts!, ...(link ? { link } : {}), ...(ask.team ? { team: ask.team } : {}) } };
     } catch (err) {
       deps.logger.warn({ err: (err as Error).message, channel: ask.channel }, 'could not post the root message');
       return { ok: false, message: 'I cannot post in this channel. Invite me first (`/invite @platform-medic`), or use a channel I am in.' };

@@ -38,7 +38,11 @@ const recordSchema = z.object({
   /** While a wait of the guide runs: when its continuation is due, and that job's id. */
   resumeAt: z.string().optional(),
   resumeJob: z.string().optional(),
+  /** When the present status began (absent on records written before it was kept). */
+  since: z.string().optional(),
 });
+/** The fields of a record, read without its plans (`plan:<stage>`), which can be large. */
+const recordFields = Object.keys(recordSchema.shape) as (keyof z.infer<typeof recordSchema>)[];
 /** One fix request as stored. */
 export type RemedyRequest = z.infer<typeof recordSchema>;
 
@@ -47,6 +51,14 @@ const ttlSeconds = 14 * 24 * 3600;
 
 /** The most open requests one process remembers (a bound on memory, far above any real load). */
 const rememberedMax = 10_000;
+
+/** The most open requests `open()` reads: one remedy per entry and cluster makes far fewer. */
+const openReadMax = 1_000;
+
+/** Sets `since` when the status written differs from the stored one, so a status written again keeps its time. */
+const sinceScript = `
+if redis.call('HGET', KEYS[1], 'status') ~= ARGV[1] then redis.call('HSET', KEYS[1], 'since', ARGV[2]) end
+return 0`;
 
 /** Fix requests in Redis, under the deployment's key prefix. */
 export class RequestStore {
@@ -63,6 +75,11 @@ export class RequestStore {
 
   private key(id: string): string {
     return `${this.prefix}:request:${id}`;
+  }
+
+  /** The ids of the requests not finished, by when they were asked: what every replica's `status` reads. */
+  private get openKey(): string {
+    return `${this.prefix}:open`;
   }
 
   /** Waiting requests by when their continuation is due, so a check finds the overdue ones after a bot restart too. */
@@ -87,8 +104,9 @@ export class RequestStore {
   }
 
   async create(r: RemedyRequest): Promise<RemedyRequest> {
-    const record = Object.fromEntries(Object.entries(r).filter(([, v]) => v !== undefined)) as RemedyRequest;
-    await this.redis.multi().hset(this.key(r.id), record).expire(this.key(r.id), ttlSeconds).exec();
+    const record = Object.fromEntries(Object.entries({ ...r, since: r.since ?? r.createdAt }).filter(([, v]) => v !== undefined)) as RemedyRequest;
+    const write = this.redis.multi().hset(this.key(r.id), record).expire(this.key(r.id), ttlSeconds);
+    await this.indexOpen(write, record.id, record.status, Date.parse(record.createdAt)).exec();
     this.remember(record);
     return record;
   }
@@ -97,8 +115,41 @@ export class RequestStore {
   async restore(record: RemedyRequest, plan: Plan | undefined): Promise<void> {
     const fields: Record<string, string | number> = Object.fromEntries(Object.entries(record).filter(([, v]) => v !== undefined)) as Record<string, string | number>;
     if (plan) fields[`plan:${plan.stageId}`] = JSON.stringify(plan);
-    await this.redis.multi().hset(this.key(record.id), fields).expire(this.key(record.id), ttlSeconds).zrem(this.waitsKey, record.id).exec();
+    fields.since = new Date().toISOString();
+    const write = this.redis.multi().hset(this.key(record.id), fields).expire(this.key(record.id), ttlSeconds).zrem(this.waitsKey, record.id);
+    await this.indexOpen(write, record.id, record.status, Date.parse(record.createdAt)).exec();
     this.remember(record);
+  }
+
+  /** Keeps the index of open requests in step with a status written in `write`. */
+  private indexOpen<T extends ReturnType<Redis['multi']>>(write: T, id: string, status: string, askedMs: number): T {
+    if (finishedStatuses.has(status)) write.zrem(this.openKey, id);
+    else write.zadd(this.openKey, 'NX', Number.isFinite(askedMs) ? askedMs : Date.now(), id).expire(this.openKey, ttlSeconds);
+    return write;
+  }
+
+  /**
+   * The requests not finished, oldest first, as every replica sees them (read from Redis, not this
+   * process's memory). Ids whose record has expired or finished are dropped from the index on the way.
+   */
+  async open(): Promise<RemedyRequest[]> {
+    const ids = await this.redis.zrange(this.openKey, 0, openReadMax - 1);
+    if (ids.length === 0) return [];
+    const read = this.redis.pipeline();
+    for (const id of ids) read.hmget(this.key(id), ...recordFields);
+    const replies = (await read.exec()) ?? [];
+    const open: RemedyRequest[] = [];
+    const stale: string[] = [];
+    ids.forEach((id, i) => {
+      const [err, values] = replies[i] ?? [];
+      if (err) throw err;
+      const raw = Object.fromEntries(recordFields.map((f, j) => [f, (values as (string | null)[])[j]]).filter(([, v]) => v !== null));
+      const parsed = recordSchema.safeParse(raw);
+      if (parsed.success && !finishedStatuses.has(parsed.data.status)) open.push(parsed.data);
+      else stale.push(id);
+    });
+    if (stale.length > 0) await this.redis.zrem(this.openKey, ...stale);
+    return open;
   }
 
   async get(id: string): Promise<RemedyRequest | undefined> {
@@ -112,8 +163,11 @@ export class RequestStore {
   async update(id: string, fields: Partial<Omit<RemedyRequest, 'id'>>): Promise<void> {
     const clean = Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== undefined)) as Record<string, string | number>;
     if (Object.keys(clean).length === 0) return;
-    const write = this.redis.multi().hset(this.key(id), clean).expire(this.key(id), ttlSeconds);
+    const write = this.redis.multi();
+    if (typeof clean.status === 'string') write.eval(sinceScript, 1, this.key(id), clean.status, new Date().toISOString());
+    write.hset(this.key(id), clean).expire(this.key(id), ttlSeconds);
     if (clean.status !== undefined && clean.status !== 'waiting') write.zrem(this.waitsKey, id);
+    if (typeof clean.status === 'string') this.indexOpen(write, id, clean.status, Date.now());
     await write.exec();
     const known = this.remembered.get(id);
     if (known) this.remember({ ...known.record, ...clean } as RemedyRequest);

@@ -134,7 +134,9 @@ export function createSlackBot(config: Config, logger: Logger, options: { metric
   const replayRedis = connectRedis(config.redisUrl, 'client');
   replayRedis.on('error', () => undefined);
   app.use(refuseReplays(new RedisReplayMemory(replayRedis, config.queuePrefix), logger));
-  const deps = { config, coordinator, logger, metrics, outbox, pasteBudget };
+  // A read with a short timeout and no retries: a fix's announcement waits for it.
+  const permalink = async (channel: string, ts: string) => (await client.chat.getPermalink({ channel, message_ts: ts })).permalink;
+  const deps = { config, coordinator, logger, metrics, outbox, pasteBudget, permalink };
   registerCommands(app, deps);
   registerActions(app, deps);
   registerShortcuts(app, deps);

@@ -9,6 +9,7 @@ export function plainText(text: Inline): string {
       if ('command' in s) return s.command;
       if ('strong' in s) return plainText(s.strong);
       if ('soft' in s) return plainText(s.soft);
+      if ('link' in s) return `${s.label} ${s.link}`;
       return /^[UW][A-Z0-9]+$/.test(s.person) ? `@${s.person}` : s.person;
     })
     .join('');

@@ -42,6 +42,8 @@ const scopeOfMethod: Record<string, string | null> = {
   'chat.postMessage': 'chat:write',
   'chat.postEphemeral': 'chat:write',
   'chat.update': 'chat:write',
+  // api.slack.com/methods/chat.getPermalink: "Bot tokens: No scope required".
+  'chat.getPermalink': null,
   'views.open': null,
   'usergroups.users.list': 'usergroups:read',
 };

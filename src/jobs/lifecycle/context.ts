@@ -5,6 +5,7 @@ import { approvalRules, type Config } from '../../config.js';
 import type { MedicMetrics } from '../../observability/metrics.js';
 import type { Plan } from '../../remedies/plan.js';
 import { AuditTrail, type AuditAction } from '../audit.js';
+import { DoctorResults } from '../doctor-results.js';
 import { clusterQueueName, jobRetention, newAttemptId, planJobId, runJobId, type PlanJobData, type RunJobData } from '../names.js';
 import type { RedisOutageLog } from '../redis-outage.js';
 import { finishedStatuses, type RequestStore, type RemedyRequest } from '../requests.js';
@@ -68,6 +69,8 @@ const jobDefaults = { attempts: 1, ...jobRetention } as const;
 export class LifecycleContext {
   readonly store: RequestStore;
   readonly audit: AuditTrail;
+  /** The last doctor result per cluster, for every replica's `status`. */
+  readonly doctorResults: DoctorResults;
   readonly guards: RemedyGuards;
   readonly redis: Redis;
   readonly deadlines: Deadlines;
@@ -84,6 +87,7 @@ export class LifecycleContext {
     this.redis = options.redis;
     this.store = options.store;
     this.audit = new AuditTrail(this.redis, config.queuePrefix, config.auditRetentionDays);
+    this.doctorResults = new DoctorResults(this.redis, config.queuePrefix);
     this.guards = new RemedyGuards(this.redis, config.queuePrefix);
     this.deadlines = new Deadlines(this.redis, config.queuePrefix, this.outage);
     for (const c of config.clusters) {

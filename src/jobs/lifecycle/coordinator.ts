@@ -1,5 +1,6 @@
 import type { AuditTrail } from '../audit.js';
 import { RedisEpoch } from '../epoch.js';
+import type { ClusterDoctor } from '../doctor-results.js';
 import { connectRedis } from '../redis.js';
 import type { RemedyRequest, RequestStore } from '../requests.js';
 import { requestFix, type FixRequest } from './admission.js';
@@ -17,6 +18,7 @@ export type { Answer, CoordinatorOptions } from './context.js';
 export type { Posted, RemedyEnd, RemedyReporter } from './reporter.js';
 export type { Announcement, FixRequest } from './admission.js';
 export type { DoctorResult } from './doctor.js';
+export type { ClusterDoctor } from '../doctor-results.js';
 
 /**
  * The bot's side of the queues: it admits fixes, records approvals exactly once per attempt, enqueues
@@ -93,6 +95,16 @@ export class RemedyCoordinator {
   /** One read-only doctor job on a cluster's queue: every entry's detector, or only `entries`'. */
   runDoctor(cluster: string, requestedBy: string, only?: { entries?: readonly string[]; timeoutMs?: number }): Promise<DoctorResult> {
     return runDoctor(this.core, cluster, requestedBy, only);
+  }
+
+  /** The remedies not finished, on every cluster, as every replica sees them (oldest first). */
+  openRemedies(): Promise<RemedyRequest[]> {
+    return this.core.store.open();
+  }
+
+  /** The last doctor result of each cluster named (what any replica recorded). */
+  lastDoctor(clusters: readonly string[]): Promise<ClusterDoctor[]> {
+    return this.core.doctorResults.read(clusters);
   }
 
   /** The clusters whose remedies and audit records a person may see as an approver, and why none when a group could not be read. */

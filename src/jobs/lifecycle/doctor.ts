@@ -12,6 +12,15 @@ const doctorTimeoutMs = 60_000;
 export type DoctorResult = { ok: true; report: DoctorReport } | { ok: false; message: string };
 
 /**
+ * Keeps the report's summary as the cluster's last doctor result, whoever asked (a person, the
+ * schedule, a paste's candidates, a finished remedy's check). A result that cannot be kept is logged
+ * and the report is still answered.
+ */
+async function keepResult(core: LifecycleContext, cluster: string, requestedBy: string, report: DoctorReport, entries: readonly string[] | undefined): Promise<void> {
+  await core.doctorResults.record(cluster, requestedBy, report, entries).catch((err: unknown) => core.options.logger.warn({ err: (err as Error).message, cluster }, 'could not keep the doctor result'));
+}
+
+/**
  * One read-only doctor job on a cluster's queue, and its answer. The job's result comes back through
  * the queue's events (a listener of its own, for this one job), and is checked before it is shown.
  */
@@ -27,6 +36,7 @@ export async function runDoctor(core: LifecycleContext, cluster: string, request
     const report = doctorReportSchema.safeParse(returned);
     if (!report.success) return { ok: false, message: `the worker answered with a report this bot cannot read (${report.error.issues[0]?.message}); is it older than the bot?` };
     await core.record('doctor', requestedBy, { cluster }, `${report.data.findings.filter((f) => f.state === 'present').length} present`);
+    await keepResult(core, cluster, requestedBy, report.data, only?.entries);
     return { ok: true, report: report.data };
   } catch (err) {
     const message = err instanceof Error ? err.message : String(err);

@@ -18,6 +18,7 @@ export function mrkdwn(text: Inline): string {
       if ('command' in s) return `\`${s.command}\``;
       if ('strong' in s) return `*${mrkdwn(s.strong)}*`;
       if ('soft' in s) return `_${mrkdwn(s.soft)}_`;
+      if ('link' in s) return `<${esc(s.link)}|${esc(s.label).replace(/\|/g, '/')}>`;
       return who(s.person);
     })
     .join('');
