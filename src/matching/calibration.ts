@@ -1,10 +1,9 @@
-import { calibrationTable } from './calibration-table.js';
-
 /**
  * The confidence a person sees is a probability that the entry shown first is the right one, not the
  * matcher's raw score. The raw score ranks entries and decides the verdict; this maps it, through a
  * table fitted on the tuning part of the real-paste corpus (bench/calibrate.ts, never on the held-out
  * part), to how often answers at that score were right. The map is monotone, so it never reorders.
+ * The table is calibration-table.ts, handed in by the matcher (index.ts).
  */
 export interface CalibrationPoint {
   /** The middle of a band of raw scores. */
@@ -14,7 +13,7 @@ export interface CalibrationPoint {
 }
 
 /** The probability for a raw score: linear between the fitted bands, flat beyond the outermost. */
-export function probability(score: number, table: readonly CalibrationPoint[] = calibrationTable): number {
+export function probability(score: number, table: readonly CalibrationPoint[]): number {
   if (table.length === 0 || !Number.isFinite(score)) return score;
   const first = table[0]!;
   const last = table[table.length - 1]!;

@@ -51,6 +51,6 @@ describe('the confidence shown', () => {
     const shown = match(paste);
     expect(shown.verdict).toBe(raw.verdict);
     expect(shown.matches.map((m) => m.id)).toEqual(raw.matches.map((m) => m.id));
-    expect(shown.matches.map((m) => m.confidence)).toEqual(raw.matches.map((m) => probability(m.confidence)));
+    expect(shown.matches.map((m) => m.confidence)).toEqual(raw.matches.map((m) => probability(m.confidence, calibrationTable)));
   });
 });
