@@ -21,7 +21,7 @@ export interface ConfigSources {
   /** Path of the YAML file; else PLATFORM_MEDIC_CONFIG, else ./platform-medic.yaml when it exists. */
   file?: string;
   /** Values that win over file and environment (command-line flags). */
-  overrides?: Partial<{ waitOverrideSeconds: number; clusters: unknown[]; defaultCluster: string; redisUrl: string; queuePrefix: string; logLevel: string }>;
+  overrides?: Partial<{ waitOverrideSeconds: number; verifySettleSeconds: number; clusters: unknown[]; defaultCluster: string; redisUrl: string; queuePrefix: string; logLevel: string }>;
 }
 
 function urlPassword(url: string): string | undefined {

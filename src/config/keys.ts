@@ -125,6 +125,12 @@ export const keys = {
     schema: z.number().positive().max(7 * 24 * 60).default(30),
     description: 'a question of the guide ("still failing?") waits this long for an answer; then the remedy ends with a message and the entry is free',
   }),
+  // A restart, a controller's next sync or a volume's resize takes a moment to show in the cluster.
+  verifySettleSeconds: key({
+    env: 'PLATFORM_MEDIC_VERIFY_SETTLE_SECONDS', read: 'number', inFile: true,
+    schema: z.number().min(0).max(600).default(30),
+    description: "after a remedy's last stage its entry's detector looks at the cluster; while the symptom is still present it looks again, for up to this long, before saying \"still present\" (0: one look)",
+  }),
   // Past it the group's members cannot approve until Slack answers again: fail closed.
   approverGroupStaleMinutes: key({
     env: 'PLATFORM_MEDIC_APPROVER_GROUP_STALE_MINUTES', read: 'number', inFile: true,

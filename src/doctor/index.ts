@@ -11,5 +11,6 @@ const problems = detectorProblems(catalogue);
 if (problems.length > 0) throw new Error(`The catalogue's detectors are inconsistent:\n${problems.join('\n')}`);
 
 export { scan, type DoctorReport, type Finding } from './scan.js';
-export { doctorReportSchema } from './report-schema.js';
+export { verifyEntry, type Verification } from './verify.js';
+export { doctorReportSchema, verificationSchema } from './report-schema.js';
 export type { Evidence } from './detectors/detector.js';

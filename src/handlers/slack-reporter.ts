@@ -2,13 +2,14 @@ import type { Logger } from 'pino';
 import { findEntry } from '../catalogue/index.js';
 import type { CatalogueEntry, Decision, Stage } from '../catalogue/model.js';
 import type { RemedyRequest, RequestStore } from '../jobs/requests.js';
-import type { Posted, RemedyEnd, RemedyReporter } from '../jobs/lifecycle/reporter.js';
+import type { EndedRun, Posted, RemedyEnd, RemedyReporter } from '../jobs/lifecycle/reporter.js';
 import type { Plan } from '../remedies/plan.js';
-import type { RunOutcome, StepProgress } from '../remedies/runner.js';
+import type { StepProgress } from '../remedies/runner.js';
 import type { RemedyWrites } from '../slack/outbox.js';
 import type { Block } from '../views/slack/kit.js';
 import { who } from '../views/slack/kit.js';
 import { approvalCard, approvalCardText, endBlocks, expiredBlocks, failureBlocks, planningText, progressBlocks, rootText, stageEndBlocks } from '../views/slack/remedy.js';
+import { verdictOf } from '../views/slack/verification.js';
 
 /** Where a request's conversation lives in Slack. */
 export interface SlackThread {
@@ -148,11 +149,13 @@ export class SlackReporter implements RemedyReporter {
     await this.reply(req, m.text, m.blocks);
   }
 
-  async stageEnded(req: RemedyRequest, plan: Plan, outcome: Exclude<RunOutcome, { status: 'waiting' }>, decision?: Decision): Promise<void> {
-    await this.updateCard(req, plan, `outcome: ${outcome.status === 'completed' ? 'done' : outcome.status}`);
+  async stageEnded(req: RemedyRequest, plan: Plan, outcome: EndedRun, decision?: Decision): Promise<void> {
+    const verdict = verdictOf(outcome);
+    const shown = verdict === 'cleared' ? 'symptom cleared' : verdict === 'still-present' ? 'still present' : outcome.status === 'completed' ? 'done' : outcome.status;
+    await this.updateCard(req, plan, `outcome: ${shown}`);
     const m = stageEndBlocks(req, plan, outcome, decision);
     await this.reply(req, m.text, m.blocks);
-    if (!decision) await this.markRoot(req, outcome.status === 'completed' ? '✅ done' : `❌ ${outcome.status}`);
+    if (!decision) await this.markRoot(req, verdict === 'still-present' ? '⚠️ still present' : outcome.status === 'completed' ? `✅ ${shown}` : `❌ ${outcome.status}`);
   }
 
   async remedyEnded(req: RemedyRequest, end: RemedyEnd, message: string, by?: string): Promise<void> {

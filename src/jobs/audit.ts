@@ -18,7 +18,9 @@ export type AuditAction =
   /** Redis lost the state of an open remedy; it was ended. */
   | 'lost'
   /** A doctor ran on a cluster (read-only). */
-  | 'doctor';
+  | 'doctor'
+  /** After a run, the entry's detector looked at the symptom: cleared, still present, or why it could not tell. */
+  | 'verified';
 
 /** One record of the audit trail. Never holds a secret: only ids, names and the bot's own messages. */
 export interface AuditRecord {

@@ -1,5 +1,7 @@
 import { z } from 'zod';
+import type { Verification } from '../doctor/verify.js';
 import { planSchema } from '../remedies/plan.js';
+import type { RunOutcome } from '../remedies/runner.js';
 
 /**
  * How long finished jobs stay in a queue: the newest thousand, for a week at most (failed ones
@@ -19,6 +21,12 @@ export function cancelKey(prefix: string, requestId: string): string {
 export function clusterQueueName(cluster: string): string {
   return `cluster-${cluster}`;
 }
+
+/**
+ * What a run job returns: the runner's outcome; a completed one carries what the entry's detector saw
+ * afterwards (absent from a worker that predates the doctor, and when the look itself failed).
+ */
+export type RunResult = RunOutcome & { readonly verification?: Verification };
 
 /** Data of a read-only plan job: which stage of which entry, for whom. No secrets, no Slack payloads. */
 export const planJobSchema = z.object({

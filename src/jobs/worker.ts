@@ -8,11 +8,11 @@ import type { ClusterConfig, Config } from '../config.js';
 import { toUserError, UserFacingError } from '../errors.js';
 import type { MedicMetrics } from '../observability/metrics.js';
 import { planStage } from '../remedies/planner.js';
-import { runPlan, type RunOutcome, type StepLedger } from '../remedies/runner.js';
+import { runPlan, type StepLedger } from '../remedies/runner.js';
 import type { StepContext } from '../remedies/steps/index.js';
 import type { Plan } from '../remedies/plan.js';
-import { scan, type DoctorReport } from '../doctor/index.js';
-import { cancelKey, clusterQueueName, doctorJobSchema, jobRetention, planJobSchema, runJobId, runJobSchema } from './names.js';
+import { scan, verifyEntry, type DoctorReport, type Verification } from '../doctor/index.js';
+import { cancelKey, clusterQueueName, doctorJobSchema, jobRetention, planJobSchema, runJobId, runJobSchema, type RunResult } from './names.js';
 import { connectRedis, safeRedisUrl } from './redis.js';
 import { RedisOutageLog } from './redis-outage.js';
 import { seal } from './sealing.js';
@@ -137,7 +137,24 @@ export function startClusterWorker(options: ClusterWorkerOptions): ClusterWorker
     return scan(ctx.gateway, cluster, wanted ? catalogue.filter((e) => wanted.includes(e.id)) : catalogue);
   }
 
-  async function run(job: Job): Promise<RunOutcome> {
+  /**
+   * The entry's detector after the remedy's last stage, read-only: again while the symptom is still
+   * present, for up to the settle window. A stage the guide follows with "still failing?" is not
+   * looked at: there the person's answer decides, as the guide says.
+   */
+  async function verify(p: Plan, cancelled: () => Promise<boolean>): Promise<Verification | undefined> {
+    const entry = findEntry(p.entryId);
+    const stage = entry && findStage(entry, p.stageId);
+    if (!entry || !stage || stage.then) return undefined;
+    try {
+      return await verifyEntry(ctx.gateway, cluster, entry, { settleMs: config.verifySettleSeconds * 1000, stop: cancelled });
+    } catch (err) {
+      logger.warn({ err: (err as Error).message, requestId: p.requestId }, 'could not look at the symptom after the run');
+      return undefined;
+    }
+  }
+
+  async function run(job: Job): Promise<RunResult> {
     const parsed = runJobSchema.safeParse(job.data);
     if (!parsed.success) throw new UserFacingError('job-refused', `Run job ${job.id} has invalid data: ${parsed.error.issues[0]?.message}`);
     const { plan: p, fromStep } = parsed.data;
@@ -154,14 +171,20 @@ export function startClusterWorker(options: ClusterWorkerOptions): ClusterWorker
       const kind = p.steps.find((s) => s.index === index)?.kind;
       if (t0 !== undefined && kind) options.metrics?.stepFinished(kind, (performance.now() - t0) / 1000);
     };
+    const cancelled = async () => (await queueConnection.exists(cancelKey(config.queuePrefix, p.requestId))) === 1;
     const outcome = await runPlan(runCtx, p, fromStep, {
       report: (progress) => {
         timeStep(progress.index, progress.status);
         return job.updateProgress({ ...progress });
       },
       ledger,
-      cancelled: async () => (await queueConnection.exists(cancelKey(config.queuePrefix, p.requestId))) === 1,
+      cancelled,
     });
+    if (outcome.status === 'completed') {
+      // Every step finished; whether the symptom is gone is the detector's to say, in the same job.
+      const verification = await verify(p, cancelled);
+      return verification ? { ...outcome, verification } : outcome;
+    }
     if (outcome.status === 'waiting') {
       // The rest of the stage continues as a delayed job with a derived id, so a retried job adds nothing.
       await continuations.add(

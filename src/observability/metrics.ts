@@ -7,6 +7,7 @@ export const metricNames = {
   requests: 'platform_medic_requests_total',
   matches: 'platform_medic_matches_total',
   remedies: 'platform_medic_remedies_total',
+  verifications: 'platform_medic_verifications_total',
   queueJobs: 'platform_medic_queue_jobs',
   stepDuration: 'platform_medic_step_duration_seconds',
   pasteDropped: 'platform_medic_paste_answers_dropped_total',
@@ -36,6 +37,8 @@ export interface MedicMetrics {
   matched(result: MatchResult): void;
   /** A remedy reached a final outcome (resolved, failed, denied, cancelled, …). */
   remedyEnded(outcome: string): void;
+  /** The entry's detector looked at the symptom after a remedy's last stage: `cleared`, `still-present`, `unknown` or `not-observable`. */
+  verified(result: string): void;
   stepFinished(kind: string, seconds: number): void;
   /** A pasted error that was not answered, and why. */
   pasteDropped(reason: PasteDropReason): void;
@@ -51,6 +54,7 @@ export function createMetrics(registry = new Registry()): MedicMetrics {
   const requests = new Counter({ name: metricNames.requests, help: 'Slack requests handled, by kind and outcome.', labelNames: ['kind', 'outcome'], registers: [registry] });
   const matches = new Counter({ name: metricNames.matches, help: 'Match answers, by the first entry matched (none: no catalogued remedy).', labelNames: ['entry'], registers: [registry] });
   const remedies = new Counter({ name: metricNames.remedies, help: 'Remedies that ended, by outcome.', labelNames: ['outcome'], registers: [registry] });
+  const verifications = new Counter({ name: metricNames.verifications, help: "Remedies whose last stage finished, by what the entry's detector then saw: cleared, still-present, unknown (could not tell) or not-observable.", labelNames: ['result'], registers: [registry] });
   const steps = new Histogram({
     name: metricNames.stepDuration,
     help: 'Time a remedy step took on the worker, by step kind.',
@@ -81,6 +85,7 @@ export function createMetrics(registry = new Registry()): MedicMetrics {
     request: (kind, outcome) => requests.inc({ kind, outcome }),
     matched: (result) => matches.inc({ entry: result.verdict === 'match' ? (result.matches[0]?.id ?? 'none') : 'none' }),
     remedyEnded: (outcome) => remedies.inc({ outcome }),
+    verified: (result) => verifications.inc({ result }),
     stepFinished: (kind, seconds) => steps.observe({ kind }, seconds),
     pasteDropped: (reason) => pasteDropped.inc({ reason }),
     slackRateLimited: (lane) => rateLimited.inc({ lane }),

@@ -1,9 +1,9 @@
 import type { CatalogueEntry, Decision, Stage } from '../catalogue/model.js';
 import { approvalCard, endBlocks, failureBlocks, planningText, progressBlocks, stageEndBlocks } from '../views/slack/remedy.js';
 import type { RemedyRequest } from '../jobs/requests.js';
-import type { Posted, RemedyEnd, RemedyReporter } from '../jobs/lifecycle/reporter.js';
+import type { EndedRun, Posted, RemedyEnd, RemedyReporter } from '../jobs/lifecycle/reporter.js';
 import type { Plan } from '../remedies/plan.js';
-import type { RunOutcome, StepProgress } from '../remedies/runner.js';
+import type { StepProgress } from '../remedies/runner.js';
 import { blocksToText, mrkdwnToText } from '../views/text.js';
 
 /**
@@ -109,7 +109,7 @@ export class TerminalReporter implements RemedyReporter {
     this.io.print(`${this.tag(req)} ${blocksToText(progressBlocks(plan, p).blocks)}`);
   }
 
-  async stageEnded(req: RemedyRequest, plan: Plan, outcome: Exclude<RunOutcome, { status: 'waiting' }>, decision?: Decision): Promise<void> {
+  async stageEnded(req: RemedyRequest, plan: Plan, outcome: EndedRun, decision?: Decision): Promise<void> {
     // The question is asked by the prompt below, once.
     const m = stageEndBlocks(req, plan, outcome);
     this.io.print(`${this.tag(req)} ${blocksToText(m.blocks.filter((b) => b.type !== 'actions'))}`);

@@ -89,7 +89,7 @@ describe('the /platform command and its guards', () => {
     const card = await stack.fake.waitFor((f) => f.thread(channel, root.ts).find((m) => blocksText(m.blocks).includes('Approve')), { timeoutMs: 15_000 });
     expect(blocksText(card.blocks)).toContain(`delete Pod \`devtroncd/git-sensor-0\` (uid \`${uid.slice(0, 8)}\``);
     await stack.click(card, 'remedy-approve', 'U0APPROVER');
-    await stack.fake.waitFor((f) => f.messages(channel).find((m) => m.ts === root.ts && m.text.endsWith('✅ done')), { timeoutMs: 20_000 });
+    await stack.fake.waitFor((f) => f.messages(channel).find((m) => m.ts === root.ts && m.text.endsWith('✅ symptom cleared')), { timeoutMs: 20_000 });
     const now = stack.sim.get({ group: '', version: 'v1', plural: 'pods' }, 'devtroncd', 'git-sensor-0') as { metadata: { uid: string } };
     expect(now.metadata.uid).not.toBe(uid);
     expect(stack.sim.symptoms()).not.toContain('git-sensor-stuck');

@@ -1,7 +1,14 @@
 import type { CatalogueEntry, Decision, Stage } from '../../catalogue/model.js';
 import type { Plan } from '../../remedies/plan.js';
-import type { RunOutcome, StepProgress } from '../../remedies/runner.js';
+import type { StepProgress } from '../../remedies/runner.js';
+import type { RunResult } from '../names.js';
 import type { RemedyRequest } from '../requests.js';
+
+/**
+ * How a run of a stage ended: completed (with what the entry's detector saw afterwards, when it
+ * looked), failed, stopped because the cluster changed, or cancelled.
+ */
+export type EndedRun = Exclude<RunResult, { status: 'waiting' }>;
 
 /** How a remedy ends after the guide's last question: an answer, or none in time. */
 export type RemedyEnd = 'resolved' | 'not-resolved' | 'unanswered';
@@ -28,8 +35,12 @@ export interface RemedyReporter {
   progress(req: RemedyRequest, plan: Plan, progress: StepProgress): Promise<void>;
   /** A secret a step read, opened in the bot's memory: shown to the person who asked, and to nobody else. */
   revealed(req: RemedyRequest, plan: Plan, secret: string): Promise<void>;
-  /** A stage ended; `decision` is the guide's next question when it has one. */
-  stageEnded(req: RemedyRequest, plan: Plan, outcome: Exclude<RunOutcome, { status: 'waiting' }>, decision?: Decision): Promise<void>;
+  /**
+   * A stage ended; `decision` is the guide's next question when it has one. After the last stage,
+   * `req.status` says whether the remedy resolved the symptom (`resolved`) or the detector still sees
+   * it (`not-resolved`).
+   */
+  stageEnded(req: RemedyRequest, plan: Plan, outcome: EndedRun, decision?: Decision): Promise<void>;
   /** The remedy ended at a question of the guide: answered (`by` who), or unanswered within its time limit. */
   remedyEnded(req: RemedyRequest, end: RemedyEnd, message: string, by?: string): Promise<void>;
   /** A plan or run job failed, or the remedy's state was lost (`req.status` says which); the message is safe to show. */

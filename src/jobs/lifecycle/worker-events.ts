@@ -1,9 +1,10 @@
 import { findEntry, findStage } from '../../catalogue/index.js';
 import { planSchema } from '../../remedies/plan.js';
-import type { RunOutcome, StepProgress } from '../../remedies/runner.js';
-import { cancelKey, parseJobId, runJobId } from '../names.js';
+import type { StepProgress } from '../../remedies/runner.js';
+import { cancelKey, parseJobId, runJobId, type RunResult } from '../names.js';
 import type { RemedyRequest } from '../requests.js';
 import { busySeconds, finished, lockMarginSeconds, type LifecycleContext } from './context.js';
+import { auditDetail, checkedRun, resultOf } from './verification.js';
 
 /**
  * The transitions the cluster's worker causes: a plan made, a step done, a run that ended or failed.
@@ -46,17 +47,18 @@ export class WorkerEvents {
       await this.core.deadlines.schedule('expire', { requestId: req.id, stageId: plan.stageId, attempt }, expires);
       return;
     }
-    const outcome = value as RunOutcome;
+    const ran = value as RunResult;
     const plan = await store.plan(req.id, req.stageId);
     if (!plan) return;
-    if (outcome.status === 'waiting') {
+    if (ran.status === 'waiting') {
       if (req.status !== 'cancelled') {
-        await store.markWaiting(req.id, runJobId(req.id, plan.stageId, attempt, outcome.resumeFrom), Date.now() + outcome.seconds * 1000);
-        await this.core.holdEntry(req, outcome.seconds + lockMarginSeconds);
+        await store.markWaiting(req.id, runJobId(req.id, plan.stageId, attempt, ran.resumeFrom), Date.now() + ran.seconds * 1000);
+        await this.core.holdEntry(req, ran.seconds + lockMarginSeconds);
       }
       return;
     }
     this.core.sealingKeys.delete(req.id);
+    const outcome = checkedRun(ran, options.logger, req.id);
     await this.core.record('outcome', 'worker', req, `${outcome.status}: ${outcome.message}`);
     if (outcome.status === 'cancelled') {
       options.metrics?.remedyEnded('cancelled');
@@ -67,6 +69,11 @@ export class WorkerEvents {
     }
     const stage = findStage(entry, plan.stageId);
     await this.core.guards.unlockObjects(plan, req.id);
+    const verification = outcome.status === 'completed' ? outcome.verification : undefined;
+    if (verification) {
+      await this.core.record('verified', 'worker', req, auditDetail(verification));
+      options.metrics?.verified(resultOf(verification));
+    }
     if (outcome.status === 'completed' && stage?.then) {
       // The guide's question waits for an answer a limited time; then the remedy ends and frees the entry.
       const limit = options.config.decisionTimeoutMinutes;
@@ -76,9 +83,11 @@ export class WorkerEvents {
       await options.reporter.stageEnded({ ...req, status: 'awaiting-decision' }, plan, outcome, stage.then);
       return;
     }
-    const status = outcome.status === 'completed' ? 'resolved' : outcome.status;
+    // Where the detector can see the symptom, it decides: every step finished is not enough while it is still there.
+    const stillPresent = verification?.finding.state === 'present';
+    const status = outcome.status === 'completed' ? (stillPresent ? 'not-resolved' : 'resolved') : outcome.status;
     options.metrics?.remedyEnded(status);
-    await store.update(req.id, { status, outcome: outcome.message });
+    await store.update(req.id, { status, outcome: stillPresent ? auditDetail(verification) : outcome.message });
     // Whatever ended the stage, the entry is free: "Plan again" takes it back if nobody else has.
     await this.core.release(req, plan);
     await options.reporter.stageEnded({ ...req, status }, plan, outcome);

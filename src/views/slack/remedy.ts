@@ -1,9 +1,10 @@
 import type { CatalogueEntry, Decision } from '../../catalogue/model.js';
 import type { RemedyRequest } from '../../jobs/requests.js';
 import type { Plan, PlannedStep } from '../../remedies/plan.js';
-import type { RemedyEnd } from '../../jobs/lifecycle/reporter.js';
-import type { RunOutcome, StepProgress } from '../../remedies/runner.js';
+import type { EndedRun, RemedyEnd } from '../../jobs/lifecycle/reporter.js';
+import type { StepProgress } from '../../remedies/runner.js';
 import { button, clip, context, esc, fitLines, header, limits, section, when, who, type Block } from './kit.js';
+import { verdictOf, verificationLines, verificationText } from './verification.js';
 
 /**
  * Action ids of the remedy buttons; one registration each in handlers/actions. Decision buttons share
@@ -112,12 +113,27 @@ export function progressBlocks(plan: Plan, p: StepProgress): { text: string; blo
   return { text: head, blocks: [section(fitLines([head, ...lines]))] };
 }
 
-/** The end of a stage: the outcome, and the guide's next question when it has one. */
-export function stageEndBlocks(request: RemedyRequest, plan: Plan, outcome: Exclude<RunOutcome, { status: 'waiting' }>, decision?: Decision): { text: string; blocks: Block[] } {
-  const icon = outcome.status === 'completed' ? '✅' : outcome.status === 'changed' ? '⚠️' : '❌';
-  const head = outcome.status === 'completed' ? 'Stage done: every step finished.' : `${outcome.status === 'changed' ? 'Stopped' : 'Failed'}: ${outcome.message}`;
-  const details = 'details' in outcome && outcome.details ? outcome.details.map((d) => `• ${esc(d)}`) : [];
-  const blocks: Block[] = [section(fitLines([`${icon} ${esc(head)}`, ...details]))];
+/**
+ * The end of a stage: the outcome, and the guide's next question when it has one. After the last
+ * stage, what the entry's detector saw: a symptom still present is the outcome, with no "done".
+ */
+export function stageEndBlocks(request: RemedyRequest, plan: Plan, outcome: EndedRun, decision?: Decision): { text: string; blocks: Block[] } {
+  const verification = outcome.status === 'completed' ? outcome.verification : undefined;
+  const verdict = verdictOf(outcome);
+  const lookLines = verification ? verificationLines(verification, plan) : [];
+  const blocks: Block[] = [];
+  let text: string;
+  if (verification && verdict === 'still-present') {
+    text = verificationText(verification);
+    blocks.push(section(fitLines(lookLines)));
+  } else {
+    const icon = outcome.status === 'completed' ? '✅' : outcome.status === 'changed' ? '⚠️' : '❌';
+    const head = outcome.status === 'completed' ? 'Stage done: every step finished.' : `${outcome.status === 'changed' ? 'Stopped' : 'Failed'}: ${outcome.message}`;
+    const details = 'details' in outcome && outcome.details ? outcome.details.map((d) => `• ${esc(d)}`) : [];
+    blocks.push(section(fitLines([`${icon} ${esc(head)}`, ...details])));
+    if (lookLines.length > 0) blocks.push(section(fitLines(lookLines)));
+    text = `${icon} ${head}${verification && verdict === 'cleared' ? ` ${verificationText(verification)}` : ''}`;
+  }
   if (decision) {
     blocks.push(section(`*${esc(decision.question)}*`));
     blocks.push({
@@ -132,7 +148,7 @@ export function stageEndBlocks(request: RemedyRequest, plan: Plan, outcome: Excl
       elements: [button(actionIds.replan, 'Plan again', { r: request.id, s: plan.stageId, a: request.attempt ?? '' } satisfies PlanRef)],
     });
   }
-  return { text: `${icon} ${head}`, blocks };
+  return { text, blocks };
 }
 
 /** A plan or run job failed (cluster unreachable, permission missing…). */
