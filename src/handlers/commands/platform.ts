@@ -23,9 +23,17 @@ export function platformCommand(deps: HandlerDeps) {
       config,
       desk: deps.coordinator,
       user: command.user_id,
+      evidence: deps.pasteEvidence,
       ...(deps.metrics ? { matched: (r) => deps.metrics?.matched(r) } : {}),
     });
     if (answer.kind === 'view') return ack({ response_type: 'ephemeral', ...slackMessage(answer.view) });
+    if (answer.kind === 'paste') {
+      // The text's answer at once, to the person alone; the same answer with the cluster's evidence replaces it.
+      await ack({ response_type: 'ephemeral', ...slackMessage(answer.view) });
+      const evidenced = await answer.reply.later;
+      if (evidenced) await respond({ response_type: 'ephemeral', replace_original: true, ...slackMessage(evidenced.view) });
+      return;
+    }
     await ack();
     if (answer.kind === 'upgrade-form') return openUpgradeModal(deps, command);
     if (answer.kind === 'doctor') {
