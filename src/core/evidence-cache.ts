@@ -1,11 +1,12 @@
 import { findEntry } from '../catalogue/index.js';
+import type { Config } from '../config.js';
 import type { Finding } from '../doctor/index.js';
 import type { DoctorDesk } from './doctor.js';
 import type { ClusterEvidence } from './reconcile.js';
 
-/** How long a paste's evidence may take before the answer says it is unavailable. */
+/** How long a paste's evidence may take before the answer says it is unavailable (default of `pasteEvidenceSeconds`). */
 export const pasteEvidenceTimeoutMs = 5_000;
-/** How long a finding is reused for other pastes naming the same entry on the same cluster. */
+/** How long a finding is reused for other pastes naming the same entry on the same cluster (default of `pasteEvidenceReuseSeconds`). */
 export const pasteEvidenceTtlMs = 45_000;
 /** How long "could not read" is reused: shorter, so that a worker started again is seen soon. */
 export const pasteEvidenceFailedTtlMs = 10_000;
@@ -18,12 +19,20 @@ export interface EvidenceCacheOptions {
   readonly now?: () => number;
 }
 
+/** The cache's options as configured (`pasteEvidenceSeconds`, `pasteEvidenceReuseSeconds`). */
+export const evidenceCacheOptions = (config: Pick<Config, 'pasteEvidenceSeconds' | 'pasteEvidenceReuseSeconds'>): EvidenceCacheOptions => ({
+  timeoutMs: config.pasteEvidenceSeconds * 1000,
+  ttlMs: config.pasteEvidenceReuseSeconds * 1000,
+  failedTtlMs: Math.min(pasteEvidenceFailedTtlMs, config.pasteEvidenceReuseSeconds * 1000),
+});
+
 type Slot = { until: number; readonly finding: Promise<Finding | { readonly failed: string }> };
 
 /**
  * The doctor's findings for pasted errors, per cluster and entry, kept in this process's memory for
  * `ttlMs`. A flood of pastes about one entry runs one doctor job on its cluster, not one each: a paste
- * whose entries were read (or are being read) in the last `ttlMs` waits for that read. Memory rather
+ * whose entries were read (or are being read) in the last `ttlMs` waits for that read (with `ttlMs` 0,
+ * only pastes arriving while a read is under way share it). Memory rather
  * than Redis: a finding is small and short-lived, and each bot replica running its own job at most
  * once per entry and `ttlMs` is bound enough. The cache never holds more than one slot per configured
  * cluster and catalogue entry.

@@ -33,7 +33,7 @@ export function seenLine(seen: Seen, cluster: string, mark = '🩺 '): Inline {
 }
 
 /** Why the cluster's evidence is missing, as shown: ticked names as code, secrets redacted. */
-const unavailableLine = (why: string): Inline => t`🩺 Cluster evidence unavailable: ${ticked(redact(why))}. This answer is from the text alone.`;
+const unavailableLine = (why: string): Inline => t`🩺 Cluster evidence unavailable: ${ticked(redact(why).replace(/\.$/, ''))}. This answer is from the text alone.`;
 
 const seenBy = (order: readonly Weighed[], cluster: string, notPushed: string | undefined) => (c: Candidate) => {
   const w = order.find((x) => x.candidate.id === c.id);

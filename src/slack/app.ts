@@ -1,7 +1,7 @@
 import { App, HTTPReceiver, LogLevel, SocketModeReceiver, webApi, type Logger as BoltLogger } from '@slack/bolt';
 import type { Logger } from 'pino';
 import type { Config } from '../config.js';
-import { ClusterEvidenceCache } from '../core/evidence-cache.js';
+import { ClusterEvidenceCache, evidenceCacheOptions } from '../core/evidence-cache.js';
 import { UserFacingError } from '../errors.js';
 import { registerActions } from '../handlers/actions/index.js';
 import { registerCommands } from '../handlers/commands/index.js';
@@ -135,8 +135,8 @@ export function createSlackBot(config: Config, logger: Logger, options: { metric
   const replayRedis = connectRedis(config.redisUrl, 'client');
   replayRedis.on('error', () => undefined);
   app.use(refuseReplays(new RedisReplayMemory(replayRedis, config.queuePrefix), logger));
-  // Pasted errors' candidates are checked on the cluster, each entry at most once per 45 s per replica.
-  const pasteEvidence = new ClusterEvidenceCache(coordinator);
+  // Pasted errors' candidates are checked on the cluster, each entry at most once per pasteEvidenceReuseSeconds per replica.
+  const pasteEvidence = new ClusterEvidenceCache(coordinator, evidenceCacheOptions(config));
   const deps = { config, coordinator, logger, metrics, outbox, pasteBudget, pasteEvidence };
   registerCommands(app, deps);
   registerActions(app, deps);

@@ -49,7 +49,7 @@ export class SlackOutbox {
     };
     this.paste = {
       postMessage: (args) => s.paste(key('chat.postMessage', args.channel), () => client.chat.postMessage(args)),
-      update: (args) => s.paste(key('chat.update', args.channel), () => client.chat.update(args)),
+      update: (args) => s.paste(key('chat.update', args.channel), () => client.chat.update(args), true),
       postEphemeral: (args) => s.paste(key('chat.postEphemeral', args.channel), () => client.chat.postEphemeral(args)),
     };
   }

@@ -1,7 +1,7 @@
 import { clearLine, createInterface, cursorTo } from 'node:readline';
 import type { Logger } from 'pino';
 import type { Config } from '../config.js';
-import { answerLine, ClusterEvidenceCache, doctorAnswer, parseCommand, type Evidenced } from '../core/index.js';
+import { answerLine, ClusterEvidenceCache, doctorAnswer, evidenceCacheOptions, parseCommand, type Evidenced } from '../core/index.js';
 import { requestFix } from '../core/fix.js';
 import { command as commandSpan, note, t } from '../core/view.js';
 import type { RedisOutageLog } from '../jobs/redis-outage.js';
@@ -111,7 +111,7 @@ export async function runTerminal(options: TerminalOptions): Promise<void> {
   const remedies = terminalLifecycle({ config, logger, user, ...(options.outage ? { outage: options.outage } : {}), io: { print, ask, settled } });
   const { coordinator } = remedies;
   await coordinator.start();
-  const evidence = new ClusterEvidenceCache(coordinator);
+  const evidence = new ClusterEvidenceCache(coordinator, evidenceCacheOptions(config));
   /** Pastes whose cluster evidence has not arrived yet: the session ends after them. */
   const checking = new Set<Promise<unknown>>();
   /** A paste's cluster evidence, printed below its answer when it arrives (a piped script waits for it, so the transcript keeps its order). */
