@@ -14,7 +14,7 @@ import { code, command, says, t, ticked, type Part, type View } from './view.js'
 export { parseCommand, type PlatformCommand } from './parse.js';
 export { doctorAnswer, doctorView, type DoctorDesk } from './doctor.js';
 export { ClusterEvidenceCache, evidenceCacheOptions } from './evidence-cache.js';
-export { replyToPaste, type Evidenced, type PasteReply } from './paste.js';
+export { ifReady, replyToPaste, type Evidenced, type PasteReply } from './paste.js';
 
 /** What the core needs to answer a command: the configuration, the queue side, who asks. */
 export interface CommandContext {

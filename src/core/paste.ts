@@ -52,3 +52,13 @@ export function replyToPaste(result: MatchResult, text: string, ctx: PasteEviden
   });
   return { result, first, later };
 }
+
+/**
+ * The evidence if it is there already (a finding reused from another paste), else undefined, without
+ * waiting: a surface then shows the evidenced answer at once instead of the text's and an update.
+ */
+export function ifReady<T>(later: Promise<T> | undefined): Promise<T | undefined> {
+  if (!later) return Promise.resolve(undefined);
+  // A reused finding settles within a few microtasks; anything read from the cluster takes a turn of the event loop at least.
+  return Promise.race([later, new Promise<undefined>((resolve) => setImmediate(() => resolve(undefined)))]);
+}

@@ -2,7 +2,7 @@ import { match } from '../matching/index.js';
 import type { MatchResult } from '../matching/types.js';
 import { readSharedFile, type SharedFile } from '../slack/files.js';
 import { esc } from '../views/slack/kit.js';
-import { replyToPaste, type Evidenced } from '../core/paste.js';
+import { ifReady, replyToPaste, type Evidenced } from '../core/paste.js';
 import type { View } from '../core/view.js';
 import { slackMessage } from '../views/slack/answer.js';
 import type { Block } from '../views/slack/kit.js';
@@ -93,10 +93,12 @@ export async function answerPaste(deps: HandlerDeps, paste: Paste, always: boole
     // The notification text says first why a file was not read, rather than only "no match".
     return { text: notes.length > 0 ? `${shownNotes.join(' ')} ${answer.text}` : answer.text, blocks };
   };
-  const first = render(reply.first);
+  // Findings reused from another paste are there at once: one message with them, no update.
+  const ready = await ifReady(reply.later);
+  const first = render(ready?.view ?? reply.first);
   const posted = await deps.outbox.paste.postMessage({ channel: paste.channel, thread_ts: paste.threadTs, ...first });
   if (!posted) return undefined;
-  if (reply.later && posted.ts) await showEvidence(deps, posted.channel ?? paste.channel, posted.ts, reply.later, render);
+  if (reply.later && !ready && posted.ts) await showEvidence(deps, posted.channel ?? paste.channel, posted.ts, reply.later, render);
   return first.text;
 }
 

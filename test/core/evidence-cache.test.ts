@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { ClusterEvidenceCache } from '../../src/core/evidence-cache.js';
+import { ifReady, replyToPaste } from '../../src/core/paste.js';
+import { plainText } from '../../src/views/plain.js';
+import { match } from '../../src/matching/index.js';
 import type { DoctorDesk } from '../../src/core/doctor.js';
 import type { Finding } from '../../src/doctor/index.js';
 
@@ -98,5 +101,20 @@ describe('the paste evidence cache', () => {
     const { d } = desk();
     const cache = new ClusterEvidenceCache(d, { timeoutMs: 20 });
     expect(await cache.check('prod-eu', ['build-logs'], 'U1')).toEqual({ ok: false, cluster: 'prod-eu', why: 'no answer from prod-eu within 0.02 s' });
+  });
+
+  it('has a reused finding ready at once, so a surface shows one answer with it rather than the text and an update', async () => {
+    const { d, answerAll } = desk();
+    const cache = new ClusterEvidenceCache(d);
+    const config = { clusters: [{ name: 'prod-eu' }], defaultCluster: 'prod-eu' } as Parameters<typeof replyToPaste>[2]['config'];
+    const paste = 'git-sensor: fatal: could not read Username: exit status 128';
+    const first = replyToPaste(match(paste), paste, { config, evidence: cache, user: 'U1' });
+    expect(await ifReady(first.later)).toBeUndefined();
+    expect(plainText(first.first.summary)).toBe('Likely commits-exit-128 (guide 7.23), confidence 94%');
+    answerAll('ok');
+    await first.later;
+    const second = replyToPaste(match(paste), paste, { config, evidence: cache, user: 'U2' });
+    const ready = await ifReady(second.later);
+    expect(plainText(ready!.view.summary)).toBe('Likely commits-exit-128 (guide 7.23) by the text, confidence 94%; not seen in prod-eu right now');
   });
 });
