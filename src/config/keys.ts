@@ -182,6 +182,17 @@ export const keys = {
     schema: z.number().min(1).max(600).default(30),
     description: 'a paste answer still waiting to be sent after this long is dropped (and counted), not sent late',
   }),
+  // A pasted error's candidates are checked on the cluster; the text's answer never waits for it.
+  pasteEvidenceSeconds: key({
+    env: 'PLATFORM_MEDIC_PASTE_EVIDENCE_SECONDS', read: 'number', inFile: true,
+    schema: z.number().min(0.5).max(60).default(5),
+    description: "how long a paste answer's cluster evidence (its candidates' detectors, run by the cluster's worker) may take; the text's answer is shown at once and updated when the evidence comes, or says after this long that it is unavailable",
+  }),
+  pasteEvidenceReuseSeconds: key({
+    env: 'PLATFORM_MEDIC_PASTE_EVIDENCE_REUSE_SECONDS', read: 'number', inFile: true,
+    schema: z.number().min(0).max(600).default(45),
+    description: "a detector's finding for a paste is reused this long for other pastes about the same entry and cluster (per bot replica), so a flood of pastes runs one check, not one each",
+  }),
   waitOverrideSeconds: key({
     env: 'PLATFORM_MEDIC_WAIT_OVERRIDE_SECONDS', read: 'number', inFile: true,
     schema: z.number().min(0).max(3600).optional(),

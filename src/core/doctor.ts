@@ -15,7 +15,8 @@ export interface DoctorPlanFixRef {
   c: string;
 }
 
-const unknownWhy: Record<string, string> = {
+/** Why a detector could not tell, in the person's terms. */
+export const unknownWhy: Record<string, string> = {
   forbidden: 'the worker may not read it',
   unreachable: 'the cluster did not answer',
   'not-installed': 'not installed',

@@ -5,7 +5,8 @@ import { auditAnswer, type AuditDesk } from './audit.js';
 import { explainAnswer, helpView, listView } from './catalogue.js';
 import { checkDoctor } from './doctor.js';
 import { checkFix, type FixAsk } from './fix.js';
-import { matchView } from './match.js';
+import type { ClusterEvidenceCache } from './evidence-cache.js';
+import { replyToPaste, type PasteReply } from './paste.js';
 import { parseCommand, type PlatformCommand } from './parse.js';
 import { statusAnswer, type StatusDesk } from './status.js';
 import { upgradeAnswer, valuesCheckAnswer } from './values.js';
@@ -13,6 +14,8 @@ import { code, command, says, t, ticked, type Part, type View } from './view.js'
 
 export { parseCommand, type PlatformCommand } from './parse.js';
 export { doctorAnswer, doctorView, type DoctorDesk } from './doctor.js';
+export { ClusterEvidenceCache, evidenceCacheOptions } from './evidence-cache.js';
+export { ifReady, replyToPaste, type Evidenced, type PasteReply } from './paste.js';
 
 /** What the core needs to answer a command: the configuration, the queue side, who asks. */
 export interface CommandContext {
@@ -29,6 +32,8 @@ export interface CommandContext {
    * command, and the upgrade command is asked by flags rather than a form.
    */
   readonly plainText?: boolean;
+  /** Reads the cluster for a paste's candidates; without it a paste gets the text's answer alone. */
+  readonly evidence?: ClusterEvidenceCache;
 }
 
 /**
@@ -40,15 +45,18 @@ export type CommandAnswer =
   | { kind: 'fix'; ask: Required<Pick<FixAsk, 'entryId'>> & FixAsk; view?: undefined }
   | { kind: 'upgrade-form' }
   /** A doctor on a checked cluster: the surface acknowledges, then runs it with `doctorAnswer` (it takes a few seconds). */
-  | { kind: 'doctor'; cluster: string; view?: undefined };
+  | { kind: 'doctor'; cluster: string; view?: undefined }
+  /** A paste's answer: `view` at once, then `reply.later` (the cluster's evidence) when it arrives. */
+  | { kind: 'paste'; view: View; reply: PasteReply };
 
 const view = (v: View): CommandAnswer => ({ kind: 'view', view: v });
 
-/** The answer to a paste: the match, counted. */
-export function pasteAnswer(text: string, ctx: Pick<CommandContext, 'matched'>): View {
+/** The answer to a paste: the match, counted; the cluster's evidence follows when there is a cluster to read. */
+export function pasteAnswer(text: string, ctx: Pick<CommandContext, 'matched' | 'config' | 'evidence' | 'user'>): CommandAnswer {
   const result = match(text);
   ctx.matched?.(result);
-  return matchView(result);
+  const reply = replyToPaste(result, text, ctx);
+  return reply.later ? { kind: 'paste', view: reply.first, reply } : view(reply.first);
 }
 
 /** Answers a parsed command: checked once, the same on every surface. */
@@ -62,12 +70,12 @@ export async function answerCommand(parsed: PlatformCommand, ctx: CommandContext
     case 'usage':
       return view(says(ticked(parsed.message, 'command')));
     case 'unknown':
-      if (ctx.plainText) return view(pasteAnswer(line, ctx));
+      if (ctx.plainText) return pasteAnswer(line, ctx);
       return view({ ...helpView(config.clusters.map((c) => c.name), config.defaultCluster, ctx.helpExtra), summary: t`Unknown command ${code(parsed.word)}. Try ${command('/platform help')}.` });
     case 'explain':
       return view(explainAnswer(parsed.entryId));
     case 'match':
-      return view(pasteAnswer(parsed.text, ctx));
+      return pasteAnswer(parsed.text, ctx);
     case 'audit':
       return view(await auditAnswer(ctx.desk, config, ctx.user, parsed.count));
     case 'status':

@@ -1,21 +1,46 @@
 import { findEntry } from '../catalogue/index.js';
 import type { AskReason, Candidate, MatchResult } from '../matching/index.js';
 import { redact } from '../redact.js';
-import { code, joined, lines, note, para, strong, t, type Choice, type Part, type View } from './view.js';
+import { code, joined, lines, note, para, strong, t, type Choice, type Inline, type Part, type View } from './view.js';
 
 /** Action ids of the choices on a match answer. */
 export const matchActionIds = { planFix: 'match-plan-fix', explain: 'match-explain' } as const;
 /** Matches the explain choices (one per entry in a block, so each carries its entry). */
 export const explainActionPattern = /^match-explain-[a-z0-9-]+$/;
 
-/** What a "Plan fix" choice carries: the entry only; the fix is planned when it is chosen. */
+/** What a "Plan fix" choice carries: the entry, and the cluster when the message named one; the fix is planned when it is chosen. */
 export interface PlanFixRef {
   e: string;
+  c?: string;
 }
 
-const pct = (c: number) => `${Math.round(c * 100)}%`;
+export const pct = (c: number) => `${Math.round(c * 100)}%`;
 
 const explainChoice = (id: string, label: string): Choice => ({ label, action: `${matchActionIds.explain}-${id}`, value: { e: id }, command: `explain ${id}` });
+
+/**
+ * What the cluster adds to an answer (src/core/paste-view.ts): whether the top entry's fix is proposed,
+ * the cluster a "Plan fix" plans on, a line per candidate of what the cluster shows, and lines before
+ * and after the answer.
+ */
+export interface Shown {
+  /** The top entry's Plan fix is the primary action (a `match` answer); false: it is offered, not pushed. */
+  readonly proposed: boolean;
+  /** The cluster a "Plan fix" plans on, when the message named one (else the default cluster). */
+  readonly planOn?: string;
+  readonly seen?: (c: Candidate) => Inline | undefined;
+  readonly before?: readonly Part[];
+  readonly after?: readonly Inline[];
+  /** Other candidates keep their own "Plan fix" (candidates of an ask the cluster settled). */
+  readonly plannableAlternatives?: boolean;
+}
+
+const textOnly: Shown = { proposed: true };
+
+function planChoice(id: string, label: string, shown: Shown, primary: boolean): Choice {
+  const value: PlanFixRef = { e: id, ...(shown.planOn ? { c: shown.planOn } : {}) };
+  return { label, action: matchActionIds.planFix, value, ...(primary ? { style: 'primary' as const } : {}), command: shown.planOn ? `fix ${id} ${shown.planOn}` : `fix ${id}` };
+}
 
 /** An evidence line as shown: redacted and cut. */
 function evidenceLine(line: number, text: string) {
@@ -23,11 +48,20 @@ function evidenceLine(line: number, text: string) {
   return t`line ${line}: ${code(shown.length > 280 ? `${shown.slice(0, 273)}… (cut)` : shown)}`;
 }
 
+/** A candidate's text evidence, and under it what the cluster shows of it. */
+function evidenceLines(c: Candidate, shown: Shown): Inline[] {
+  const seen = shown.seen?.(c);
+  return [...c.evidence.map((e) => evidenceLine(e.line, e.text)), ...(seen ? [seen] : [])];
+}
+
+const withAfter = (parts: Part[], shown: Shown): Part[] => (shown.after && shown.after.length > 0 ? [...parts, note(...shown.after)] : parts);
+
 /**
  * The answer to a paste: the top entry, its confidence and evidence, "Plan fix", and up to two
  * alternatives; or, on no match, a short "no catalogued remedy" and the nearest entries to explain.
+ * `shown` adds the cluster's evidence (src/core/paste-view.ts); without it, the text's answer alone.
  */
-export function matchView(result: MatchResult): View {
+export function matchView(result: MatchResult, shown: Shown = textOnly): View {
   if (result.verdict === 'no-match') {
     const why = result.note === 'binary' ? 'This looks like binary data, not text I can read.' : 'No catalogued remedy matches this.';
     const parts: Part[] = [para(t`🤷 ${why} I am not proposing a fix.`)];
@@ -37,26 +71,29 @@ export function matchView(result: MatchResult): View {
     }
     return { summary: t`${why}`, parts };
   }
-  if (result.verdict === 'ask') return askView(result.matches, result.why);
-  const [top, ...rest] = result.matches;
+  if (result.verdict === 'ask') return askView(result.matches, result.why, shown);
+  return topView(result.matches, shown);
+}
+
+/** A `match` layout: the first candidate with its cause, evidence and Plan fix; the others as alternatives. */
+export function topView(candidates: readonly Candidate[], shown: Shown): View {
+  const [top, ...rest] = candidates;
   const entry = findEntry(top!.id);
-  const parts: Part[] = [para(t`🔎 ${strong(top!.title)} (${code(top!.id)}, guide ${top!.ref}) — confidence ${pct(top!.confidence)}`)];
+  const parts: Part[] = [...(shown.before ?? []), para(t`🔎 ${strong(top!.title)} (${code(top!.id)}, guide ${top!.ref}) — confidence ${pct(top!.confidence)}`)];
   if (entry) parts.push(note(t`Cause: ${entry.cause}`));
-  parts.push(lines([t`${strong('Evidence')}`, ...top!.evidence.map((e) => evidenceLine(e.line, e.text))]));
-  parts.push({
-    kind: 'choices',
-    id: 'match-top',
-    choices: [
-      { label: 'Plan fix', action: matchActionIds.planFix, value: { e: top!.id } satisfies PlanFixRef, style: 'primary', command: `fix ${top!.id}` },
-      explainChoice(top!.id, 'Explain'),
-    ],
-  });
+  parts.push(lines([t`${strong('Evidence')}`, ...evidenceLines(top!, shown)]));
+  parts.push({ kind: 'choices', id: 'match-top', choices: [planChoice(top!.id, 'Plan fix', shown, shown.proposed), explainChoice(top!.id, 'Explain')] });
   const alternatives = rest.slice(0, 2);
   if (alternatives.length > 0) {
-    parts.push(note(t`Also possible: ${joined(alternatives.map((a) => t`${code(a.id)} — ${a.title} (${pct(a.confidence)})`), ' · ')}`));
-    parts.push({ kind: 'choices', id: 'match-alternatives', choices: alternatives.map((a) => explainChoice(a.id, `Explain ${a.id}`)) });
+    const also = (a: Candidate): Inline => {
+      const seen = shown.seen?.(a);
+      return t`${code(a.id)} — ${a.title} (${pct(a.confidence)})${seen ? [' — ', ...seen] : []}`;
+    };
+    parts.push(note(t`Also possible: ${joined(alternatives.map(also), ' · ')}`));
+    const choices = alternatives.flatMap((a) => (shown.plannableAlternatives ? [planChoice(a.id, `Plan fix ${a.id}`, shown, false)] : []).concat(explainChoice(a.id, `Explain ${a.id}`)));
+    parts.push({ kind: 'choices', id: 'match-alternatives', choices });
   }
-  return { summary: t`Likely ${top!.id} (guide ${top!.ref}), confidence ${pct(top!.confidence)}`, parts };
+  return { summary: t`Likely ${top!.id} (guide ${top!.ref}), confidence ${pct(top!.confidence)}`, parts: withAfter(parts, shown) };
 }
 
 /** Why the matcher asks, in the person's terms. */
@@ -71,16 +108,12 @@ const askWhy: Record<AskReason, string> = {
  * An `ask` answer: the plausible entries in order (the least destructive first), each with its evidence
  * and its own choices; no fix is proposed and no choice is the primary one. The person picks.
  */
-function askView(candidates: readonly Candidate[], why: AskReason): View {
-  const parts: Part[] = [para(t`🤔 ${askWhy[why]} I am not proposing a fix: pick the one that fits, or explain them first.`)];
+export function askView(candidates: readonly Candidate[], why: AskReason, shown: Shown = textOnly): View {
+  const parts: Part[] = [...(shown.before ?? []), para(t`🤔 ${askWhy[why]} I am not proposing a fix: pick the one that fits, or explain them first.`)];
   candidates.forEach((c, i) => {
-    parts.push(lines([t`${i + 1}. ${strong(c.title)} (${code(c.id)}, guide ${c.ref}) — confidence ${pct(c.confidence)}`, ...c.evidence.map((e) => evidenceLine(e.line, e.text))]));
-    parts.push({
-      kind: 'choices',
-      id: `match-ask-${c.id}`,
-      choices: [{ label: `Plan fix ${c.id}`, action: matchActionIds.planFix, value: { e: c.id } satisfies PlanFixRef, command: `fix ${c.id}` }, explainChoice(c.id, `Explain ${c.id}`)],
-    });
+    parts.push(lines([t`${i + 1}. ${strong(c.title)} (${code(c.id)}, guide ${c.ref}) — confidence ${pct(c.confidence)}`, ...evidenceLines(c, shown)]));
+    parts.push({ kind: 'choices', id: `match-ask-${c.id}`, choices: [planChoice(c.id, `Plan fix ${c.id}`, shown, false), explainChoice(c.id, `Explain ${c.id}`)] });
   });
   const summary = why === 'applied' ? t`The guide's remedy for ${candidates[0]!.id} appears to be applied already` : t`Could be ${candidates.map((c) => c.id).join(' or ')}: which one?`;
-  return { summary, parts };
+  return { summary, parts: withAfter(parts, shown) };
 }

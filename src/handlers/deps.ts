@@ -1,5 +1,6 @@
 import type { Logger } from 'pino';
 import type { Config } from '../config.js';
+import type { ClusterEvidenceCache } from '../core/evidence-cache.js';
 import type { MedicMetrics } from '../observability/metrics.js';
 import type { RemedyCoordinator } from '../jobs/lifecycle/coordinator.js';
 import type { SlackOutbox } from '../slack/outbox.js';
@@ -19,6 +20,8 @@ export interface HandlerDeps {
    * links to its thread; absent, or failing, the thread is named by its channel and ts.
    */
   readonly permalink?: (channel: string, ts: string) => Promise<string | undefined>;
+  /** The doctor's findings for pasted errors' candidates, reused for a while per cluster and entry. */
+  readonly pasteEvidence: ClusterEvidenceCache;
   /** Counts match answers by entry; absent in handler unit tests. */
   readonly metrics?: MedicMetrics;
 }

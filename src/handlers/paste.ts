@@ -2,7 +2,10 @@ import { match } from '../matching/index.js';
 import type { MatchResult } from '../matching/types.js';
 import { readSharedFile, type SharedFile } from '../slack/files.js';
 import { esc } from '../views/slack/kit.js';
-import { matchAnswer } from '../views/slack/match.js';
+import { ifReady, replyToPaste, type Evidenced } from '../core/paste.js';
+import type { View } from '../core/view.js';
+import { slackMessage } from '../views/slack/answer.js';
+import type { Block } from '../views/slack/kit.js';
 import type { HandlerDeps } from './deps.js';
 import { looksLikeError } from './messages/looks-like-error.js';
 
@@ -54,6 +57,12 @@ async function admitted(deps: HandlerDeps, paste: Paste): Promise<boolean> {
  * behind every remedy message (the outbox's paste lane). When nothing matches, answers only if asked
  * (`always`) or if the text looks like an error; otherwise stays silent. Returns what it posted, or
  * undefined when it stayed silent, was over budget, or its answer waited too long and was dropped.
+ *
+ * A match or an ask is answered from the text at once while its candidates' detectors run on the
+ * cluster; when their findings arrive (or the evidence timeout passes) the same message is updated
+ * with them (chat.update). An update rather than a reply in the thread: the cluster can take back the
+ * text's proposal (a symptom not seen), and a reply would leave the first message's primary "Plan
+ * fix" pushing it; one message also costs no second post against Slack's per-channel pace.
  */
 export async function answerPaste(deps: HandlerDeps, paste: Paste, always: boolean): Promise<string | undefined> {
   // Shared files and binary pastes always get an answer, so the budget is asked before downloading;
@@ -63,6 +72,7 @@ export async function answerPaste(deps: HandlerDeps, paste: Paste, always: boole
   if (result && silent(result, paste.text, always)) return undefined;
   if (!(await admitted(deps, paste))) return undefined;
   const notes: string[] = [];
+  let text = paste.text;
   if (!result) {
     const parts = [paste.text];
     for (const f of paste.files ?? []) {
@@ -70,15 +80,34 @@ export async function answerPaste(deps: HandlerDeps, paste: Paste, always: boole
       if (read.ok) parts.push(read.text);
       else notes.push(read.reason);
     }
-    result = match(parts.filter(Boolean).join('\n'));
+    text = parts.filter(Boolean).join('\n');
+    result = match(text);
   }
   deps.metrics?.matched(result);
-  const answer = matchAnswer(result);
+  const reply = replyToPaste(result, text, { config: deps.config, evidence: deps.pasteEvidence, user: paste.user });
   // A file's name is the sharer's text: escaped, so it cannot mention anyone or form a link.
   const shownNotes = notes.slice(0, 5).map((n) => `📎 ${esc(n)}`);
-  const blocks = notes.length > 0 ? [...answer.blocks, { type: 'context' as const, elements: shownNotes.map((text) => ({ type: 'mrkdwn' as const, text })) }] : answer.blocks;
-  // The notification text says first why a file was not read, rather than only "no match".
-  const text = notes.length > 0 ? `${shownNotes.join(' ')} ${answer.text}` : answer.text;
-  const posted = await deps.outbox.paste.postMessage({ channel: paste.channel, thread_ts: paste.threadTs, text, blocks });
-  return posted ? answer.text : undefined;
+  const render = (view: View): { text: string; blocks: Block[] } => {
+    const answer = slackMessage(view);
+    const blocks = notes.length > 0 ? [...answer.blocks, { type: 'context' as const, elements: shownNotes.map((text) => ({ type: 'mrkdwn' as const, text })) }] : answer.blocks;
+    // The notification text says first why a file was not read, rather than only "no match".
+    return { text: notes.length > 0 ? `${shownNotes.join(' ')} ${answer.text}` : answer.text, blocks };
+  };
+  // Findings reused from another paste are there at once: one message with them, no update.
+  const ready = await ifReady(reply.later);
+  const first = render(ready?.view ?? reply.first);
+  const posted = await deps.outbox.paste.postMessage({ channel: paste.channel, thread_ts: paste.threadTs, ...first });
+  if (!posted) return undefined;
+  if (reply.later && !ready && posted.ts) await showEvidence(deps, posted.channel ?? paste.channel, posted.ts, reply.later, render);
+  return first.text;
+}
+
+/** Replaces a posted paste answer with the same answer and the cluster's evidence, when it arrives. */
+async function showEvidence(deps: HandlerDeps, channel: string, ts: string, later: Promise<Evidenced>, render: (view: View) => { text: string; blocks: Block[] }): Promise<void> {
+  const evidenced = await later;
+  try {
+    await deps.outbox.paste.update({ channel, ts, ...render(evidenced.view) });
+  } catch (err) {
+    deps.logger.warn({ err: (err as Error).message, channel }, 'could not add the cluster evidence to a paste answer');
+  }
 }

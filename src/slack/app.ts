@@ -1,6 +1,7 @@
 import { App, HTTPReceiver, LogLevel, SocketModeReceiver, webApi, type Logger as BoltLogger } from '@slack/bolt';
 import type { Logger } from 'pino';
 import type { Config } from '../config.js';
+import { ClusterEvidenceCache, evidenceCacheOptions } from '../core/evidence-cache.js';
 import { UserFacingError } from '../errors.js';
 import { registerActions } from '../handlers/actions/index.js';
 import { registerCommands } from '../handlers/commands/index.js';
@@ -136,7 +137,9 @@ export function createSlackBot(config: Config, logger: Logger, options: { metric
   app.use(refuseReplays(new RedisReplayMemory(replayRedis, config.queuePrefix), logger));
   // A read with a short timeout and no retries: a fix's announcement waits for it.
   const permalink = async (channel: string, ts: string) => (await client.chat.getPermalink({ channel, message_ts: ts })).permalink;
-  const deps = { config, coordinator, logger, metrics, outbox, pasteBudget, permalink };
+  // Pasted errors' candidates are checked on the cluster, each entry at most once per pasteEvidenceReuseSeconds per replica.
+  const pasteEvidence = new ClusterEvidenceCache(coordinator, evidenceCacheOptions(config));
+  const deps = { config, coordinator, logger, metrics, outbox, pasteBudget, permalink, pasteEvidence };
   registerCommands(app, deps);
   registerActions(app, deps);
   registerShortcuts(app, deps);

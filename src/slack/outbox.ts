@@ -16,6 +16,8 @@ export interface RemedyWrites {
 /** The writes a paste answer makes; each resolves undefined when it waited too long and was dropped. */
 export interface PasteWrites {
   postMessage(args: webApi.ChatPostMessageArguments): Promise<webApi.ChatPostMessageResponse | undefined>;
+  /** A paste answer replaced by the same answer with the cluster's evidence. */
+  update(args: webApi.ChatUpdateArguments): Promise<webApi.ChatUpdateResponse | undefined>;
   postEphemeral(args: webApi.ChatPostEphemeralArguments): Promise<webApi.ChatPostEphemeralResponse | undefined>;
 }
 
@@ -47,6 +49,7 @@ export class SlackOutbox {
     };
     this.paste = {
       postMessage: (args) => s.paste(key('chat.postMessage', args.channel), () => client.chat.postMessage(args)),
+      update: (args) => s.paste(key('chat.update', args.channel), () => client.chat.update(args), true),
       postEphemeral: (args) => s.paste(key('chat.postEphemeral', args.channel), () => client.chat.postEphemeral(args)),
     };
   }

@@ -23,7 +23,7 @@ export interface WriteSchedulerOptions {
   readonly now?: () => number;
   /** Slack answered 429 to a write of this lane. */
   readonly onRateLimited?: (lane: Lane) => void;
-  /** A paste write waited too long and was dropped. */
+  /** A paste answer waited too long and was dropped (a follow-up of one that was sent is not counted). */
   readonly onStale?: () => void;
 }
 
@@ -32,6 +32,8 @@ interface Item {
   readonly key: string;
   readonly call: () => Promise<unknown>;
   readonly enqueuedAt: number;
+  /** A paste write that changes an answer already sent (its cluster evidence): dropped like the others, but no answer is lost. */
+  readonly followUp?: boolean;
   attempts: number;
   readonly resolve: (value: unknown) => void;
   readonly reject: (err: unknown) => void;
@@ -68,9 +70,9 @@ export class WriteScheduler {
   }
 
   /** Queues a paste write; resolves undefined if it waited too long, or the bot is stopping, and was dropped. */
-  paste<T>(key: string, call: () => Promise<T>): Promise<T | undefined> {
+  paste<T>(key: string, call: () => Promise<T>, followUp = false): Promise<T | undefined> {
     if (this.closing) return Promise.resolve(undefined);
-    return this.enqueue('paste', key, call) as Promise<T | undefined>;
+    return this.enqueue('paste', key, call, followUp) as Promise<T | undefined>;
   }
 
   /** Writes waiting, by lane (for tests and the benchmark). */
@@ -88,9 +90,9 @@ export class WriteScheduler {
     });
   }
 
-  private enqueue(lane: Lane, key: string, call: () => Promise<unknown>): Promise<unknown> {
+  private enqueue(lane: Lane, key: string, call: () => Promise<unknown>, followUp = false): Promise<unknown> {
     return new Promise((resolve, reject) => {
-      this.queues[lane].push({ lane, key, call, enqueuedAt: this.now(), attempts: 0, resolve, reject });
+      this.queues[lane].push({ lane, key, call, enqueuedAt: this.now(), attempts: 0, resolve, reject, ...(followUp ? { followUp } : {}) });
       this.pump();
     });
   }
@@ -129,8 +131,9 @@ export class WriteScheduler {
     const queue = this.queues.paste;
     for (let i = queue.length - 1; i >= 0; i--) {
       if (now - queue[i]!.enqueuedAt < this.options.pasteMaxAgeMs) continue;
-      queue.splice(i, 1)[0]!.resolve(undefined);
-      this.options.onStale?.();
+      const dropped = queue.splice(i, 1)[0]!;
+      dropped.resolve(undefined);
+      if (!dropped.followUp) this.options.onStale?.();
     }
   }
 

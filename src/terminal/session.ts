@@ -1,7 +1,7 @@
 import { clearLine, createInterface, cursorTo } from 'node:readline';
 import type { Logger } from 'pino';
 import type { Config } from '../config.js';
-import { answerLine, doctorAnswer, parseCommand } from '../core/index.js';
+import { answerLine, ClusterEvidenceCache, doctorAnswer, evidenceCacheOptions, parseCommand, type Evidenced } from '../core/index.js';
 import { requestFix } from '../core/fix.js';
 import { command as commandSpan, note, t } from '../core/view.js';
 import type { RedisOutageLog } from '../jobs/redis-outage.js';
@@ -111,6 +111,21 @@ export async function runTerminal(options: TerminalOptions): Promise<void> {
   const remedies = terminalLifecycle({ config, logger, user, ...(options.outage ? { outage: options.outage } : {}), io: { print, ask, settled } });
   const { coordinator } = remedies;
   await coordinator.start();
+  const evidence = new ClusterEvidenceCache(coordinator, evidenceCacheOptions(config));
+  /** Pastes whose cluster evidence has not arrived yet: the session ends after them. */
+  const checking = new Set<Promise<unknown>>();
+  /** A paste's cluster evidence, printed below its answer when it arrives (a piped script waits for it, so the transcript keeps its order). */
+  const showEvidence = async (later: Promise<Evidenced>): Promise<void> => {
+    const printed = later.then((e) => {
+      if (!quit) print(toText(e.evidence ?? e.view));
+    });
+    if (!interactive) return printed;
+    checking.add(printed);
+    void printed.finally(() => {
+      checking.delete(printed);
+      void pump();
+    });
+  };
 
   const leave = (): void => {
     quit = true;
@@ -143,8 +158,12 @@ export async function runTerminal(options: TerminalOptions): Promise<void> {
       return print(answer.ok ? (answer.message ?? `Cancelled ${id}.`) : answer.message);
     }
     // Everything else is the core's: the same commands and checks as /platform; any other line is a paste.
-    const answer = await answerLine(text, { config, desk: coordinator, user, helpExtra: [terminalHelp], plainText: true });
+    const answer = await answerLine(text, { config, desk: coordinator, user, helpExtra: [terminalHelp], plainText: true, evidence });
     if (answer.kind === 'view') return print(toText(answer.view));
+    if (answer.kind === 'paste') {
+      print(toText(answer.view));
+      return answer.reply.later && showEvidence(answer.reply.later);
+    }
     if (answer.kind === 'doctor') return print(toText(await doctorAnswer(coordinator, answer.cluster, user)));
     if (answer.kind !== 'fix') return;
     const started = await requestFix(coordinator, config, { ...answer.ask, requestedBy: user, context: {} });
@@ -204,7 +223,7 @@ export async function runTerminal(options: TerminalOptions): Promise<void> {
     } finally {
       pumping = false;
     }
-    if (inputClosed && lines.length === 0 && busy.size === 0 && !quit) {
+    if (inputClosed && lines.length === 0 && busy.size === 0 && checking.size === 0 && !quit) {
       for (const q of questions) print(`(input ended; not answered: ${q.prompt})`);
       finish();
     }

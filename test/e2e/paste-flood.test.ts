@@ -43,6 +43,15 @@ async function paste(stack: Stack, user: string, count: number, urls: readonly s
   return sent;
 }
 
+/**
+ * The doctor jobs paste answers queued on the simulated cluster's queue: each bot replica reads an
+ * entry's symptom at most once per reuse window (45 s by default), however many pastes name it.
+ */
+async function doctorJobs(stack: Stack): Promise<number> {
+  return (await stack.queue.getJobs(['waiting', 'active', 'delayed', 'completed', 'failed'])).filter((j) => j.name === 'doctor').length;
+}
+const reuseWindows = (since: number) => Math.ceil((Date.now() - since) / 45_000);
+
 /** The bot's answers in the threads of these pasted messages, in the order Slack received them. */
 const answersTo = (stack: Stack, pastes: Set<string>) => stack.fake.messages(channel).filter((m) => m.thread_ts !== undefined && pastes.has(m.thread_ts));
 
@@ -81,6 +90,7 @@ describe('a flood of pasted errors', () => {
     stack = await startStack('flood-budget', { rateLimit: slackLimit, env: { PLATFORM_MEDIC_PASTE_ANSWERS_PER_CHANNEL_PER_MINUTE: '8', LOG_LEVEL: 'debug' }, botLog });
     // Two bot replicas behind one address: the budgets are shared through Redis, not per replica.
     const replicas = [stack.eventsUrl, await stack.startSecondBot()];
+    const floodStarted = Date.now();
     const pastes = await paste(stack, flooder, 300, replicas);
     const notice = await stack.fake.waitFor((f) => f.ephemerals(flooder)[0], { timeoutMs: 15_000, what: 'the notice to the person pasting' });
     expect(notice.text).toBe(
@@ -123,6 +133,9 @@ describe('a flood of pasted errors', () => {
       [other, 'channel'],
     ]);
     expect(log).not.toContain('could not read Username');
+    // The answered pastes' candidate was checked on the cluster, once per replica, not once per answer.
+    expect(await doctorJobs(stack)).toBeGreaterThanOrEqual(1);
+    expect(await doctorJobs(stack)).toBeLessThanOrEqual(replicas.length * reuseWindows(floodStarted));
   });
 
   it("posts another person's approval card ahead of the paste answers still queued, and stays within Slack's rate limit", { timeout: 90_000 }, async () => {
@@ -166,5 +179,8 @@ describe('a flood of pasted errors', () => {
     ]);
     // Slack was not hammered: paste answers are paced below its limit, so it hardly ever said 429.
     expect(stack.fake.calls('chat.postMessage').filter((c) => c.status === 429).length).toBeLessThanOrEqual(2);
+    // Forty and more answers about one entry read the cluster once (per reuse window), not forty times.
+    expect(await doctorJobs(stack)).toBeGreaterThanOrEqual(1);
+    expect(await doctorJobs(stack)).toBeLessThanOrEqual(reuseWindows(floodStarted));
   });
 });

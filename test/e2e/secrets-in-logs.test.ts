@@ -93,7 +93,8 @@ describe('no secret reaches a log, Redis, the audit trail or a public Slack call
     const event = { type: 'message', channel, channel_type: 'channel', user: approver, text: `login fails: invalid username or password; tried password=${pastedPassword} and token ${pastedToken}`, ts, event_ts: ts };
     const res = await postSigned(stack.eventsUrl, eventCallbackBody(event), { secret: signingSecret, contentType: 'application/json' });
     expect(res.status).toBe(200);
-    const pasteAnswer = await stack.fake.waitFor((f) => f.messages(channel).find((m) => m.thread_ts === ts), { what: 'paste answer' });
+    // Its candidates are checked on the cluster (a doctor job, whose findings must not leak either); the answer then carries them.
+    const pasteAnswer = await stack.fake.waitFor((f) => f.messages(channel).find((m) => m.thread_ts === ts && m.edited), { what: 'paste answer with the cluster evidence', timeoutMs: 20_000 });
     await slash('audit 50', approver);
     return { firstPassword, firstShown, notice, secondPassword, secondShown, resetRoot, pasteAnswer };
   }
@@ -129,7 +130,8 @@ describe('no secret reaches a log, Redis, the audit trail or a public Slack call
     };
     // The worker's log arrives through a pipe: wait until it has a line for every job that finished.
     const finished = (await stack.queue.getJobs(['completed'])).length;
-    expect(finished).toBe(4);
+    // The two fixes' jobs (4) and the doctor job of the paste's candidates (1).
+    expect(finished).toBe(5);
     await vi.waitFor(() => expect(stack.workerLog().split('"job finished"').length - 1).toBeGreaterThanOrEqual(finished), { timeout: 10_000 });
 
     const botLines = botLog.split('\n').filter(Boolean);

@@ -57,6 +57,8 @@ describe('metrics count what really happened, through the real stack (signed Sla
     const counted = (page: string, line: string) => sample(page, line) - sample(before, line);
     expect((await stack.slash(`match ${text}`)).status).toBe(200);
     expect((await stack.slash('match hello there, nothing is wrong')).status).toBe(200);
+    // A request counts once its listener returns: a match's, after its cluster evidence replaced the first answer.
+    await until('both commands handled', async () => counted(await scrape(botMetrics), 'platform_medic_requests_total{kind="command",outcome="ok"}') >= 2);
     const page = await scrape(botMetrics);
     expect(counted(page, 'platform_medic_requests_total{kind="command",outcome="ok"}')).toBe(2);
     expect(counted(page, `platform_medic_matches_total{entry="${entry}"}`)).toBe(1);

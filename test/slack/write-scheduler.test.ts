@@ -113,6 +113,14 @@ describe('the write scheduler: remedy messages first, paste answers after', () =
     expect(stale).toBe(6);
   });
 
+  it("drops a paste answer's follow-up (its cluster evidence) that waited too long without counting an answer lost", async () => {
+    const s = scheduler({ concurrency: 8, pasteMaxAgeMs: 1500 });
+    const writes = [s.paste('C1', write('answer')), s.paste('C1', write('late answer')), s.paste('C1', write('evidence'), true)];
+    await vi.advanceTimersByTimeAsync(60_000);
+    expect(await Promise.all(writes)).toEqual(['answer', 'late answer', undefined]);
+    expect(stale).toBe(0);
+  });
+
   it('never drops a remedy message, and fails it with Slack\'s error only after the retries are spent', async () => {
     const s = scheduler({ rateLimitRetries: 2, pasteMaxAgeMs: 1000 });
     const always = s.remedy('C1', async () => {

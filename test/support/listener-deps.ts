@@ -1,6 +1,7 @@
 import { Writable } from 'node:stream';
 import { LogLevel, webApi } from '@slack/bolt';
 import { pino } from 'pino';
+import { ClusterEvidenceCache, evidenceCacheOptions } from '../../src/core/evidence-cache.js';
 import type { HandlerDeps } from '../../src/handlers/deps.js';
 import { PasteBudget } from '../../src/handlers/paste-budget.js';
 import { connectRedis } from '../../src/jobs/redis.js';
@@ -22,7 +23,7 @@ export function listenerDeps(stack: Stack): { deps: HandlerDeps; close(): Promis
   const pasteBudget = new PasteBudget(new SharedTokenBuckets(redis, config.queuePrefix), { perUser: config.pasteAnswersPerUserPerMinute, perChannel: config.pasteAnswersPerChannelPerMinute });
   const logger = pino({ level: 'silent' }, new Writable({ write: (_c, _e, cb) => cb() }));
   return {
-    deps: { config, coordinator: stack.bot.coordinator, logger, outbox, pasteBudget, metrics: stack.bot.metrics },
+    deps: { config, coordinator: stack.bot.coordinator, logger, outbox, pasteBudget, pasteEvidence: new ClusterEvidenceCache(stack.bot.coordinator, evidenceCacheOptions(config)), metrics: stack.bot.metrics },
     async close() {
       await outbox.close();
       await redis.quit().catch(() => undefined);

@@ -1,5 +1,5 @@
 import type { AllMiddlewareArgs, SlackCommandMiddlewareArgs } from '@slack/bolt';
-import { answerCommand, doctorAnswer, parseCommand } from '../../core/index.js';
+import { answerCommand, doctorAnswer, ifReady, parseCommand } from '../../core/index.js';
 import { slackMessage } from '../../views/slack/answer.js';
 import type { HandlerDeps } from '../deps.js';
 import { startFix } from '../start-fix.js';
@@ -23,9 +23,19 @@ export function platformCommand(deps: HandlerDeps) {
       config,
       desk: deps.coordinator,
       user: command.user_id,
+      evidence: deps.pasteEvidence,
       ...(deps.metrics ? { matched: (r) => deps.metrics?.matched(r) } : {}),
     });
     if (answer.kind === 'view') return ack({ response_type: 'ephemeral', ...slackMessage(answer.view) });
+    if (answer.kind === 'paste') {
+      // The text's answer at once, to the person alone; the same answer with the cluster's evidence replaces it
+      // (or is the answer, when the findings were read for another paste a moment ago).
+      const ready = await ifReady(answer.reply.later);
+      await ack({ response_type: 'ephemeral', ...slackMessage(ready?.view ?? answer.view) });
+      const evidenced = ready ? undefined : await answer.reply.later;
+      if (evidenced) await respond({ response_type: 'ephemeral', replace_original: true, ...slackMessage(evidenced.view) });
+      return;
+    }
     await ack();
     if (answer.kind === 'upgrade-form') return openUpgradeModal(deps, command);
     if (answer.kind === 'doctor') {

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { QueueEvents } from 'bullmq';
+import { QueueEvents, type Job } from 'bullmq';
 import { doctorReportSchema } from '../../doctor/report-schema.js';
 import type { DoctorReport } from '../../doctor/scan.js';
 import { clusterQueueName, doctorJobId, jobRetention } from '../names.js';
@@ -29,9 +29,10 @@ export async function runDoctor(core: LifecycleContext, cluster: string, request
   const requestId = randomBytes(6).toString('hex');
   const connection = connectRedis(config.redisUrl, 'worker');
   const events = new QueueEvents(clusterQueueName(cluster), { connection, prefix: config.queuePrefix });
+  let queued: Job | undefined;
   try {
     await events.waitUntilReady();
-    const job = await core.queue(cluster).add('doctor', { requestId, cluster, requestedBy, ...(only?.entries ? { entries: [...only.entries] } : {}) }, { jobId: doctorJobId(requestId), attempts: 1, ...jobRetention });
+    const job = (queued = await core.queue(cluster).add('doctor', { requestId, cluster, requestedBy, ...(only?.entries ? { entries: [...only.entries] } : {}) }, { jobId: doctorJobId(requestId), attempts: 1, ...jobRetention }));
     const returned: unknown = await job.waitUntilFinished(events, only?.timeoutMs ?? doctorTimeoutMs);
     const report = doctorReportSchema.safeParse(returned);
     if (!report.success) return { ok: false, message: `the worker answered with a report this bot cannot read (${report.error.issues[0]?.message}); is it older than the bot?` };
@@ -40,6 +41,9 @@ export async function runDoctor(core: LifecycleContext, cluster: string, request
     return { ok: true, report: report.data };
   } catch (err) {
     const message = err instanceof Error ? err.message : String(err);
+    // Nobody waits for it any more: a job no worker has taken is removed, so that a worker started
+    // later does not read the cluster for answers already given (a job being run is left to finish).
+    if (queued && (await queued.isWaiting().catch(() => false))) await queued.remove().catch(() => undefined);
     return { ok: false, message: /timed out|before finished/i.test(message) ? `no worker of ${cluster} answered within ${(only?.timeoutMs ?? doctorTimeoutMs) / 1000} s` : message };
   } finally {
     await events.close().catch(() => undefined);
