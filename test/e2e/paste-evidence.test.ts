@@ -57,11 +57,11 @@ describe('pasted errors answered with the cluster\'s evidence', () => {
     const ts = await paste(backoff);
     const answer = await updated(ts);
     const first = firstPosted(ts);
-    expect(first.text).toBe('Likely install-jobs-failed (guide 7.1), confidence 99%');
+    expect(first.text).toMatch(/^Likely install-jobs-failed \(guide 7\.1\), confidence \d+%$/u);
     expect(blocksText(first.blocks as StoredMessage['blocks'])).toContain('🩺 Checking `sim` for this symptom (read-only)…');
     expect(primary(first)).toEqual(['Plan fix {"e":"install-jobs-failed"}']);
 
-    expect(answer.text).toBe('Likely install-jobs-failed (guide 7.1) by the text, confidence 99%; not seen in sim right now');
+    expect(answer.text).toMatch(/^Likely install-jobs-failed \(guide 7\.1\) by the text, confidence \d+%; not seen in sim right now$/u);
     expect(blocksText(answer.blocks)).toContain('🩺 not seen in `sim` right now, so I am not proposing this fix; plan it anyway if you know better');
     expect(primary(answer)).toEqual([]);
     expect(buttons(answer).map((b) => b.text.text)).toContain('Plan fix');
@@ -74,7 +74,7 @@ describe('pasted errors answered with the cluster\'s evidence', () => {
     await stack.sim.settle();
     const ts = await paste(backoff);
     const answer = await updated(ts);
-    expect(answer.text).toBe('Likely install-jobs-failed (guide 7.1), confidence 99%; seen in sim');
+    expect(answer.text).toMatch(/^Likely install-jobs-failed \(guide 7\.1\), confidence \d+%; seen in sim$/u);
     expect(blocksText(answer.blocks)).toMatch(/🩺 seen in `sim`: `job\/devtroncd\/postgresql-migrate-devtron` 0\/1 completions, BackoffLimitExceeded \d+[sm] ago; pod postgresql-migrate-devtron-\w+ Failed \(Error, exit 1\)/);
     expect(primary(answer)).toEqual(['Plan fix {"e":"install-jobs-failed"}']);
   });
@@ -109,7 +109,7 @@ describe('pasted errors answered with the cluster\'s evidence', () => {
     const ts = await paste(`seeing this on prod-us since 09:12:\n${backoff}`);
     const answer = await updated(ts);
     expect(blocksText(firstPosted(ts).blocks as StoredMessage['blocks'])).toContain('🩺 Checking `prod-us` for this symptom (read-only)…');
-    expect(answer.text).toBe('Likely install-jobs-failed (guide 7.1), confidence 99%');
+    expect(answer.text).toMatch(/^Likely install-jobs-failed \(guide 7\.1\), confidence \d+%$/u);
     expect(blocksText(answer.blocks)).toContain('🩺 Cluster evidence unavailable: no worker of prod-us answered within 5 s. This answer is from the text alone.');
     // The cluster was named: Plan fix plans there.
     expect(primary(answer)).toEqual(['Plan fix {"e":"install-jobs-failed","c":"prod-us"}']);
