@@ -2,6 +2,7 @@ import type { Logger } from 'pino';
 import type { Config } from '../config.js';
 import type { MedicMetrics } from '../observability/metrics.js';
 import type { RemedyCoordinator } from '../jobs/lifecycle/coordinator.js';
+import type { DoctorWatch } from '../jobs/watch/doctor-watch.js';
 import type { SlackOutbox } from '../slack/outbox.js';
 import type { PasteBudget } from './paste-budget.js';
 
@@ -16,4 +17,6 @@ export interface HandlerDeps {
   readonly pasteBudget: PasteBudget;
   /** Counts match answers by entry; absent in handler unit tests. */
   readonly metrics?: MedicMetrics;
+  /** The scheduled doctor; absent when no cluster has a channel for it. */
+  readonly watch?: DoctorWatch;
 }

@@ -18,7 +18,9 @@ export type AuditAction =
   /** Redis lost the state of an open remedy; it was ended. */
   | 'lost'
   /** A doctor ran on a cluster (read-only). */
-  | 'doctor';
+  | 'doctor'
+  /** A person silenced one symptom of the scheduled doctor on one cluster for a while. */
+  | 'doctor-snoozed';
 
 /** One record of the audit trail. Never holds a secret: only ids, names and the bot's own messages. */
 export interface AuditRecord {
