@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { QueueEvents } from 'bullmq';
+import { QueueEvents, type Job } from 'bullmq';
 import { doctorReportSchema } from '../../doctor/report-schema.js';
 import type { DoctorReport } from '../../doctor/scan.js';
 import { clusterQueueName, doctorJobId, jobRetention } from '../names.js';
@@ -20,9 +20,10 @@ export async function runDoctor(core: LifecycleContext, cluster: string, request
   const requestId = randomBytes(6).toString('hex');
   const connection = connectRedis(config.redisUrl, 'worker');
   const events = new QueueEvents(clusterQueueName(cluster), { connection, prefix: config.queuePrefix });
+  let job: Job | undefined;
   try {
     await events.waitUntilReady();
-    const job = await core.queue(cluster).add('doctor', { requestId, cluster, requestedBy, ...(only?.entries ? { entries: [...only.entries] } : {}) }, { jobId: doctorJobId(requestId), attempts: 1, ...jobRetention });
+    job = await core.queue(cluster).add('doctor', { requestId, cluster, requestedBy, ...(only?.entries ? { entries: [...only.entries] } : {}) }, { jobId: doctorJobId(requestId), attempts: 1, ...jobRetention });
     const returned: unknown = await job.waitUntilFinished(events, only?.timeoutMs ?? doctorTimeoutMs);
     const report = doctorReportSchema.safeParse(returned);
     if (!report.success) return { ok: false, message: `the worker answered with a report this bot cannot read (${report.error.issues[0]?.message}); is it older than the bot?` };
@@ -30,6 +31,8 @@ export async function runDoctor(core: LifecycleContext, cluster: string, request
     return { ok: true, report: report.data };
   } catch (err) {
     const message = err instanceof Error ? err.message : String(err);
+    // Nobody took it in time: it goes, or a worker that comes back would run every doctor asked of it meanwhile.
+    if (job && (await job.getState().catch(() => undefined)) === 'waiting') await job.remove().catch(() => undefined);
     return { ok: false, message: /timed out|before finished/i.test(message) ? `no worker of ${cluster} answered within ${(only?.timeoutMs ?? doctorTimeoutMs) / 1000} s` : message };
   } finally {
     await events.close().catch(() => undefined);

@@ -135,6 +135,11 @@ export class WatchState {
     await write.expire(this.key('entries'), ttlSeconds).expire(this.key('meta'), ttlSeconds).exec();
   }
 
+  /** Counts a scan that ran to the end without a look at the cluster (the doctor could not run). */
+  async countScan(): Promise<void> {
+    await this.redis.multi().hincrby(this.key('meta'), 'scans', 1).expire(this.key('meta'), ttlSeconds).exec();
+  }
+
   /** How many scans ran to the end, across replicas, since the record began. */
   async scans(): Promise<number> {
     return Number((await this.redis.hget(this.key('meta'), 'scans')) ?? 0);

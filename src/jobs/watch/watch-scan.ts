@@ -60,7 +60,8 @@ export async function applyScan(parts: ScanParts, input: ScanInput, now: Date): 
   const { state, rules, reporter } = parts;
   const blind = input.ok ? blindness(input.report) : input.message;
   if (blind !== undefined || !input.ok) {
-    await couldNotRun(parts, blind ?? 'the doctor did not answer', now);
+    await couldNotRun(parts, blind ?? 'it did not answer', now);
+    await state.countScan();
     return false;
   }
   const down = await state.unavailable();
