@@ -65,8 +65,10 @@ export function foldedView(findings: readonly Finding[], cluster: string, perHou
  * data): what it does from now on, and what is present now, once.
  */
 export function startedView(present: readonly Finding[], cluster: string, options: { everyMs: number; detailed: number }): View {
-  const shown = present.slice(0, options.detailed);
-  const rest = present.slice(options.detailed);
+  // Three blocks each: ten keep the message within Slack's fifty whatever the budget.
+  const detailed = Math.min(options.detailed, 10);
+  const shown = present.slice(0, detailed);
+  const rest = present.slice(detailed);
   const parts: Part[] = [
     para(t`🩺 ${strong('The scheduled doctor watches')} ${code(cluster)} every ${every(options.everyMs)} and posts here only what changes: a symptom newly present, its clearing, and when it cannot run.`),
     para(
