@@ -52,6 +52,7 @@ export class DoctorWatch {
   private readonly owner = randomBytes(6).toString('hex');
   private readonly timers = new Map<string, NodeJS.Timeout>();
   private readonly running = new Set<Promise<unknown>>();
+  private readonly warnedAt = new Map<string, number>();
   private stopped = false;
 
   constructor(private readonly options: DoctorWatchOptions) {}
@@ -103,7 +104,12 @@ export class DoctorWatch {
       await this.scanIfDue(cluster);
       wait = Math.max(50, await this.state(cluster).untilClaimable());
     } catch (err) {
-      this.options.logger.warn({ err: (err as Error).message, cluster }, 'the scheduled doctor could not scan');
+      // Redis down: retried every few seconds, but logged once a minute (the outage log says the rest).
+      const now = Date.now();
+      if (now - (this.warnedAt.get(cluster) ?? 0) >= 60_000) {
+        this.warnedAt.set(cluster, now);
+        this.options.logger.warn({ err: (err as Error).message, cluster }, 'the scheduled doctor could not scan');
+      }
       wait = Math.min(rules.everyMs, retryMs);
     }
     this.schedule(cluster, wait);
