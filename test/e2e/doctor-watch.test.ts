@@ -165,5 +165,7 @@ describe('the scheduled doctor through the real Bolt receiver and the fake Slack
     await stack.fake.waitFor(() => postsAbout('rollout-invalid-json')[before], { timeoutMs: 20_000 });
     await afterScans(3);
     expect(postsAbout('rollout-invalid-json')).toHaveLength(before + 1);
+    // The new replica, like a bot restarted, found the record in Redis: it did not announce the watch again.
+    expect(topLevel().filter((m) => m.text.startsWith('The scheduled doctor watches sim'))).toHaveLength(2);
   });
 });
