@@ -106,3 +106,18 @@ export function findCluster(config: Config, name: string): ClusterConfig | undef
 export function noSuchClusterText(name: string, clusters: readonly string[], quote: (s: string) => string = (s) => `"${s}"`): string {
   return `There is no cluster ${quote(name.slice(0, 60))}. Configured clusters: ${clusters.map(quote).join(', ')}.`;
 }
+
+/** The scheduled doctor of a cluster, when it has a channel: where it posts, how often, how many posts an hour. */
+export interface DoctorWatchRules {
+  readonly channel: string;
+  readonly everyMs: number;
+  readonly newPostsPerHour: number;
+}
+
+/** A cluster's scheduled doctor, the test override of its interval applied; undefined when it is off (no channel). */
+export function doctorWatchRules(config: Config, cluster: string): DoctorWatchRules | undefined {
+  const own = findCluster(config, cluster)?.doctor;
+  if (!own?.channel) return undefined;
+  const seconds = config.doctorEveryOverrideSeconds ?? own.everyMinutes * 60;
+  return { channel: own.channel, everyMs: seconds * 1000, newPostsPerHour: own.newPostsPerHour };
+}

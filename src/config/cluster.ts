@@ -35,6 +35,15 @@ const approvalSchema = z.object({
   expiresMinutes: z.number().positive().max(24 * 60).optional().meta({ description: 'an approval card expires after this long', shownDefault: 'the global `approvalExpiresMinutes`' }),
 });
 
+export const slackChannelId = z.string().regex(/^[CG][A-Z0-9]{2,}$/, 'a Slack channel id such as C012ABCDEF');
+
+/** The scheduled doctor of one cluster: off unless it has a channel to post its changes to. */
+const doctorWatchSchema = z.object({
+  channel: slackChannelId.optional().meta({ description: 'Slack channel id the scheduled doctor posts this cluster\'s changes to (a symptom newly present, its clearing, a doctor that cannot run); without it the scheduled doctor is off', shownDefault: 'none (off)' }),
+  everyMinutes: z.number().min(1).max(24 * 60).default(10).meta({ description: 'how often the scheduled doctor runs on this cluster (one scan at a time across bot replicas)' }),
+  newPostsPerHour: z.number().int().min(1).max(100).default(5).meta({ description: 'symptoms newly present posted as a message each, per sliding hour; more are folded into one message that names them and points to `/platform doctor`' }),
+});
+
 export const clusterSchema = z.object({
   name: z
     .string()
@@ -45,6 +54,7 @@ export const clusterSchema = z.object({
     shownDefault: '`{ source: default }`',
   }),
   approval: approvalSchema.default({}),
+  doctor: doctorWatchSchema.prefault({}),
   ...platformNamesSchema.shape,
 });
 

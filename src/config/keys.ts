@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { clusterSchema, slackUserId, userGroupId } from './cluster.js';
+import { clusterSchema, slackChannelId, slackUserId, userGroupId } from './cluster.js';
 
 /** How the text of an environment variable becomes a value; `objects` (a list of them) only the file can hold. */
 export type Reading = 'text' | 'number' | 'flag' | 'list' | 'objects';
@@ -155,7 +155,7 @@ export const keys = {
   }),
   listenChannels: key({
     env: 'PLATFORM_MEDIC_CHANNELS', read: 'list', inFile: true,
-    schema: z.array(z.string().regex(/^[CG][A-Z0-9]{2,}$/, 'a Slack channel id such as C012ABCDEF')).default([]),
+    schema: z.array(slackChannelId).default([]),
     shownDefault: 'every channel the bot is in',
     description: 'channels whose messages are read for pasted errors; direct messages are always read',
   }),
@@ -197,6 +197,11 @@ export const keys = {
     env: 'PLATFORM_MEDIC_WAIT_OVERRIDE_SECONDS', read: 'number', inFile: true,
     schema: z.number().min(0).max(3600).optional(),
     description: 'replaces every wait of the guide (e.g. its 5 minutes) with this many seconds: demos on the simulated cluster and tests only, never production',
+  }),
+  doctorEveryOverrideSeconds: key({
+    env: 'PLATFORM_MEDIC_DOCTOR_EVERY_OVERRIDE_SECONDS', read: 'number', inFile: true,
+    schema: z.number().min(0.2).max(3600).optional(),
+    description: 'replaces every cluster\'s `doctor.everyMinutes` with this many seconds: demos on the simulated cluster and tests only, never production',
   }),
   // prefault: the default goes through the schema, so the one cluster gets a standard install's names.
   clusters: key({

@@ -3,6 +3,7 @@ import type { Config } from '../config.js';
 import type { ClusterEvidenceCache } from '../core/evidence-cache.js';
 import type { MedicMetrics } from '../observability/metrics.js';
 import type { RemedyCoordinator } from '../jobs/lifecycle/coordinator.js';
+import type { DoctorWatch } from '../jobs/watch/doctor-watch.js';
 import type { SlackOutbox } from '../slack/outbox.js';
 import type { PasteBudget } from './paste-budget.js';
 
@@ -24,4 +25,6 @@ export interface HandlerDeps {
   readonly pasteEvidence: ClusterEvidenceCache;
   /** Counts match answers by entry; absent in handler unit tests. */
   readonly metrics?: MedicMetrics;
+  /** The scheduled doctor; absent when no cluster has a channel for it. */
+  readonly watch?: DoctorWatch;
 }

@@ -20,7 +20,9 @@ export type AuditAction =
   /** A doctor ran on a cluster (read-only). */
   | 'doctor'
   /** After a run, the entry's detector looked at the symptom: cleared, still present, or why it could not tell. */
-  | 'verified';
+  | 'verified'
+  /** A person silenced one symptom of the scheduled doctor on one cluster for a while. */
+  | 'doctor-snoozed';
 
 /** One record of the audit trail. Never holds a secret: only ids, names and the bot's own messages. */
 export interface AuditRecord {

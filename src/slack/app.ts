@@ -10,11 +10,13 @@ import { registerShortcuts } from '../handlers/shortcuts/index.js';
 import { registerValues } from '../handlers/values/index.js';
 import { PasteBudget } from '../handlers/paste-budget.js';
 import { SlackReporter } from '../handlers/slack-reporter.js';
+import { SlackWatchReporter } from '../handlers/watch-reporter.js';
 import { who } from '../views/slack/kit.js';
 import { RemedyCoordinator } from '../jobs/lifecycle/coordinator.js';
 import { connectRedis, safeRedisUrl } from '../jobs/redis.js';
 import { RedisOutageLog } from '../jobs/redis-outage.js';
 import { RequestStore } from '../jobs/requests.js';
+import { DoctorWatch } from '../jobs/watch/doctor-watch.js';
 import { SharedTokenBuckets } from '../jobs/token-buckets.js';
 import { countRequests, observe, slackCheck, startHealthServer, type Health, type HealthServer, type MedicMetrics } from '../observability/index.js';
 import { configuredApprovers } from './approvers.js';
@@ -79,6 +81,8 @@ function socketModeReceiver(appToken: string, apiUrl: string | undefined, slackL
 export interface SlackBot {
   readonly app: App;
   readonly coordinator: RemedyCoordinator;
+  /** The scheduled doctor of the clusters with a `doctor.channel`; absent when none has. */
+  readonly watch?: DoctorWatch;
   /** /healthz, /readyz: served on the Bolt port, or on HEALTH_PORT in Socket Mode. */
   readonly health: Health;
   readonly metrics: MedicMetrics;
@@ -131,6 +135,8 @@ export function createSlackBot(config: Config, logger: Logger, options: { metric
   const reporter = new SlackReporter(outbox.remedy, store, logger);
   const policy = configuredApprovers(config, webClient, logger);
   const coordinator = new RemedyCoordinator({ config, logger, redis, store, outage, reporter, policy, metrics, nameOf: who });
+  const watch = new DoctorWatch({ config, logger, redis, desk: coordinator, policy, reporter: new SlackWatchReporter(outbox.remedy, logger), nameOf: who });
+  const watching = watch.clusters().length > 0;
   app.use(countRequests(metrics));
   const replayRedis = connectRedis(config.redisUrl, 'client');
   replayRedis.on('error', () => undefined);
@@ -139,7 +145,7 @@ export function createSlackBot(config: Config, logger: Logger, options: { metric
   const permalink = async (channel: string, ts: string) => (await client.chat.getPermalink({ channel, message_ts: ts })).permalink;
   // Pasted errors' candidates are checked on the cluster, each entry at most once per pasteEvidenceReuseSeconds per replica.
   const pasteEvidence = new ClusterEvidenceCache(coordinator, evidenceCacheOptions(config));
-  const deps = { config, coordinator, logger, metrics, outbox, pasteBudget, permalink, pasteEvidence };
+  const deps = { config, coordinator, logger, metrics, outbox, pasteBudget, permalink, pasteEvidence, ...(watching ? { watch } : {}) };
   registerCommands(app, deps);
   registerActions(app, deps);
   registerShortcuts(app, deps);
@@ -153,11 +159,13 @@ export function createSlackBot(config: Config, logger: Logger, options: { metric
   return {
     app,
     coordinator,
+    ...(watching ? { watch } : {}),
     health,
     metrics,
     async start() {
       identity = await verifySlackToken(botToken, apiUrl);
       await coordinator.start();
+      if (watching) watch.start();
       if (socketMode) {
         await app.start();
         healthServer = await startHealthServer(config.healthPort, health.routes());
@@ -175,6 +183,7 @@ export function createSlackBot(config: Config, logger: Logger, options: { metric
       health.beginShutdown();
       await app.stop();
       await healthServer?.close();
+      await watch.stop();
       await coordinator.close();
       await redis.quit().catch(() => undefined);
       await outbox.close();

@@ -36,7 +36,7 @@ export function clusterRows(): string[][] {
   const walk = (shape: Record<string, z.ZodType>, prefix: string): void => {
     for (const [name, schema] of Object.entries(shape)) {
       const meta = z.globalRegistry.get(schema) as { description?: string; shownDefault?: string } | undefined;
-      const inner = schema instanceof z.ZodDefault ? (schema.unwrap() as z.ZodType) : schema;
+      const inner = schema instanceof z.ZodDefault || schema instanceof z.ZodPrefault ? (schema.unwrap() as z.ZodType) : schema;
       if (!meta?.description && inner instanceof z.ZodObject) {
         walk(inner.shape as Record<string, z.ZodType>, `${prefix}${name}.`);
         continue;

@@ -128,6 +128,8 @@ export interface StackOptions {
   extraClusters?: { name: string; approvers: string[] }[];
   /** The simulator hides its fault annotation from the API (what the doctor sees is then only real signals). */
   hideMarkers?: boolean;
+  /** The channel of the scheduled doctor of `sim` (its `doctor.channel`); its worker then starts before the bot, whose first scan needs it. */
+  doctorChannel?: string;
 }
 
 export async function startStack(name: string, options: StackOptions = {}): Promise<Stack> {
@@ -137,7 +139,8 @@ export async function startStack(name: string, options: StackOptions = {}): Prom
   await sim.writeKubeconfig(kubeconfig);
   const configFile = join(dir, 'platform-medic.yaml');
   const extra = (options.extraClusters ?? []).map((c) => `  - name: ${c.name}\n    kube: { source: kubeconfig, path: ${kubeconfig} }\n    approval: { approvers: [${c.approvers.join(', ')}] }\n`).join('');
-  writeFileSync(configFile, `clusters:\n  - name: sim\n    kube: { source: kubeconfig, path: ${kubeconfig} }\n${extra}`);
+  const doctor = options.doctorChannel ? `    doctor: { channel: ${options.doctorChannel} }\n` : '';
+  writeFileSync(configFile, `clusters:\n  - name: sim\n    kube: { source: kubeconfig, path: ${kubeconfig} }\n${doctor}${extra}`);
   const fake = await startFakeSlackApi({ rateLimit: options.rateLimit ?? false });
   const env: Record<string, string> = {
     SLACK_BOT_TOKEN: fake.botToken,
@@ -159,10 +162,12 @@ export async function startStack(name: string, options: StackOptions = {}): Prom
   const config = loadConfig({ env });
   const silent = pino({ level: 'silent' }, new Writable({ write: (_c, _e, cb) => cb() }));
   const botLogger = options.botLog ? createLogger(config.logLevel, options.botLog) : silent;
+  const early = options.doctorChannel ? spawnWorker(env, 'sim') : undefined;
+  await early?.started;
   const bot = createSlackBot(config, botLogger);
   const port = await bot.start();
   const eventsUrl = `http://127.0.0.1:${port}/slack/events`;
-  let worker = spawnWorker(env, 'sim');
+  let worker = early ?? spawnWorker(env, 'sim');
   await worker.started;
   const workers = [worker];
   const queue = new Queue(clusterQueueName('sim'), { connection: { url: options.redisUrl ?? testRedisUrl }, prefix: config.queuePrefix });

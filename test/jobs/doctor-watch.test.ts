@@ -1,0 +1,192 @@
+import { Writable } from 'node:stream';
+import { Redis } from 'ioredis';
+import { pino } from 'pino';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { catalogue } from '../../src/catalogue/index.js';
+import type { DoctorReport, Finding } from '../../src/doctor/scan.js';
+import { AuditTrail } from '../../src/jobs/audit.js';
+import { deletePrefix } from '../../src/jobs/cleanup.js';
+import { RequestStore } from '../../src/jobs/requests.js';
+import type { ClearedBy, WatchReporter } from '../../src/jobs/watch/reporter.js';
+import { WatchState, type WatchPost } from '../../src/jobs/watch/state.js';
+import { applyScan, type ScanInput } from '../../src/jobs/watch/watch-scan.js';
+import { eventually, testRedisUrl, uniquePrefix } from '../support/stack.js';
+
+/** What the watch said, in order: a reporter that keeps each call, and answers a new message with its ts. */
+class RecordingReporter implements WatchReporter {
+  said: string[] = [];
+  private n = 0;
+  /** When true, posting fails (Slack down, the bot not in the channel). */
+  failing = false;
+  private post(line: string): Promise<string | undefined> {
+    if (this.failing) return Promise.resolve(undefined);
+    this.said.push(line);
+    return Promise.resolve(`ts${++this.n}`);
+  }
+  private say(line: string): Promise<void> {
+    this.said.push(line);
+    return Promise.resolve();
+  }
+  started(_c: string, _ch: string, present: readonly Finding[]) {
+    return this.post(`started: ${present.map((f) => f.id).join(',')}`);
+  }
+  appeared(_c: string, _ch: string, f: Finding) {
+    return this.post(`new: ${f.id}`);
+  }
+  folded(_c: string, _ch: string, fs: readonly Finding[], perHour: number) {
+    return this.post(`folded (${perHour}/h): ${fs.map((f) => f.id).join(',')}`);
+  }
+  cleared(_c: string, post: WatchPost, entry: { id: string }, _at: Date, by?: ClearedBy) {
+    return this.say(`cleared in ${post.ts}: ${entry.id}${by ? ` after ${by.requestId} by ${by.requestedBy}` : ''}`);
+  }
+  unavailable(_c: string, _ch: string, message: string) {
+    return this.post(`could not run: ${message}`);
+  }
+  recovered(_c: string, post: WatchPost | undefined) {
+    return this.say(`runs again in ${post?.ts}`);
+  }
+  snoozed() {
+    return Promise.resolve();
+  }
+  take(): string[] {
+    return this.said.splice(0);
+  }
+}
+
+const silent = pino({ level: 'silent' }, new Writable({ write: (_c, _e, cb) => cb() }));
+const [a, b, c, d] = catalogue.filter((e) => e.detector && e.detector.kind !== 'notObservable').map((e) => e.id);
+
+/** A report with the given entries present (and `unknown` ones unknown); every other entry absent. */
+function report(present: readonly string[], unknown: readonly string[] = []): ScanInput {
+  const findings = catalogue.map((e): Finding => {
+    const state = present.includes(e.id) ? 'present' : unknown.includes(e.id) ? 'unknown' : 'absent';
+    return { id: e.id, ref: e.ref, title: e.title, state, evidence: state === 'present' ? [{ object: `pod/devtroncd/${e.id}`, detail: 'seen' }] : [], ...(state === 'unknown' ? { reason: 'error' as const, message: 'timeout' } : {}) };
+  });
+  const r: DoctorReport = { findings, startedAt: new Date().toISOString(), tookMs: 5 };
+  return { ok: true, report: r };
+}
+
+describe("the scheduled doctor's changes, on real Redis", () => {
+  let redis: Redis;
+  const prefixes: string[] = [];
+  beforeAll(() => {
+    redis = new Redis(testRedisUrl);
+  });
+  afterAll(async () => {
+    for (const p of prefixes) await deletePrefix(redis, p);
+    redis.disconnect();
+  });
+
+  function watch(perHour = 2) {
+    const prefix = uniquePrefix('watch');
+    prefixes.push(prefix);
+    const reporter = new RecordingReporter();
+    const state = new WatchState(redis, prefix, 'prod-eu');
+    const audit = new AuditTrail(redis, prefix, 1);
+    const parts = { state, reporter, audit, store: new RequestStore(redis, prefix), logger: silent, rules: { channel: 'C0WATCH', everyMs: 600_000, newPostsPerHour: perHour } };
+    let now = Date.UTC(2025, 0, 6, 10, 0, 0);
+    /** A scan `minutes` after the last one, on the test's clock. */
+    const scan = (input: ScanInput, minutes = 10) => applyScan(parts, input, new Date((now += minutes * 60_000)));
+    /** A scan now, on the clock the audit trail records with. */
+    const scanNow = (input: ScanInput) => applyScan(parts, input, new Date());
+    return { reporter, state, audit, scan, scanNow };
+  }
+
+  it('lists what is present once when it has no record; later posts only what is newly present, at most K an hour, the rest folded into one message', async () => {
+    const w = watch(2);
+    await w.scan(report([a!]));
+    expect(w.reporter.take()).toEqual([`started: ${a}`]);
+    await w.scan(report([a!, b!, c!, d!]));
+    expect(w.reporter.take()).toEqual([`new: ${b}`, `new: ${c}`, `folded (2/h): ${d}`]);
+    await w.scan(report([a!, b!, c!, d!]));
+    expect(w.reporter.take()).toEqual([]);
+    // Within the hour the budget is spent: a newly present symptom is folded; an hour later it is not.
+    await w.scan(report([b!, c!, d!]));
+    expect(w.reporter.take()).toEqual(['cleared in ts1: ' + a]);
+    await w.scan(report([a!, b!, c!, d!]));
+    expect(w.reporter.take()).toEqual([`folded (2/h): ${a}`]);
+    await w.scan(report([b!, c!, d!]), 5);
+    await w.scan(report([a!, b!, c!, d!]), 61);
+    expect(w.reporter.take()).toEqual([`cleared in ts5: ${a}`, `new: ${a}`]);
+  });
+
+  it('never clears a symptom it could not judge this time; clears it when absent, in the thread of the message that named it', async () => {
+    const w = watch();
+    await w.scan(report([]));
+    await w.scan(report([a!, b!]));
+    w.reporter.take();
+    await w.scan(report([b!], [a!]));
+    expect(w.reporter.take()).toEqual([]);
+    await w.scan(report([b!]));
+    expect(w.reporter.take()).toEqual([`cleared in ts2: ${a}`]);
+  });
+
+  it('credits a clearing to our remedy of that entry on that cluster that worked since the symptom was seen, and to no other', async () => {
+    const w = watch(5);
+    const tick = () => new Promise((r) => setTimeout(r, 5));
+    await w.scanNow(report([]));
+    await w.audit.append({ action: 'outcome', who: 'worker', requestId: 'rold', entryId: a!, cluster: 'prod-eu', detail: 'completed: every step finished' });
+    await tick();
+    await w.scanNow(report([a!, b!]));
+    await tick();
+    await w.audit.append({ action: 'requested', who: 'U0ASKED', requestId: 'rfail', entryId: b!, cluster: 'prod-eu' });
+    await w.audit.append({ action: 'outcome', who: 'worker', requestId: 'rfail', entryId: b!, cluster: 'prod-eu', detail: 'failed: step 1' });
+    await w.audit.append({ action: 'outcome', who: 'worker', requestId: 'rother', entryId: a!, cluster: 'prod-us', detail: 'completed: every step finished' });
+    w.reporter.take();
+    await w.scanNow(report([]));
+    expect(w.reporter.take()).toEqual([`cleared in ts2: ${a}`, `cleared in ts3: ${b}`]);
+
+    await w.scanNow(report([a!]));
+    await tick();
+    await w.audit.append({ action: 'requested', who: 'U0ASKED', requestId: 'rgood', entryId: a!, cluster: 'prod-eu' });
+    await w.audit.append({ action: 'outcome', who: 'worker', requestId: 'rgood', entryId: a!, cluster: 'prod-eu', detail: 'completed: every step finished' });
+    w.reporter.take();
+    await w.scanNow(report([]));
+    expect(w.reporter.take()).toEqual([`cleared in ts4: ${a} after rgood by U0ASKED`]);
+  });
+
+  it('records a symptom newly present while snoozed without a word, and announces it once when the snooze ends while it stays', async () => {
+    const w = watch();
+    await w.scan(report([]));
+    expect(w.reporter.take()).toEqual(['started: ']);
+    await w.state.snooze(a!, 'U0APPROVER', 500, Date.now());
+    await w.scan(report([a!]));
+    await w.scan(report([]));
+    await w.scan(report([a!]));
+    expect(w.reporter.take()).toEqual([]);
+    await eventually(async () => (await w.state.snoozes([a!])).size === 0, { what: 'the snooze to end' });
+    await w.scan(report([a!]));
+    await w.scan(report([a!]));
+    expect(w.reporter.take()).toEqual([`new: ${a}`]);
+  });
+
+  it('says once that the doctor could not run, keeps its record meanwhile, and says once in that thread that it runs again', async () => {
+    const w = watch();
+    await w.scan(report([a!]));
+    w.reporter.take();
+    expect(await w.scan({ ok: false, message: 'no worker of prod-eu answered within 60 s' })).toBe(false);
+    await w.scan({ ok: false, message: 'no worker of prod-eu answered within 60 s' });
+    const everyUnknown = report([], catalogue.map((e) => e.id));
+    await w.scan(everyUnknown);
+    expect(w.reporter.take()).toEqual(['could not run: no worker of prod-eu answered within 60 s']);
+    await w.scan(report([a!]));
+    expect(w.reporter.take()).toEqual(['runs again in ts2']);
+    await w.scan(everyUnknown);
+    expect(w.reporter.take()).toEqual(['could not run: no check could read the cluster (error: timeout)']);
+  });
+
+  it('tries again at the next scan when a post could not be made, rather than counting it as said', async () => {
+    const w = watch();
+    w.reporter.failing = true;
+    await w.scan(report([a!]));
+    expect(await w.state.established()).toBe(false);
+    w.reporter.failing = false;
+    await w.scan(report([a!]));
+    expect(w.reporter.take()).toEqual([`started: ${a}`]);
+    w.reporter.failing = true;
+    await w.scan(report([a!, b!]));
+    w.reporter.failing = false;
+    await w.scan(report([a!, b!]));
+    expect(w.reporter.take()).toEqual([`new: ${b}`]);
+  });
+});
