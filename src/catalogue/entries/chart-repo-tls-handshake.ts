@@ -10,7 +10,7 @@ export const chartRepoTlsHandshake: CatalogueEntry = {
   signatures: {
     errors: ['tls: handshake failure'],
     phrases: ['chart repository charts missing', 'public chart repo not syncing'],
-    context: ['index.yaml', 'chart', 'repository', 'helm', 'chart repo'],
+    context: ['index.yaml', 'chart', 'repository', 'helm', 'chart repo', 'allow insecure connection', 'chart sync'],
   },
   versions: { atLeast: '0.7.1', why: 'the insecure-connection remedy needs platform 0.7.1 or later (section 9)' },
   detector: {

@@ -10,7 +10,8 @@ export const datasourceUpdateFailed: CatalogueEntry = {
   cause: 'The main platform pod holds a stale configuration.',
   signatures: {
     errors: ['Failed to update datasource. Reload new version and try again', 'Failed to update datasource'],
-    phrases: ['cannot update cluster', 'updating cluster fails'],
+    phrases: ['cannot update cluster', 'updating cluster fails', 'not able to update cluster'],
+    // In the guide's source's words: docs/FAQs/devtron-troubleshoot.md §8 ("Not able to update cluster").
     context: ['cluster', 'datasource', 'grafana'],
   },
   detector: {

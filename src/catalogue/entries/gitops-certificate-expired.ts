@@ -29,6 +29,8 @@ export const gitopsCertificateExpired: CatalogueEntry = {
       'gitops',
       'argocd-secret',
       'tls.crt',
+      'authentication handshake failed',
+      'argocd-server.devtroncd',
     ],
     // The controller's own log reporting an expired certificate while it calls a repository or a cluster
     // names that remote's certificate, not its own serving one.
