@@ -1,4 +1,5 @@
 import { calibrationTable } from './calibration-table.js';
+import type { CalibrationPoint } from './types.js';
 
 /**
  * The confidence a person sees is a probability that the entry shown first is the right one, not the
@@ -6,12 +7,7 @@ import { calibrationTable } from './calibration-table.js';
  * table fitted on the tuning part of the real-paste corpus (bench/calibrate.ts, never on the held-out
  * part), to how often answers at that score were right. The map is monotone, so it never reorders.
  */
-export interface CalibrationPoint {
-  /** The middle of a band of raw scores. */
-  readonly score: number;
-  /** How often the first entry shown at scores in that band was the right one. */
-  readonly right: number;
-}
+export type { CalibrationPoint };
 
 /** The probability for a raw score: linear between the fitted bands, flat beyond the outermost. */
 export function probability(score: number, table: readonly CalibrationPoint[] = calibrationTable): number {
