@@ -9,15 +9,14 @@ export const databaseDropBlocked: CatalogueEntry = {
   symptom: "Dropping a database fails with 'is being accessed by other users'.",
   cause: 'Sessions are still open on the database.',
   signatures: {
-    errors: ['is being accessed by other users', 'other session using the database', 'other sessions using the database'],
+    errors: ['is being accessed by other users'],
     phrases: ['cannot drop database', 'drop database fails'],
     context: ['postgres', 'postgresql', 'drop database', 'psql', 'dropdb', 'ObjectInUse'],
     // The same message from CREATE DATABASE … TEMPLATE names the template as the "source database": a copy
     // is blocked, not a drop, and terminating the template's sessions and dropping is not the answer.
     // Sources: PostgreSQL's CREATE DATABASE documentation (the template must have no other connections),
-    // knex/knex-db-manager and odoo/odoo#5833 (source database "template1" / "duplicate_test" is being
-    // accessed), docs/FAQs/devtron-troubleshoot.md §17 (the DETAIL line: "There is 1 other session using the
-    // database").
+    // Vincit/knex-db-manager and odoo/odoo#5833 (source database "template1" / "duplicate_test" is
+    // being accessed), docs/FAQs/devtron-troubleshoot.md §17.
     excludes: ['source database'],
   },
   params: [{ name: 'database', description: 'the database to drop', pattern: '^[A-Za-z_][A-Za-z0-9_-]{0,62}$', example: 'orchestrator_old' }],

@@ -32,6 +32,12 @@ export const gitopsCertificateExpired: CatalogueEntry = {
       'authentication handshake failed',
       'argocd-server.devtroncd',
     ],
+    // Downstream: the main platform pod talks to the controller over gRPC, so its log shows the expired
+    // serving certificate as "transport: authentication handshake failed: x509: certificate has expired"
+    // against argocd-server.devtroncd — hence the guide's last step, restarting the main pod so it uses the
+    // new certificate. Sources: docs/FAQs/devtron-troubleshoot.md §25, devtron-labs/devtron#3364 (how to
+    // refresh the certificate), devtron-labs/devtron#4695 (the same handshake failure with no expiry: a
+    // missing server.secretkey, not this entry).
     // The controller's own log reporting an expired certificate while it calls a repository or a cluster
     // names that remote's certificate, not its own serving one.
     excludes: [

@@ -29,7 +29,6 @@ export const metricsServerTls: CatalogueEntry = {
       ':10250',
       'metrics/resource',
       'kubectl top',
-      'kubelet-certificate-authority',
     ],
     // Downstream: the scrape fails on the kubelets' serving certificates, so `kubectl top` and the
     // metrics API give nothing, and people say the certificates "have no IP SANs" or "could not be
