@@ -49,6 +49,13 @@ export const gitopsCertificateExpired: CatalogueEntry = {
       'unable to connect to the server',
       'kube-apiserver',
       'kubeadm',
+      // A certificate the controller reads from its own argocd-server-tls secret (cert-manager's, or the
+      // chart's server.certificate) takes precedence over argocd-secret's: removing tls.crt there renews
+      // nothing. Sources: Argo CD's TLS configuration documentation (argocd-server-tls is used when present),
+      // argoproj/argo-cd#10707 and argoproj/argo-helm#4017 (a rotated argocd-server-tls served stale).
+      'argocd-server-tls',
+      'cert-manager',
+      'server.certificate.enabled',
     ],
   },
   detector: { kind: 'certificateExpiry', secret: 'gitopsSecret', namespace: 'platformNamespace', key: 'tls.crt', withinDays: 7 },
