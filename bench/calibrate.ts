@@ -31,7 +31,7 @@ const table = fitCalibration(answers, bands);
 console.log(`${answers.length} tune answers showing an entry first, ${answers.filter((a) => a.right).length} right`);
 console.table(table);
 if (process.argv.includes('--write')) {
-  const body = `import type { CalibrationPoint } from './calibration.js';
+  const body = `import type { CalibrationPoint } from './types.js';
 
 /**
  * Written by \`npx tsx bench/calibrate.ts --write\` from the tune part of test/fixtures/real (${answers.length}

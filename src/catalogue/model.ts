@@ -74,6 +74,13 @@ export interface Signatures {
   /** Words that make the entry more likely when they appear with its evidence (component names). */
   readonly context?: readonly string[];
   /**
+   * What the entry's cause breaks further down, in the words of other components (tables missing because
+   * the migrations failed, a load balancer left half made): texts that other causes produce too, so they
+   * are never enough alone, even in a sentence. They count with support: one of the entry's `context`
+   * texts near them, or, for an entry whose remedy acts on the platform, a paste that names the platform.
+   */
+  readonly downstream?: readonly string[];
+  /**
    * Texts that show the entry's fix is already in place (the setting the guide prescribes); with words
    * saying the error persists, the entry is not proposed again (see matching/applied.ts).
    */

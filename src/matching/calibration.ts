@@ -1,3 +1,5 @@
+import type { CalibrationPoint } from './types.js';
+
 /**
  * The confidence a person sees is a probability that the entry shown first is the right one, not the
  * matcher's raw score. The raw score ranks entries and decides the verdict; this maps it, through a
@@ -5,12 +7,7 @@
  * part), to how often answers at that score were right. The map is monotone, so it never reorders.
  * The table is calibration-table.ts, handed in by the matcher (index.ts).
  */
-export interface CalibrationPoint {
-  /** The middle of a band of raw scores. */
-  readonly score: number;
-  /** How often the first entry shown at scores in that band was the right one. */
-  readonly right: number;
-}
+export type { CalibrationPoint };
 
 /** The probability for a raw score: linear between the fitted bands, flat beyond the outermost. */
 export function probability(score: number, table: readonly CalibrationPoint[]): number {

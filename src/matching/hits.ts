@@ -1,6 +1,8 @@
 import type { MarkerHit } from './table-markers.js';
 import { Kind, type CompiledCatalogue } from './literals.js';
 
+/** Kinds of literal an entry has (Kind's values other than the table reader's Marker). */
+const KINDS = 6;
 /** Evidence lines kept per entry and kind: enough to show, cheap on huge logs. */
 export const EVIDENCE_CAP = 5;
 /** Context and exclude lines kept per entry: they are weighed against nearby evidence. */
@@ -17,10 +19,10 @@ export interface Hit {
 
 /** What one scan of a text found, per entry; filled by the scanner, read by the scorer. */
 export class Hits {
-  /** Distinct refs seen per entry and kind: distinct[entry * 4 + kind]. */
+  /** Distinct refs seen per entry and kind: distinct[entry * KINDS + kind]. */
   readonly distinct: Int32Array;
   private readonly refSeen: Uint8Array;
-  /** Per entry: error and phrase hits (first EVIDENCE_CAP lines of each kind). */
+  /** Per entry: error, phrase and downstream hits (first EVIDENCE_CAP lines of each kind). */
   readonly evidence: Hit[][];
   /** Per entry: context and exclude hits, one per line and ref. */
   readonly nearby: Hit[][];
@@ -29,7 +31,7 @@ export class Hits {
 
   constructor(readonly compiled: CompiledCatalogue) {
     const n = compiled.entries.length;
-    this.distinct = new Int32Array(n * 4);
+    this.distinct = new Int32Array(n * KINDS);
     this.refSeen = new Uint8Array(compiled.refs.length);
     this.lastLine = new Int32Array(compiled.refs.length).fill(-1);
     this.evidence = Array.from({ length: n }, () => []);
@@ -49,12 +51,12 @@ export class Hits {
       }
       if (this.refSeen[r] === 0) {
         this.refSeen[r] = 1;
-        const at = ref.entry * 4 + ref.kind;
+        const at = ref.entry * KINDS + ref.kind;
         this.distinct[at] = this.distinct[at]! + 1;
       }
-      if (ref.kind === Kind.Error || ref.kind === Kind.Phrase) {
+      if (ref.kind === Kind.Error || ref.kind === Kind.Phrase || ref.kind === Kind.Downstream) {
         const list = this.evidence[ref.entry]!;
-        if (list.length < EVIDENCE_CAP * 2 && list.filter((h) => refs[h.ref]!.kind === ref.kind).length < EVIDENCE_CAP) {
+        if (list.length < EVIDENCE_CAP * 3 && list.filter((h) => refs[h.ref]!.kind === ref.kind).length < EVIDENCE_CAP) {
           list.push({ line, start, ref: r });
         }
       } else {

@@ -6,7 +6,7 @@ import { patterns } from './patterns.js';
 import { buildBagIndex, type BagIndex } from './prose.js';
 
 /** What a literal is to an entry (section order of Signatures), or a kubectl table marker. */
-export const Kind = { Error: 0, Phrase: 1, Context: 2, Exclude: 3, Marker: 4 } as const;
+export const Kind = { Error: 0, Phrase: 1, Context: 2, Exclude: 3, Marker: 4, Downstream: 5 } as const;
 export type Kind = (typeof Kind)[keyof typeof Kind];
 
 /** One use of a pattern: by an entry as one kind of signature, or by the table reader (entry -1). */
@@ -64,6 +64,7 @@ export function literalsOf(entries: readonly CatalogueEntry[]): { literals: stri
     for (const t of s.phrases) add(t, { entry, kind: Kind.Phrase, signature: t });
     for (const t of s.context ?? []) add(t, { entry, kind: Kind.Context, signature: t });
     for (const t of s.excludes ?? []) add(t, { entry, kind: Kind.Exclude, signature: t });
+    for (const t of s.downstream ?? []) add(t, { entry, kind: Kind.Downstream, signature: t });
   });
   for (const [text, marker] of TABLE_MARKERS) add(text, { entry: -1, kind: Kind.Marker, signature: text, marker });
   const literals = [...byPattern.keys()];

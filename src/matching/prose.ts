@@ -61,6 +61,8 @@ const SYNONYMS = new Map([
   ['failing', 'fail'],
   ['failure', 'fail'],
   ['broken', 'fail'],
+  // "Bounce the pod" is operators' slang for restarting it.
+  ['bounc', 'restart'],
 ]);
 
 /** A light suffix stripper: enough to make logs/log, streaming/stream, fetched/fetch, expires/expired meet. */

@@ -4,6 +4,7 @@ import { lineAt } from './lines.js';
 import { Kind, normaliseLiteral, type CompiledCatalogue } from './literals.js';
 import { patterns } from './patterns.js';
 import { bagMatches, isProse, words, type BagMatch } from './prose.js';
+import { readSubject } from './subject.js';
 import { rulesFor } from './table-rules.js';
 import { ruledOutByVersion, statedVersions } from './versions.js';
 
@@ -16,10 +17,14 @@ import { ruledOutByVersion, statedVersions } from './versions.js';
  *   bag     a sentence whose words cover most of one of the entry's phrases or its title: 0.30 + 0.30 ×
  *           coverage, plus 0.04 per shared word beyond two, up to two (a longer phrase covered is more
  *           telling); it stays below an exact text, which says more than a paraphrase
- *   weak    a `phrases` text inside machine output (or of one word), or a weak table row: 0.40 (0.46 for two)
+ *   weak    a `phrases` text inside machine output (or of one word), a `downstream` text (what the cause
+ *           broke further down, wherever it stands), or a weak table row: 0.40 (0.46 for two)
  * The best tier sets the base; other tiers at or above the threshold agreeing add 0.05 each; each different `context` text near
- * the evidence adds 0.12 (at most two count). An `excludes` text near the evidence removes it. An
- * entry is proposed at THRESHOLD or above, so weak evidence alone never is: it needs context.
+ * the evidence adds 0.12 (at most two count); for an entry whose remedy acts on the platform, a paste
+ * that names the platform counts as one such text for its downstream evidence (a missing table is the
+ * failed migrations' when the paste is the platform's, anyone's otherwise). An `excludes` text near the
+ * evidence removes it. An entry is proposed at THRESHOLD or above, so weak evidence alone never is: it
+ * needs context.
  */
 export const THRESHOLD = 0.5;
 
@@ -47,6 +52,8 @@ export interface Found {
   /** The signature normalised (lower case, single spaces). */
   readonly literal: string;
   readonly tier: Tier;
+  /** A `downstream` text: weak wherever it stands, supported by the platform's name (see above). */
+  readonly downstream?: boolean;
 }
 
 /** An entry's score: its confidence, its evidence, and how close it came if it has none. */
@@ -116,6 +123,10 @@ export function score(text: string, lines: number, compiled: CompiledCatalogue, 
     const found: Found[] = [...tableFound[entry]!];
     for (const h of hits.evidence[entry]!) {
       const ref = refs[h.ref]!;
+      if (ref.kind === Kind.Downstream) {
+        found.push({ line: h.line, start: h.start, signature: ref.signature, literal: ref.literal, tier: 'weak', downstream: true });
+        continue;
+      }
       // A phrase is a person's description in a sentence; one machine word (a status, a cookie name) is not.
       const strong = ref.kind === Kind.Error || (ref.signature.trim().includes(' ') && lineIsProse(h.line, h.start));
       found.push({ line: h.line, start: h.start, signature: ref.signature, literal: ref.literal, tier: strong ? 'error' : 'weak' });
@@ -126,6 +137,10 @@ export function score(text: string, lines: number, compiled: CompiledCatalogue, 
   });
   const specific = keepMostSpecific(raw);
   const versions = statedVersions(text);
+  // Whether the paste names the platform, read (once, and only when needed) around the downstream evidence.
+  let platformNamed: boolean | undefined;
+  const namesPlatform = (): boolean =>
+    (platformNamed ??= readSubject(text, specific.flatMap((found) => found.filter((f) => f.downstream).map((f) => f.start))).platform);
 
   return entries.map((e, entry): Scored => {
     const bag = bags[entry];
@@ -141,7 +156,8 @@ export function score(text: string, lines: number, compiled: CompiledCatalogue, 
     for (const h of nearby) {
       if (!contextRefs.has(h.ref) && refs[h.ref]!.kind === Kind.Context && supports(h, refs[h.ref]!.literal, found, short)) contextRefs.add(h.ref);
     }
-    const context = Math.min(contextRefs.size, 2);
+    const platformSupport = (e.appliesTo ?? 'platform') === 'platform' && found.some((f) => f.downstream) && namesPlatform() ? 1 : 0;
+    const context = Math.min(contextRefs.size + platformSupport, 2);
     if (found.length === 0) {
       const vetoed = beforeVeto > 0 ? 0.4 : 0;
       const telling = [...contextRefs].some((r) => namesAThing(refs[r]!.literal)) || contextRefs.size >= TELLING_CONTEXT ? contextRefs.size : 0;

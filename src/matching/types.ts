@@ -38,3 +38,11 @@ export type MatchResult =
   | { readonly verdict: 'match'; readonly matches: readonly Candidate[] }
   | { readonly verdict: 'ask'; readonly matches: readonly Candidate[]; readonly why: AskReason }
   | { readonly verdict: 'no-match'; readonly matches: readonly []; readonly nearest: readonly string[]; readonly note?: string };
+
+/** One band of the confidence calibration (calibration.ts): a raw score and how often answers there were right. */
+export interface CalibrationPoint {
+  /** The middle of a band of raw scores. */
+  readonly score: number;
+  /** How often the first entry shown at scores in that band was the right one. */
+  readonly right: number;
+}

@@ -9,7 +9,13 @@ export const adminPasswordNoBase64: CatalogueEntry = {
   symptom: 'Reading the admin password fails on a host that has no base64 tool.',
   cause: 'The base64 tool is missing.',
   signatures: {
-    errors: [
+    errors: [],
+    // The missing tool's own message is the entry's only when the paste is about the platform's admin
+    // password: the same words come from anyone decoding any secret on Windows or in a minimal image.
+    // Sources: docs/FAQs/devtron-troubleshoot.md §19 ("'base64' is not recognized as an internal or
+    // external command" while reading ADMIN_PASSWORD), MicrosoftDocs/azure-docs#60811 (the same on
+    // PowerShell for an AKS certificate procedure).
+    downstream: [
       'base64: command not found',
       "'base64' is not recognized as an internal or external command",
       'base64: not found',

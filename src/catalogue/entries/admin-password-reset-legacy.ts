@@ -12,7 +12,10 @@ export const adminPasswordResetLegacy: CatalogueEntry = {
   signatures: {
     errors: [],
     phrases: ['reset admin password old version', 'reset argocd admin password', 'reset password before 0.6.9'],
-    context: ['argocd-secret', 'admin.password', 'argocd', 'password'],
+    context: ['argocd-secret', 'admin.password', 'argocd', 'password', 'ACD_PASSWORD'],
+    // In other words: before v0.6.9 the admin login is the GitOps controller's, so people ask how to reset
+    // "the argocd admin password" and read ACD_PASSWORD. Sources: the guide's 5.3 and 9 (LTAG below
+    // v0.6.9), docs/FAQs/devtron-troubleshoot.md §18-19 (ACD_PASSWORD on older installs).
   },
   versions: { below: '0.6.9', why: 'versions before v0.6.9 keep the admin password in the GitOps controller secret (section 5.3)' },
   detector: {

@@ -12,7 +12,11 @@ export const adminPasswordReset: CatalogueEntry = {
   signatures: {
     errors: ['invalid username or password'],
     phrases: ['reset admin password', 'forgot admin password', 'lost admin password', 'admin password not working'],
-    context: ['admin', 'password', 'login', 'dex'],
+    context: ['admin', 'password', 'login', 'dex', 'admin.passwordMtime'],
+    // Downstream: nothing beyond the dashboard's own answer ("invalid username or password"); the same words
+    // come from every product's login, so they ask between this reset and the gentler reading of the
+    // password or the stale cookie. Sources: docs/FAQs/devtron-troubleshoot.md §18 (remove ADMIN_PASSWORD,
+    // admin.password and admin.passwordMtime, restart argocd-dex-server).
   },
   versions: { atLeast: '0.6.9', why: 'password reset by key removal exists from v0.6.9 (section 9)' },
   detector: {

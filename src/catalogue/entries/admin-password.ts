@@ -25,6 +25,11 @@ export const adminPassword: CatalogueEntry = {
       'login',
       'devtron-secret',
     ],
+    // In other words: people ask for the login of a fresh install ("default", "initial" password) and
+    // find the key with `kubectl … get secret devtron-secret -o jsonpath='{.data.ADMIN_PASSWORD}'`; the
+    // install notes print that command. A rejected password is the gentler end of 5.2's message (see
+    // admin-password-reset's `gentler`). Sources: the install NOTES quoted in devtron-labs/devtron#3839,
+    // docs/FAQs/devtron-troubleshoot.md §18 ("Run the command for admin credentials").
   },
   detector: {
     kind: 'notObservable',

@@ -10,8 +10,30 @@ export const appMetricsAbsent: CatalogueEntry = {
   cause: "The metrics operator's service monitor selector only picks its own release's monitors.",
   signatures: {
     errors: ['serviceMonitorSelectorNilUsesHelmValues'],
-    phrases: ['app metrics absent', 'application metrics not showing', 'servicemonitor not picked up', 'no application metrics'],
-    context: ['prometheus', 'servicemonitor', 'kube-prometheus-stack', 'operator'],
+    phrases: [
+      'app metrics absent',
+      'application metrics not showing',
+      'servicemonitor not picked up',
+      'no application metrics',
+      'servicemonitor not discovered',
+      'servicemonitor not being discovered',
+      'prometheus does not discover the servicemonitor',
+      'servicemonitor not appearing in targets',
+      'servicemonitor not showing up in targets',
+      'servicemonitor missing the release label',
+      'target does not appear in prometheus',
+    ],
+    context: ['prometheus', 'servicemonitor', 'kube-prometheus-stack', 'operator', 'serviceMonitorNamespaceSelector', 'prometheus-operator', 'release: prometheus', 'targets'],
+    // In other words: the operator's default selector matches only monitors labelled with its own
+    // release, so other charts' ServiceMonitors are "not discovered" and their targets never appear.
+    // Sources: prometheus-operator/prometheus-operator#1470 ("ServiceMonitor not appearing in config or
+    // targets"; release: prometheus-operator, then serviceMonitorSelectorNilUsesHelmValues: false),
+    // prometheus-operator/kube-prometheus#1392 ("servicemonitor not being discovered"; the release label),
+    // prometheus-community/helm-charts#1631 (kube-state-metrics' ServiceMonitor ignored without the label),
+    // #1694 and #1867 (monitors of other namespaces and Grafana's own), docs/FAQs/devtron-troubleshoot.md §15.
+    // The selector itself, quoted from the Prometheus object, is what the entry changes: with a service
+    // monitor near it, it is the entry's.
+    downstream: ['serviceMonitorSelector'],
   },
   detector: {
     kind: 'notObservable',

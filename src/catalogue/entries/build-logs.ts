@@ -54,6 +54,10 @@ export const buildLogs: CatalogueEntry = {
       'nats: connection closed',
       'nats: no servers available for connection',
       'stan: connect request timeout',
+      'build status stuck in running',
+      'build stuck in starting even though the pod completed',
+      'ci workflow status not updated',
+      'build pod finished but status still running',
     ],
     context: [
       'kubewatch',
@@ -64,6 +68,18 @@ export const buildLogs: CatalogueEntry = {
       'workflow status',
       'abort',
       'logs tab',
+      'devtron-ci',
+      'ci-runner',
+    ],
+    // Downstream: the watcher and the brokers carry build events as well as logs, so while they are not
+    // relaying the build's status stays at Starting or Running after its pod has finished. Sources: devtron-labs/devtron#2728 ("CI
+    // workflow status stuck in Starting or Running, by any reason nats down"), #4926 ("the build would
+    // start … remains in starting state … running status and completions status are not reflected"),
+    // #1936 (kubewatch and ci-runner without NATS connectivity), docs/FAQs/devtron-troubleshoot.md §4.
+    downstream: [
+      'stuck in starting',
+      'stuck in running state',
+      'status not updating',
     ],
   },
   detector: {

@@ -10,7 +10,12 @@ export const chartRepoTlsHandshake: CatalogueEntry = {
   signatures: {
     errors: ['tls: handshake failure'],
     phrases: ['chart repository charts missing', 'public chart repo not syncing'],
-    context: ['index.yaml', 'chart', 'repository', 'helm', 'chart repo'],
+    context: ['index.yaml', 'chart', 'repository', 'helm', 'chart repo', 'allow insecure connection', 'chart sync'],
+    // Downstream: the repository's charts are missing from the Chart Store because the sync cannot read its
+    // index. Deliberately not evidence: the chart manager's "is not a valid chart repository or cannot be
+    // reached" and "TLS handshake timeout", which it writes for any unreachable repository (a moved URL, a
+    // 404, a slow network), not for the cipher mismatch the insecure-connection setting causes. Sources: the
+    // guide's 7.26 and 9, devtron-labs/devtron#930 and #935 (chart sync), helm/helm's repo errors.
   },
   versions: { atLeast: '0.7.1', why: 'the insecure-connection remedy needs platform 0.7.1 or later (section 9)' },
   detector: {

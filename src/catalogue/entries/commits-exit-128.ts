@@ -24,6 +24,10 @@ export const commitsExit128: CatalogueEntry = {
       'repository not found',
       'fatal:',
       'gitsensor',
+      'could not read username',
+      'could not read from remote repository',
+      'select material',
+      'git account',
     ],
     excludes: [
       'could not resolve host',
@@ -31,7 +35,19 @@ export const commitsExit128: CatalogueEntry = {
       'temporary failure in name resolution',
       'no such host',
       'no space left on device',
+      'git-sync',
+      'reference is not a tree',
+      'not our ref',
+      'are too open',
+      'unprotected private key file',
     ],
+    // Git exits with 128 for every fatal error. Not this remedy: another product's git (the git-sync
+    // sidecar), a commit that no longer exists after a force-push ("reference is not a tree", "not our
+    // ref": re-saving and a new token fetch nothing), and an SSH key file whose mode is too open (ssh
+    // refuses it whatever the token). Sources: kubernetes/git-sync#182 (its own "exit status 128"),
+    // devtron-labs/devtron#2890 (exit status 128 after an amended, force-pushed commit), #3419 (the key
+    // file's mode turned 660 after a git-sensor restart), OpenSSH's "Permissions 0644 for … are too open"
+    // ("UNPROTECTED PRIVATE KEY FILE!"), docs/FAQs and the guide's 7.23 (token, re-save, git-sensor).
   },
   detector: {
     kind: 'logLines',

@@ -17,6 +17,9 @@ export const dashboardsMissing: CatalogueEntry = {
       'no graphs on app details',
       'metrics dashboard not found',
       'orgid=2 not found',
+      'grafana dashboards not visible in app details',
+      'graphs not visible on app details',
+      'app details graphs not showing',
     ],
     context: [
       'grafana',
@@ -24,7 +27,14 @@ export const dashboardsMissing: CatalogueEntry = {
       'orgid',
       'dashboard',
       'prometheus',
+      'devtron-grafana',
+      'devtron-metrics-view',
+      'prometheus endpoint',
     ],
+    // In other words: App Details shows no graphs; the organisation is devtron-metrics-view, served by
+    // devtron-grafana under /grafana. Sources: docs/FAQs/devtron-troubleshoot.md §5 ("Grafana dashboards
+    // not visible in App Details page even after adding Prometheus endpoint", its curl calls name
+    // devtron-grafana.devtroncd and the devtron-metrics-view organisation).
     excludes: [
       'plugin not found',
     ],

@@ -11,7 +11,13 @@ export const databaseDropBlocked: CatalogueEntry = {
   signatures: {
     errors: ['is being accessed by other users'],
     phrases: ['cannot drop database', 'drop database fails'],
-    context: ['postgres', 'postgresql', 'drop database', 'psql'],
+    context: ['postgres', 'postgresql', 'drop database', 'psql', 'dropdb', 'ObjectInUse'],
+    // The same message from CREATE DATABASE … TEMPLATE names the template as the "source database": a copy
+    // is blocked, not a drop, and terminating the template's sessions and dropping is not the answer.
+    // Sources: PostgreSQL's CREATE DATABASE documentation (the template must have no other connections),
+    // Vincit/knex-db-manager and odoo/odoo#5833 (source database "template1" / "duplicate_test" is
+    // being accessed), docs/FAQs/devtron-troubleshoot.md §17.
+    excludes: ['source database'],
   },
   params: [{ name: 'database', description: 'the database to drop', pattern: '^[A-Za-z_][A-Za-z0-9_-]{0,62}$', example: 'orchestrator_old' }],
   stages: [

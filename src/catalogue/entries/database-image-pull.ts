@@ -36,7 +36,15 @@ export const databaseImagePull: CatalogueEntry = {
       'Failed to pull image',
       'manifest unknown',
       'not found',
+      'error in connecting db',
+      'bitnamilegacy',
     ],
+    // Downstream: the platform's other pods crash-loop because they cannot reach the database
+    // (devtron's "error in connecting db" at start-up); the Bitnami images the chart names were moved to
+    // bitnamilegacy. Sources: docs/FAQs/devtron-troubleshoot.md §9 ("There may be some other pods also in
+    // crashloop as they are not able to connect to database"), devtron-labs/devtron#4356 (the
+    // orchestrator's "error in connecting db" log line), sidpalas/devops-directive-kubernetes-course#25 and
+    // bitnami/charts#36268 (bitnami/postgresql images gone, bitnamilegacy/postgresql in their place).
   },
   detector: { kind: 'imagePullFailing', pods: { pod: 'databasePod', in: 'platformNamespace' }, dependants: { label: 'mainPodLabel', in: 'platformNamespace' } },
   stages: [

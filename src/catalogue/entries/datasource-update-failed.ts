@@ -12,6 +12,11 @@ export const datasourceUpdateFailed: CatalogueEntry = {
     errors: ['Failed to update datasource. Reload new version and try again', 'Failed to update datasource'],
     phrases: ['cannot update cluster', 'updating cluster fails'],
     context: ['cluster', 'datasource', 'grafana'],
+    // Downstream: none found beyond the guide's own text. The message is the metrics dashboard's answer to
+    // an update carrying a stale version (it also answers its own users' provisioning and API clients so),
+    // which is why the platform's cluster update fails until the main pod is restarted. Sources:
+    // docs/FAQs/devtron-troubleshoot.md §8 ({"message":"Failed to update datasource. Reload new version and
+    // try again"} when updating an already-added cluster).
   },
   detector: {
     kind: 'logLines',

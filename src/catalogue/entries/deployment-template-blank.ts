@@ -10,7 +10,11 @@ export const deploymentTemplateBlank: CatalogueEntry = {
   signatures: {
     errors: ['app-values.yaml'],
     phrases: ['base deployment template blank', 'deployment template is empty', 'advanced yaml section blank', 'basic gui section blank'],
-    context: ['deployment template', 'chart', 'custom chart'],
+    context: ['deployment template', 'chart', 'custom chart', 'release-values.yaml', 'deployment charts'],
+    // In other words: an uploaded chart whose values file is values.yaml only leaves the editor without
+    // values. Sources: docs/FAQs/devtron-troubleshoot.md §30 (blank Basic (GUI) and Advanced (YAML)
+    // sections for a chart without app-values.yaml), devtron-labs/devtron#2398 ("values.yaml needs to be
+    // renamed as app-values.yaml"), #5810 (the deployment chart doc).
   },
   detector: {
     kind: 'notObservable',

@@ -16,12 +16,25 @@ export const discoverNoCharts: CatalogueEntry = {
       'charts not showing in discover',
       'discover section empty',
       'no charts shown',
+      'charts not available in discover',
+      'charts from the new helm repo not showing',
+      'chart store shows no charts',
     ],
     context: [
       'chart store',
       'discover',
       'charts',
+      'app-sync-job',
+      'app-sync-cronjob',
+      'chart-sync',
     ],
+    // In other words: the chart list is filled by a sync job (app-sync-job / app-sync-cronjob, the
+    // chart-sync image), so a new repository's charts are missing until it runs. Sources:
+    // devtron-labs/devtron#508 ("charts aren't available unless the app-sync-cronjob runs next"), #930 and
+    // #935 (manual sync / refetch), #1863 (fresh install shows no charts until a refetch),
+    // docs/FAQs/devtron-troubleshoot.md §7. The remedy is the refresh: charts still missing after it
+    // (devtron-labs/devtron#4808, #5517) need something else.
+    applied: ['refresh chart', 'refetch chart', 'refresh button', 'refetched the charts', 'refreshed the charts'],
   },
   detector: {
     kind: 'notObservable',

@@ -20,12 +20,27 @@ export const gitSensorStuck: CatalogueEntry = {
       'not picking up new commits',
       'no automatic builds',
       'stuck on an old commit',
+      'select material not loading',
+      'select material is not clickable',
     ],
     context: [
       'git-sensor',
       'git-sensor-0',
       'polling',
       'commit',
+      'gitsensor',
+      'select material',
+      'poll',
+    ],
+    // Downstream and in other words: the git-sensor lists the commits behind "Select Material" and polls
+    // for automatic builds, so when it is stuck that list does not load and auto builds stop; when it has
+    // run out of processes git reports it cannot fork. Sources: devtron-labs/devtron#6530 ("Select
+    // Material not clickable & automatic builds not working", "cannot fork() for ssh", fixed by deleting
+    // the gitsensor pod), #1272 (automatic CI and git-sensor polling), docs/FAQs/devtron-troubleshoot.md
+    // §10 ("Unable to fetch the latest commit and not able to trigger auto build").
+    downstream: [
+      'cannot fork()',
+      'unable to fork',
     ],
     excludes: [
       "we couldn't deliver this payload",

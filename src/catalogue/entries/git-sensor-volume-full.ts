@@ -10,7 +10,6 @@ export const gitSensorVolumeFull: CatalogueEntry = {
   signatures: {
     errors: [],
     phrases: [
-      'no space left on device',
       'git-sensor disk full',
       'git sensor volume full',
       'git-volume full',
@@ -24,6 +23,17 @@ export const gitSensorVolumeFull: CatalogueEntry = {
       '/git-base',
       'gitsensor',
     ],
+    // A full disk says "no space left on device" in every product; it is the git-sensor's claim only when
+    // the paste is the git-sensor's (or otherwise the platform's). Downstream of the full claim, git fails
+    // to write its objects ("index-pack failed", "unable to write file"). Sources: devtron-labs/devtron#4714
+    // (the FAQ "Git-sensor PVC- disk full"), docs/FAQs/devtron-troubleshoot.md §27, gitpod-io/gitpod#3372
+    // and #1069 (the same message from another product's full disk).
+    downstream: [
+      'no space left on device',
+      'fatal: index-pack failed',
+    ],
+    // A build pod (in the build namespace) that runs out of space fills its node's disk, not the claim.
+    excludes: ['devtron-ci'],
   },
   params: [{ name: 'size', description: 'the new size of the claim', default: '20Gi', pattern: '^[1-9][0-9]{0,4}(Gi|Ti)$', example: '20Gi' }],
   detector: {

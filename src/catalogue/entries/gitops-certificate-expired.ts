@@ -29,7 +29,15 @@ export const gitopsCertificateExpired: CatalogueEntry = {
       'gitops',
       'argocd-secret',
       'tls.crt',
+      'authentication handshake failed',
+      'argocd-server.devtroncd',
     ],
+    // Downstream: the main platform pod talks to the controller over gRPC, so its log shows the expired
+    // serving certificate as "transport: authentication handshake failed: x509: certificate has expired"
+    // against argocd-server.devtroncd — hence the guide's last step, restarting the main pod so it uses the
+    // new certificate. Sources: docs/FAQs/devtron-troubleshoot.md §25, devtron-labs/devtron#3364 (how to
+    // refresh the certificate), devtron-labs/devtron#4695 (the same handshake failure with no expiry: a
+    // missing server.secretkey, not this entry).
     // The controller's own log reporting an expired certificate while it calls a repository or a cluster
     // names that remote's certificate, not its own serving one.
     excludes: [
@@ -41,6 +49,13 @@ export const gitopsCertificateExpired: CatalogueEntry = {
       'unable to connect to the server',
       'kube-apiserver',
       'kubeadm',
+      // A certificate the controller reads from its own argocd-server-tls secret (cert-manager's, or the
+      // chart's server.certificate) takes precedence over argocd-secret's: removing tls.crt there renews
+      // nothing. Sources: Argo CD's TLS configuration documentation (argocd-server-tls is used when present),
+      // argoproj/argo-cd#10707 and argoproj/argo-helm#4017 (a rotated argocd-server-tls served stale).
+      'argocd-server-tls',
+      'cert-manager',
+      'server.certificate.enabled',
     ],
   },
   detector: { kind: 'certificateExpiry', secret: 'gitopsSecret', namespace: 'platformNamespace', key: 'tls.crt', withinDays: 7 },

@@ -11,6 +11,11 @@ export const gitopsPipelineFails: CatalogueEntry = {
     errors: [],
     phrases: ['gitops pipeline cannot be created', 'cannot create gitops pipeline', 'gitops deployment error', 'gitops deployments fail'],
     context: ['gitops', 'argocd', 'pipeline', 'module'],
+    // Not this remedy: the GitOps controller not installed at all (its secret key missing), or the race on
+    // a first automatic deployment fixed in code. Sources: devtron-labs/devtron#4695 ("server.secretkey is
+    // missing": the argo-cd integration was not installed), #2599 ("argocd app already exists" on the
+    // first deployment).
+    excludes: ['server.secretkey is missing', 'app already exists'],
   },
   detector: {
     kind: 'notObservable',

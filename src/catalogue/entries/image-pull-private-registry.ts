@@ -60,7 +60,16 @@ export const imagePullPrivateRegistry: CatalogueEntry = {
       'postgresql-postgresql',
       'bitnami/postgresql',
       'bitnami/minideb',
+      'i/o timeout',
+      'no such host',
+      'server gave HTTP response to HTTPS client',
+      'x509: certificate signed by unknown authority',
     ],
+    // A pull that cannot reach the registry, resolve its name or trust its certificate fails before any
+    // credential is read: credentials injected to the cluster change nothing. Sources: the Kubernetes
+    // documentation on ImagePullBackOff and on pulling from a private registry, containerd's "failed to do
+    // request … dial tcp … i/o timeout" (shameed1910/springboot-postgres-k8s#1), Docker's insecure-registry
+    // documentation ("server gave HTTP response to HTTPS client").
   },
   detector: {
     kind: 'imagePullFailing',

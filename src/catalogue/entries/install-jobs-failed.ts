@@ -19,6 +19,10 @@ export const installJobsFailed: CatalogueEntry = {
       'unauthorized',
       'BackoffLimitExceeded',
       'job has reached the specified backoff limit',
+      'migration jobs failed',
+      'migrate job failed',
+      'postgresql-migrate job failed',
+      'unable to save host url',
     ],
     context: [
       'devtroncd',
@@ -29,6 +33,26 @@ export const installJobsFailed: CatalogueEntry = {
       'host url',
       'postgresql-migrate',
       'fresh install',
+      'migration job',
+      'migration jobs',
+      'app-sync-job',
+    ],
+    // Downstream: the migrator jobs create the schema, so when they fail the platform's components find
+    // tables missing (go-pg's `ERROR #42P01 relation "gitops_config" does not exist` at start-up) and
+    // the dashboard shows its "Not authorized" page to the admin. Sources: devtron-labs/devtron#592 and #839 and #1472 (gitops_config, the
+    // maintainer: "Migration jobs which create tables in database must have failed"), #4384 and #6656
+    // (rbac_policy_data; "status of pod/job names starting with postgresql-migrate-"), #1863 (chart-sync:
+    // relation "chart_repo" does not exist while migrations run), #545 (the "Not authorized … don't have
+    // access to information on this page" page; "looks like migration job failed"), the dashboard's
+    // constants (REQUIRED_MANAGER_ACCESS), docs/FAQs/devtron-troubleshoot.md §1.
+    downstream: [
+      'ERROR #42P01',
+      'SQLSTATE 42P01',
+      'relation "',
+      'missing db tables',
+      'tables are missing',
+      'tables were not created',
+      'have access to information on this page',
     ],
     excludes: [
       'you must be logged in to the server',

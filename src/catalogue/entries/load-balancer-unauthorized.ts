@@ -11,6 +11,11 @@ export const loadBalancerUnauthorized: CatalogueEntry = {
   signatures: {
     errors: [
       'is not authorized to perform: elasticloadbalancing',
+      'no identity-based policy allows the elasticloadbalancing',
+      'Failed deploy model due to AccessDenied',
+      'Failed build model due to AccessDenied',
+      'Failed deploy model due to UnauthorizedOperation',
+      'Failed build model due to UnauthorizedOperation',
     ],
     phrases: [
       'UnauthorizedOperation',
@@ -19,6 +24,8 @@ export const loadBalancerUnauthorized: CatalogueEntry = {
       'cannot provision load balancer',
       'alb not created',
       'load balancer not provisioned',
+      'alb controller fails to create load balancer',
+      'ingress has no address',
     ],
     context: [
       'aws-load-balancer-controller',
@@ -27,6 +34,38 @@ export const loadBalancerUnauthorized: CatalogueEntry = {
       'load balancer',
       'targetgroup',
       'ingress',
+      'alb-ingress-controller',
+      'elbv2',
+      'FailedDeployModel',
+      'FailedBuildModel',
+      'iam_policy.json',
+    ],
+    // Downstream: the controller calls EC2, WAF, Shield, tagging and IAM as well as ELB, so a policy that
+    // lacks one of them fails there, and sometimes only as an InternalFailure (status 500) while it leaves a
+    // target group behind and the ingress without an address. Not this remedy: a role the controller
+    // cannot assume (sts:AssumeRoleWithWebIdentity, a trust-policy or OIDC matter), and the in-tree cloud
+    // provider's "Error syncing load balancer" (the control plane's role, not the controller's). Sources:
+    // kubernetes-sigs/aws-load-balancer-controller#3242 (only "Failed deploy model due to InternalFailure";
+    // the maintainer finds shield:GetSubscriptionState denied), #924 (tag:GetResources: "the controller
+    // lacks permissions"), #3399 and #3339 and #2240 (AccessDenied / UnauthorizedOperation events), #1935
+    // and #2240 (WebIdentityErr: the service account's role annotation and trust), aws/eks-charts#742,
+    // interuss/dss#1127 (DescribeListenerAttributes after a controller upgrade),
+    // docs/FAQs/devtron-troubleshoot.md §14.
+    downstream: [
+      'Failed deploy model due to InternalFailure',
+      'is not authorized to perform: ec2:',
+      'is not authorized to perform: shield:',
+      'is not authorized to perform: wafv2:',
+      'is not authorized to perform: waf-regional:',
+      'is not authorized to perform: tag:GetResources',
+      'is not authorized to perform: iam:CreateServiceLinkedRole',
+      'Encoded authorization failure message',
+      'AccessDeniedException',
+    ],
+    excludes: [
+      'sts:AssumeRoleWithWebIdentity',
+      'WebIdentityErr',
+      'Error syncing load balancer',
     ],
   },
   detector: {

@@ -20,6 +20,10 @@ export const rolloutCrdsOutdated: CatalogueEntry = {
       'rollout crd outdated',
       'in io.argoproj.v1alpha1.Rollout',
       'ValidationError(Rollout.spec',
+      'deploy fails with app metrics enabled',
+      'deployment with app metrics goes degraded',
+      'deployment metrics have no data',
+      'configmap as data volume not mounted',
     ],
     context: [
       'rollout',
@@ -29,7 +33,17 @@ export const rolloutCrdsOutdated: CatalogueEntry = {
       'secret',
       'volume',
       'data volume',
+      'envoy',
+      'app-metrics',
+      'app metrics',
     ],
+    // Downstream, in other words: with outdated rollout definitions a deploy with application metrics
+    // (the envoy sidecar and its ConfigMap) goes Degraded and deployment metrics stay empty; ConfigMaps
+    // and Secrets mounted as data volumes are not applied. Sources: devtron-labs/devtron#1017 ("throws an
+    // error whenever we try to deploy with app-metrics enabled … deployment metrics doesn't have any
+    // data", "goes under degraded"), devtron-labs/devtron#1086 (the rollout CRD fix: "app-metrics or envoy
+    // configmap not being able to be mounted or configmaps and secrets not being able to be applied as
+    // data-volume"), docs/FAQs/devtron-troubleshoot.md §2.
   },
   detector: { kind: 'crdOutdated', crd: 'rollouts.argoproj.io', generatorAtLeast: '0.4.0' },
   stages: [

@@ -11,7 +11,12 @@ export const rolloutInvalidJson: CatalogueEntry = {
   signatures: {
     errors: ['Invalid JSON Document'],
     phrases: ['rollout sync failed invalid json'],
-    context: ['rollout', 'last-applied-configuration', 'sync', 'argocd'],
+    context: ['rollout', 'last-applied-configuration', 'sync', 'argocd', 'kubectl edit', 'failed to apply'],
+    // Downstream: the broken annotation is read as JSON wherever the object is applied, so kubectl and the
+    // GitOps controller report the JSON decoder's own words. Sources: argoproj/argo-cd#8060 ("one or more
+    // objects failed to apply, reason: invalid JSON document"), argoproj/argo-cd#3657 (kubectl edit leaving
+    // last-applied-configuration invalid), the Kubernetes declarative-config documentation.
+    downstream: ['looking for beginning of object key string', 'unexpected end of JSON input', 'error unmarshaling JSON'],
   },
   detector: { kind: 'lastAppliedJson', custom: 'rollout', namespace: 'platformNamespace' },
   stages: [

@@ -10,7 +10,9 @@ export const rolloutStableRs: CatalogueEntry = {
   signatures: {
     errors: ["attempt to index a non-table object(nil) with key 'stableRS'", 'attempt to index a non-table object(nil) with key stableRS'],
     phrases: ['rollout stablers error'],
-    context: ['rollout', 'argo-rollouts', 'health.lua', 'lua'],
+    context: ['rollout', 'argo-rollouts', 'health.lua', 'lua', 'devtron-charts/rollout', 'main chunk'],
+    // The chart the guide names: docs/FAQs/devtron-troubleshoot.md §22 (rollout controller 0.13.0 from
+    // devtron-charts/rollout; the Lua stack ends "in main chunk").
   },
   versions: { why: 'rollout controller 0.13.0 on a cluster of version 1.22 or later (section 9)' },
   detector: {

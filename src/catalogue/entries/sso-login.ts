@@ -22,6 +22,9 @@ export const ssoLogin: CatalogueEntry = {
       'cannot log in with sso',
       'single sign-on fails',
       'oidc login fails',
+      'cannot login until the orchestrator pod is restarted',
+      'sso works only after restarting the devtron pod',
+      'sso configuration not applied until the pod is restarted',
     ],
     context: [
       'sso',
@@ -30,7 +33,15 @@ export const ssoLogin: CatalogueEntry = {
       'openid-configuration',
       'failed to query provider',
       'argocd-dex-server',
+      'orchestrator',
+      'api/dex',
+      'login services',
     ],
+    // In other words: the main pod (the "orchestrator") reads the SSO configuration at start-up, so people
+    // report that SSO works only once they restarted ("bounced") it. Sources: devtron-labs/devtron#1990
+    // ("We are not able to login until we bounce the orchestrator pod"), #2829 ("this gets fixed after
+    // deleting devtron pod"), #2753 (the fix: "No need to bounce orchestrator if SSO config are
+    // added/updated"), docs/FAQs/devtron-troubleshoot.md §3.
     excludes: [
       'whitelist-source-range',
       'loadBalancerSourceRanges',

@@ -19,6 +19,8 @@ export const ssoNatAllowlist: CatalogueEntry = {
       'load-balancer-source-ranges',
       'nat gateway',
       'cloud nat',
+      'sso stopped working after ip whitelisting',
+      'sso fails since we restricted access to our ips',
     ],
     context: [
       'sso',
@@ -29,7 +31,13 @@ export const ssoNatAllowlist: CatalogueEntry = {
       'nat',
       'source ranges',
       'ip ranges',
+      'egress',
+      'nat-gateway',
     ],
+    // In other words: the identity flow calls the platform's public address from inside the cluster, so
+    // once that address admits only listed ranges the call times out unless the cluster's egress (NAT)
+    // addresses are listed too. Sources: docs/FAQs/devtron-troubleshoot.md §11 ("restricted devtron-service
+    // to be accessible on certain IPs only and SSO login isn't working … Whitelist the NAT-gateway IPs").
   },
   detector: {
     kind: 'notObservable',

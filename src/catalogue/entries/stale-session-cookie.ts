@@ -25,6 +25,22 @@ export const staleSessionCookie: CatalogueEntry = {
       'back to the login screen',
       'login redirect loop',
       'argocd.token',
+      'clearing cookies resolved',
+      'clearing the cookies fixed',
+      'works after clearing cookies',
+      'cookies not being cleared',
+      'login works after deleting the cookie',
+    ],
+    // Downstream: the GitOps controller rejects the old session's token before the new login counts (a
+    // token signed by a previous install's key, or an expired one), and sends the browser back to the
+    // login page. Sources: argoproj/argo-cd#3727 ("related to cookies not being properly cleared …
+    // Clearing cookies for the site resolved the issue"), argoproj/argo-cd#12833 ("Failed to verify token:
+    // token is expired" in a login redirect loop), argoproj/argo-cd#3552 ("Clearing the browser cache
+    // solves the issue"), docs/FAQs/devtron-troubleshoot.md §6 (the argocd token of the previous session).
+    downstream: [
+      'Failed to verify token: token is expired',
+      'token signature is invalid',
+      'invalid session: token',
     ],
     context: [
       'cookie',

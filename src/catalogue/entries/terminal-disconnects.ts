@@ -29,13 +29,29 @@ export const terminalDisconnects: CatalogueEntry = {
       'websocket',
       'timeoutsec',
       'backendconfig',
+      'sockjs',
+      'code=1006',
+      'code: 1006',
+      'backend-config',
     ],
     excludes: [
       'ingress-nginx',
       'nginx ingress',
       'proxy-read-timeout',
       'aks',
+      'eks',
+      'alb.ingress.kubernetes.io',
+      'idle_timeout.timeout_seconds',
+      'application gateway',
+      'cloudflare',
     ],
+    // Downstream: the terminal's websocket (sockjs) is cut by the load balancer, which the browser reports
+    // as an abnormal close (code 1006) about 30 s after it opened. Only a gce ingress has this backend
+    // timeout and BackendConfig: behind an AWS ALB (its idle timeout), Azure's Application Gateway or
+    // Cloudflare the same drop has another setting. Sources: docs/FAQs/devtron-troubleshoot.md §24,
+    // devtron-labs/devtron#3260, kubernetes/ingress-gce#36 ("WebSocket: connection is broken CloseEvent …
+    // code: 1006"), the GKE BackendConfig documentation (timeoutSec, default 30), devtron-labs/devtron#3314
+    // (intermittent drops on EKS, solved by HTTP/2 on the ingress), kubeblogs.com on GKE's 30-second timeout.
   },
   params: [
     { name: 'timeout', description: 'the backend timeout in seconds', default: '1800', pattern: '^[1-9][0-9]{1,4}$', example: '3600' },

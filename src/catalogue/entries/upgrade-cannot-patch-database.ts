@@ -25,6 +25,17 @@ export const upgradeCannotPatchDatabase: CatalogueEntry = {
       'devtroncd',
       'installer.modules',
       'volumeSize',
+      'devtron-operator',
+    ],
+    // Downstream: the same unlabelled, unannotated resources stop the chart manager earlier in an upgrade
+    // ("exists and cannot be imported into the current release: invalid ownership metadata"), which the
+    // first half of this remedy (label and annotate every resource of the platform namespace) answers.
+    // Sources: docs/setup/upgrade/devtron-upgrade-0.3.x-0.4.x.md (step 3, "Annotate and Label all the
+    // Devtron resources" with app.kubernetes.io/managed-by=Helm and meta.helm.sh/release-name),
+    // docs/FAQs/devtron-troubleshoot.md §20, helm/helm#9125 (what the error means).
+    downstream: [
+      'invalid ownership metadata',
+      'cannot be imported into the current release',
     ],
   },
   // The error is the chart manager's upgrade output. The missing ownership labels it complains of are the

@@ -10,7 +10,17 @@ export const uploadTooLarge: CatalogueEntry = {
   cause: 'The ingress limits the request body size.',
   signatures: {
     errors: ['413 Request Entity Too Large', 'client intended to send too large body'],
-    phrases: ['upload fails for large files', 'file too large to upload', 'cannot upload chart', 'request entity too large'],
+    phrases: ['upload fails for large files', 'file too large to upload', 'cannot upload chart', 'request entity too large', 'image push through ingress fails with 413'],
+    // Downstream: what the 413 page looks like to the tool behind it (the docker client pushing through
+    // the ingress). Not this remedy: NGINX Inc's controller reads its own nginx.org/ annotation, and an
+    // application framework's own body limit answers 413 with its own message. Sources:
+    // docs/FAQs/devtron-troubleshoot.md §13, kubernetes/ingress-nginx#6005 (proxy-body-size), helm/charts#11885
+    // and goharbor/harbor-operator#62 (registry pushes through ingress-nginx: "error parsing HTTP 413
+    // response body"), nginx/kubernetes-ingress#150 and its docs (nginx.org/client-max-body-size), the
+    // body-limit errors of Express (PayloadTooLargeError), Spring (MaxUploadSizeExceededException), Django
+    // (RequestDataTooBig) and Apache httpd (LimitRequestBody).
+    downstream: ['error parsing HTTP 413 response body', 'HTTP 413', 'status code 413'],
+    excludes: ['nginx.org/client-max-body-size', 'PayloadTooLargeError', 'MaxUploadSizeExceededException', 'RequestDataTooBig', 'LimitRequestBody'],
     context: ['nginx', 'ingress', 'upload', 'proxy-body-size'],
     applied: ['proxy-body-size:', 'proxy-body-size=', 'proxy-body-size": '],
   },
