@@ -8,18 +8,28 @@ import { noSuchClusterText } from '../config.js';
  */
 export type EvidenceTarget = { readonly ok: true; readonly cluster: string; readonly named: boolean } | { readonly ok: false; readonly cluster?: string; readonly why: string };
 
-/** A cluster's name as configured: lower-case letters, digits and dashes (src/config/cluster.ts). */
-const name = '([a-z0-9](?:[a-z0-9-]{0,60}[a-z0-9])?)';
-/** After a name: nothing that would make it part of a longer word, host, path or `arn:…`. */
-const after = '(?![A-Za-z0-9_-]|[.:/][A-Za-z0-9])';
 /**
  * "cluster: NAME", "cluster=NAME", "--cluster NAME": said on purpose, so a name no cluster has is an
  * answer of its own. "on cluster NAME" only with a dash or a digit in NAME, so "in cluster mode" is no name.
+ * NAME is a cluster's name as configured (lower-case letters, digits and dashes: src/config/cluster.ts),
+ * and nothing may follow it that would make it part of a longer word, host, path or `arn:…`.
+ * Literals, so that test/matching/redos.test.ts checks them.
  */
 const said = [
-  new RegExp(`(?:^|[^A-Za-z0-9_-])(?:--cluster[= ]|cluster ?[:=] ?)${name}${after}`, 'gim'),
-  new RegExp(`\\b(?:on|in|from) (?:the )?cluster ${name}${after}`, 'gim'),
+  /(?:^|[^A-Za-z0-9_-])(?:--cluster[= ]|cluster ?[:=] ?)([a-z0-9](?:[a-z0-9-]{0,60}[a-z0-9])?)(?![A-Za-z0-9_-]|[.:/][A-Za-z0-9])/gim,
+  /\b(?:on|in|from) (?:the )?cluster ([a-z0-9](?:[a-z0-9-]{0,60}[a-z0-9])?)(?![A-Za-z0-9_-]|[.:/][A-Za-z0-9])/gim,
 ];
+const nameChar = (c: string | undefined): boolean => c !== undefined && /[A-Za-z0-9_-]/.test(c);
+
+/** Whether a lower-cased text mentions a cluster's name as a word of its own (not inside a host, path or longer name). */
+function mentions(lower: string, name: string): boolean {
+  for (let at = lower.indexOf(name); at >= 0; at = lower.indexOf(name, at + 1)) {
+    const next = lower[at + name.length];
+    const inside = nameChar(lower[at - 1]) || nameChar(next) || (next !== undefined && '.:/'.includes(next) && /[a-z0-9]/.test(lower[at + name.length + 1] ?? ''));
+    if (!inside) return true;
+  }
+  return false;
+}
 /** Which of the patterns above need a dash or a digit in the name. */
 const loose = 1;
 
@@ -42,7 +52,7 @@ export function evidenceTarget(text: string, config: Pick<Config, 'clusters' | '
     return { ok: false, cluster: first.slice(0, 60), why: noSuchClusterText(first, names, quote) };
   }
   const lower = head.toLowerCase();
-  const mentioned = names.filter((n) => new RegExp(`(?:^|[^a-z0-9_-])${n}${after}`).test(lower));
+  const mentioned = names.filter((n) => mentions(lower, n));
   if (mentioned.length === 1) return { ok: true, cluster: mentioned[0]!, named: true };
   if (mentioned.length > 1) return { ok: false, why: `this message names ${mentioned.length} clusters (${mentioned.map(quote).join(', ')}); say which one with \`cluster: NAME\`` };
   return { ok: true, cluster: config.defaultCluster, named: false };
