@@ -12,6 +12,8 @@ export const cpuGraphsEmpty: CatalogueEntry = {
     phrases: ['cpu graphs empty', 'cpu graph is empty', 'cpu usage not showing', 'memory graphs show but cpu', 'no cpu metrics on app details'],
     context: ['cpu', 'grafana', 'container_cpu_usage_seconds_total', 'memory'],
   },
+  // The CPU panels graph this metric; the store is asked whether the filter leaves any of its series.
+  detector: { kind: 'cpuImageFilter', metric: 'container_cpu_usage_seconds_total' },
   stages: [
     {
       id: 'remove-filter',
