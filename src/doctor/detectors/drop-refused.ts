@@ -19,8 +19,12 @@ const databaseDropRefusedDetector = z.strictObject({
 export type DatabaseDropRefusedDetector = z.input<typeof databaseDropRefusedDetector>;
 
 const source: LogSource = { pod: 'databasePod' };
-/** The refusal of DROP DATABASE (not CREATE DATABASE's `source database "x" is being accessed by other users`). */
-const refusal = /(?<!source )database "(.+?)" is being accessed by other users/;
+/**
+ * The refusal of DROP DATABASE (not CREATE DATABASE's `source database "x" is being accessed by other
+ * users`). A name is at most 63 bytes (NAMEDATALEN 64), so the bounded class keeps the match linear in
+ * the line's length, however long a logged statement is.
+ */
+const refusal = /(?<!source )database "([^"]{1,63})" is being accessed by other users/;
 /** The log line's time as log_line_prefix's %m prints it (`2026-11-22 11:58:00.123 UTC`), when it starts the line. */
 const stamp = /^(\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2})(?:\.\d+)?(?: ([A-Z]{2,5}|[+-]\d{2}(?::?\d{2})?))?\b/;
 
