@@ -2,7 +2,7 @@ import type { KubeConfig } from '@kubernetes/client-node';
 import { catalogue } from '../catalogue/index.js';
 import { ClusterGateway } from '../cluster/gateway.js';
 import { loadKubeConfig } from '../cluster/kubeconfig.js';
-import { faultEntries, simulatedClusterName, startSimulatedCluster, type SimulatedCluster } from '../cluster/sim/index.js';
+import { faultEntries, localDatabase, simulatedClusterName, startSimulatedCluster, type SimulatedCluster } from '../cluster/sim/index.js';
 import { findCluster, loadConfig, noSuchClusterText } from '../config.js';
 import { doctorView } from '../core/doctor.js';
 import { scan, type DoctorReport } from '../doctor/index.js';
@@ -45,14 +45,18 @@ export function doctorJson(cluster: string, report: DoctorReport): string {
   return JSON.stringify({ cluster, findings: report.findings.map((f) => ({ id: f.id, ref: f.ref, state: f.state, evidence: f.evidence.map((e) => ({ object: e.object, detail: e.detail })) })) });
 }
 
-/** A fresh simulated cluster that shows only what a real one would (its fault annotation hidden). */
+/**
+ * A fresh simulated cluster that shows only what a real one would (its fault annotation hidden), with
+ * its metrics dashboard and, as the demo's, the local PostgreSQL as the platform's database.
+ */
 async function simulated(broken: string | undefined): Promise<SimulatedCluster> {
-  const sim = await startSimulatedCluster({ hideMarkers: true, recreateDelayMs: 200, readyDelayMs: 200 });
+  const sim = await startSimulatedCluster({ hideMarkers: true, recreateDelayMs: 200, readyDelayMs: 200, database: localDatabase });
   await sim.settle();
   if (broken) {
     const [entry, depth] = broken.split(':');
     try {
-      sim.break(entry!, depth ? { depth } : undefined);
+      // Entry 16's broken state is a real database's: it is broken once the promise resolves.
+      await sim.break(entry!, depth ? { depth } : undefined);
     } catch (err) {
       await sim.close();
       throw new InputError(`--broken ${broken.slice(0, 60)}: ${(err as Error).message}`);
@@ -77,11 +81,12 @@ export async function runDoctorCommand(args: string[], io: Pick<CliIO, 'stdout' 
     const config = loadConfig();
     const cluster = findCluster(config, opts.cluster);
     if (!cluster) throw new InputError(`--cluster: ${noSuchClusterText(opts.cluster, [simulatedClusterName, ...config.clusters.map((c) => c.name)])} Or use --kubeconfig PATH.`);
+    names = cluster;
     if (cluster.kube.source === 'simulated') {
       sim = await simulated(undefined);
       kubeConfig = sim.kubeConfig();
+      names = { ...cluster, ...sim.addresses };
     } else kubeConfig = loadKubeConfig(cluster.kube);
-    names = cluster;
     clusterName = cluster.name;
   } else if (opts.kubeconfig || opts.context) {
     kubeConfig = loadKubeConfig(opts.kubeconfig ? { source: 'kubeconfig', path: opts.kubeconfig, ...(opts.context ? { context: opts.context } : {}) } : { source: 'default', context: opts.context });
@@ -89,6 +94,8 @@ export async function runDoctorCommand(args: string[], io: Pick<CliIO, 'stdout' 
   } else {
     sim = await simulated(opts.broken);
     kubeConfig = sim.kubeConfig();
+    // The simulated platform's dashboard and database are reached at their own addresses.
+    names = { ...defaultPlatformNames, ...sim.addresses };
     clusterName = simulatedClusterName;
   }
   try {

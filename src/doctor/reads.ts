@@ -2,6 +2,7 @@ import type { ClusterGateway, PodState } from '../cluster/gateway.js';
 import { customKinds } from '../cluster/gateway.js';
 import { ClusterError } from '../cluster/errors.js';
 import type { NamespaceName, PlatformNames } from '../platform-names.js';
+import { readPlatform, type PlatformSnapshot } from './platform-reads.js';
 import { hasLabels, Unreadable, type ObservedCrd, type ListedKind, type ListScope, type LogSource, type LogTail, type Read, type Snapshot, type UnknownReason } from './detectors/detector.js';
 
 /**
@@ -45,6 +46,7 @@ export async function readSnapshot(gateway: ClusterGateway, names: PlatformNames
   let wantsVersion = false;
   const crds = new Set<ObservedCrd>();
   for (const r of reads) {
+    if ('dashboard' in r || 'database' in r) continue; // read by readPlatform
     if ('serverVersion' in r) {
       wantsVersion = true;
     } else if ('crd' in r) {
@@ -82,7 +84,9 @@ export async function readSnapshot(gateway: ClusterGateway, names: PlatformNames
   const certified = new Map<string, Outcome<unknown>>();
   let version: Outcome<unknown> | undefined;
   const definitions = new Map<string, Outcome<unknown>>();
+  const platformRead: Promise<PlatformSnapshot> = readPlatform(gateway, names, reads, unreadable);
   await Promise.all([
+    platformRead,
     ...[...crds].map(async (name) => definitions.set(name, await attempt(() => gateway.observeObjects.crd(name)))),
     ...(wantsVersion ? [(async () => void (version = await attempt(() => gateway.observeObjects.serverVersion())))()] : []),
     ...[...lists].map(async ([key, l]) => listed.set(key, await attempt(() => read(l.kind, l.scope === 'cluster' ? undefined : names[l.scope])))),
@@ -132,6 +136,7 @@ export async function readSnapshot(gateway: ClusterGateway, names: PlatformNames
     return out.value as ReturnType<Snapshot['certificate']>;
   };
   return {
+    ...(await platformRead),
     names,
     now,
     pods: (scope) => fromList('pods', scope),

@@ -46,6 +46,20 @@ describe('platform-medic doctor', () => {
     expect(text.out).toMatch(/pod\/devtroncd\/devtron-\S+ 2 of the last \d+ log lines of devtron, latest: .*Nats Client Connection closed!/);
   });
 
+  it("--broken of an entry in the platform's dashboard or database: present on the fresh simulated cluster, which reaches both", async () => {
+    const presentOf = (out: string) => (JSON.parse(out) as { findings: { id: string; state: string; evidence: { object: string; detail: string }[] }[] }).findings.filter((f) => f.state === 'present');
+    const dashboards = await doctor(['--json', '--broken', 'dashboards-missing']);
+    expect(dashboards.code).toBe(1);
+    expect(presentOf(dashboards.out)).toEqual([
+      { id: 'dashboards-missing', ref: '7.5', state: 'present', evidence: [{ object: 'organisation/2', detail: expect.stringMatching(/^missing on the metrics dashboard at http:\/\/127\.0\.0\.1:\d+\/grafana, which has "Main Org\." \(id 1\); App Details reads organisation 2$/) }] },
+    ]);
+    // Entry 16's broken state is a real database's: the doctor runs once it is there.
+    const database = await doctor(['--json', '--broken', 'database-drop-blocked']);
+    expect(presentOf(database.out).map((f) => [f.id, f.evidence[0]?.detail])).toEqual([
+      ['database-drop-blocked', expect.stringMatching(/^DROP DATABASE refused at \S+ \S+ UTC: "is being accessed by other users"; 1 session still open \(application "orders-report"\)$/)],
+    ]);
+  });
+
   it('refuses bad input as an InputError (exit 2)', async () => {
     await expect(doctor(['--broken', 'no-such-entry'])).rejects.toThrow(InputError);
     await expect(doctor(['--kubeconfig', '/x', '--cluster', 'prod'])).rejects.toThrow(/name a cluster twice/);

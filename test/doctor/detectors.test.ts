@@ -28,6 +28,12 @@ function snapshot(over: Partial<Snapshot>): Snapshot {
     backendConfigs: missing,
     serverVersion: missing,
     crd: missing,
+    dashboardOrgs: missing,
+    dashboardDataSources: missing,
+    dashboards: missing,
+    dashboardModel: missing,
+    seriesCount: missing,
+    databaseSessions: missing,
     ...over,
   };
 }
@@ -135,5 +141,99 @@ describe("the signals helper's detectors judge from the snapshot alone", () => {
     expect(detect(d, view(undefined))).toMatchObject({ state: 'present', evidence: [{ object: 'service/devtroncd/devtron-service' }] });
     expect(detect(d, view('{"default":"long"}', 30)).state).toBe('present');
     expect(detect(d, view('{"default":"long"}', 1800)).state).toBe('absent');
+  });
+});
+
+describe("the dashboard's and the database's detectors judge from the snapshot alone", () => {
+  const mainOrg = { id: 1, name: 'Main Org.' };
+  const metricsView = { id: 2, name: 'devtron-metrics-view' };
+  const prometheus = { id: 1, orgId: 2, name: 'Prometheus', type: 'prometheus', access: 'proxy', url: 'http://prometheus-server.monitoring.svc:80', isDefault: true };
+  const hit = (uid: string, title: string) => ({ uid, title, type: 'dash-db' });
+  const four = [hit('devtron-app-metrics-cpu', 'CPU Usage'), hit('devtron-app-metrics-memory', 'Memory Usage'), hit('devtron-app-metrics-latency', 'Latency'), hit('NnFpQOKGk', 'res_status_per_pod')];
+
+  it('dashboards-missing: no organisation 2, a data source without an address, or a dashboard App Details embeds missing', () => {
+    const d = detectorOf('dashboards-missing');
+    const view = (orgs: { id: number; name: string }[], sources = [prometheus], hits = four) => snapshot({ dashboardOrgs: () => orgs, dashboardDataSources: () => sources, dashboards: () => hits });
+    expect(detect(d, view([mainOrg]))).toEqual({
+      state: 'present',
+      evidence: [{ object: 'organisation/2', detail: 'missing on the metrics dashboard at http://devtron-grafana.devtroncd/grafana, which has "Main Org." (id 1); App Details reads organisation 2' }],
+    });
+    expect(detect(d, view([mainOrg, metricsView], [{ ...prometheus, url: '' }], four.filter((h) => h.title !== 'Latency')))).toEqual({
+      state: 'present',
+      evidence: [
+        { object: 'datasource/devtron-metrics-view/Prometheus', detail: 'has no address: it does not point at the metrics store' },
+        { object: 'dashboard/devtron-metrics-view/Latency', detail: 'missing (uid devtron-app-metrics-latency): App Details cannot show its panels' },
+      ],
+    });
+    // A data source that is not the default is named without the credentials its address may carry.
+    const elsewhere = detect(d, view([mainOrg, metricsView], [{ ...prometheus, url: 'http://reader:s3cret-pw@prometheus:9090', isDefault: false }]));
+    expect(elsewhere).toMatchObject({ state: 'present', evidence: [{ detail: 'points at http://prometheus:9090 but is not the default data source the dashboards use' }] });
+    expect(JSON.stringify(elsewhere)).not.toContain('s3cret');
+    // A dashboard imported under another uid is found by its title, as the repair finds it.
+    expect(detect(d, view([mainOrg, metricsView], [prometheus], [...four.slice(0, 3), hit('x1', 'res_status_per_pod')])).state).toBe('absent');
+  });
+
+  const cpuModel = (filtered: boolean) => ({
+    uid: 'devtron-app-metrics-cpu',
+    panels: [
+      { id: 2, title: 'CPU Usage', targets: [{ refId: 'A', expr: `sum(rate(container_cpu_usage_seconds_total{${filtered ? 'image!="", ' : ''}namespace="$namespace"}[1m]))` }] },
+      { id: 3, title: 'Memory Usage', targets: [{ refId: 'A', expr: 'sum(container_memory_working_set_bytes{image!="", namespace="$namespace"})' }] },
+    ],
+  });
+
+  it("cpu-graphs-empty: the CPU queries' filter, when the metrics store has CPU series and the filter keeps none", () => {
+    const d = detectorOf('cpu-graphs-empty');
+    const view = (model: Record<string, unknown> | undefined, all: number, kept: number) =>
+      snapshot({ dashboardOrgs: () => [mainOrg, metricsView], dashboardModel: () => model, seriesCount: (s) => (s.includes('image!=""') ? kept : all) });
+    expect(detect(d, view(cpuModel(true), 12, 0))).toEqual({
+      state: 'present',
+      evidence: [
+        { object: 'dashboard/devtron-metrics-view/CPU Usage/panel 2', detail: '"CPU Usage" query A filters on image!="": sum(rate(container_cpu_usage_seconds_total{image!="", namespace="$namespace"}[1m]))' },
+        { object: 'metrics/container_cpu_usage_seconds_total', detail: '12 series in the metrics store, none with an image label: the filtered queries return nothing' },
+      ],
+    });
+    expect(detect(d, view(cpuModel(true), 12, 12))).toMatchObject({ state: 'absent', evidence: [{}, { detail: 'the filter keeps 12 of 12 series: the graphs show' }] });
+    expect(detect(d, view(cpuModel(true), 0, 0))).toMatchObject({ state: 'absent', evidence: [{}, { detail: 'no series in the metrics store at all: the filter is not what empties the graphs' }] });
+    // Without the filter (or without the dashboard) the metrics store is not asked.
+    const unasked = (model: Record<string, unknown> | undefined) => snapshot({ dashboardOrgs: () => [mainOrg], dashboardModel: () => model });
+    expect(detect(d, unasked(cpuModel(false)))).toEqual({ state: 'absent', evidence: [{ object: 'dashboard/2/CPU Usage', detail: 'no CPU query filters on image!=""' }] });
+    expect(detect(d, unasked(undefined)).state).toBe('absent');
+    const storeAway = snapshot({
+      dashboardOrgs: () => [mainOrg, metricsView],
+      dashboardModel: () => cpuModel(true),
+      seriesCount: () => {
+        throw new Unreadable('unreachable', 'GET /api/datasources/proxy/1/api/v1/query on the metrics dashboard answered 502.');
+      },
+    });
+    expect(() => detect(d, storeAway)).toThrow(Unreadable);
+  });
+
+  it('database-drop-blocked: a refused DROP DATABASE in the database pod\'s log, of a database that still has sessions', () => {
+    const d = detectorOf('database-drop-blocked');
+    const db = pod({ name: 'postgresql-postgresql-0' });
+    const refused = (name: string, prefix = 'database') => [
+      `2026-11-22 11:58:00.123 UTC [4242] ERROR:  ${prefix} "${name}" is being accessed by other users`,
+      '2026-11-22 11:58:00.123 UTC [4242] DETAIL:  There are 2 other sessions using the database.',
+      `2026-11-22 11:58:00.123 UTC [4242] STATEMENT:  DROP DATABASE ${name}`,
+    ];
+    const view = (lines: string[], sessions?: { database: string; sessions: number; applications: string[] }[]) =>
+      snapshot({ logs: () => [{ pod: db, container: 'postgresql-postgresql', lines }], ...(sessions ? { databaseSessions: () => sessions } : {}) });
+    expect(detect(d, view(refused('orders_old'), [{ database: 'orders_old', sessions: 2, applications: ['orders-report'] }]))).toEqual({
+      state: 'present',
+      evidence: [{ object: 'database/postgresql-postgresql.devtroncd:5432/orders_old', detail: 'DROP DATABASE refused at 2026-11-22 11:58:00 UTC: "is being accessed by other users"; 2 sessions still open (application "orders-report")' }],
+    });
+    expect(detect(d, view(refused('orders_old'), [{ database: 'orders_old', sessions: 0, applications: [] }]))).toMatchObject({ state: 'absent', evidence: [{ detail: 'drop refused at 2026-11-22 11:58:00 UTC; no session is open now, so a drop would succeed' }] });
+    expect(detect(d, view(refused('orders_old'), [{ database: 'postgres', sessions: 1, applications: [] }]))).toMatchObject({ state: 'absent', evidence: [{ detail: 'drop refused at 2026-11-22 11:58:00 UTC; the database is gone since' }] });
+    // Without a refused drop of a database the remedy may drop, the sessions are not read.
+    expect(detect(d, view([]))).toEqual({ state: 'absent', evidence: [] });
+    expect(detect(d, view(refused('template_src', 'source database'))).state).toBe('absent');
+    expect(detect(d, view(refused('orchestrator')))).toMatchObject({ state: 'absent', evidence: [{ object: 'database/postgresql-postgresql.devtroncd:5432/orchestrator' }] });
+    const away = snapshot({
+      logs: () => [{ pod: db, container: 'postgresql-postgresql', lines: refused('orders_old') }],
+      databaseSessions: () => {
+        throw new Unreadable('unreachable', 'Cannot reach PostgreSQL at postgresql-postgresql.devtroncd:5432 (ENOTFOUND) to connect to database "postgres". Is the database pod running?');
+      },
+    });
+    expect(() => detect(d, away)).toThrow(Unreadable);
   });
 });

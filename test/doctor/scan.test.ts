@@ -6,12 +6,42 @@ import { catalogue } from '../../src/catalogue/index.js';
 import type { CatalogueEntry } from '../../src/catalogue/model.js';
 import { knownSecrets } from '../../src/known-secrets.js';
 import { ClusterGateway } from '../../src/cluster/gateway.js';
-import { faultAnnotation, startSimulatedCluster, type SimulatedCluster } from '../../src/cluster/sim/index.js';
+import { faultAnnotation, localDatabase, startSimulatedCluster, type SimulatedCluster } from '../../src/cluster/sim/index.js';
 import { scan } from '../../src/doctor/index.js';
 import { defaultPlatformNames } from '../../src/platform-names.js';
 import { workerSubject } from '../../src/remedies/rbac-manifest.js';
 import { workerRbac } from '../../src/remedies/rbac.js';
+import { createServer, connect, type AddressInfo } from 'node:net';
+import type { PlatformNames } from '../../src/platform-names.js';
+import { setPlatformSecretKey } from '../remedies/dashboard/world.js';
 import { doctor, fast, hiddenSim, present, stateOf } from './support.js';
+
+/** A TCP relay to a local port that counts the connections made through it (the database's, here). */
+async function countingProxy(target: number): Promise<{ port: number; connections(): number; close(): void }> {
+  let count = 0;
+  const server = createServer((socket) => {
+    count++;
+    const upstream = connect(target, '127.0.0.1');
+    socket.pipe(upstream).pipe(socket);
+    const end = () => (socket.destroy(), upstream.destroy());
+    socket.on('error', end).on('close', end);
+    upstream.on('error', end).on('close', end);
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  return { port: (server.address() as AddressInfo).port, connections: () => count, close: () => void server.close() };
+}
+
+/** A local port nothing listens on. */
+async function closedPort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const { port } = server.address() as AddressInfo;
+  await new Promise<void>((r) => server.close(() => r()));
+  return port;
+}
+
+const platformEntries = catalogue.filter((e) => ['dashboards-missing', 'cpu-graphs-empty', 'database-drop-blocked'].includes(e.id));
+
 
 const sims: SimulatedCluster[] = [];
 afterEach(async () => {
@@ -44,11 +74,74 @@ describe('the scan reads each thing once for every detector', () => {
       'GET /apis/networking.k8s.io/v1/namespaces/devtroncd/ingresses',
       'GET /version',
     ]);
-    expect(calls.filter((c) => c.includes('/secrets'))).toEqual(['GET /api/v1/namespaces/devtroncd/secrets/argocd-secret']);
+    // The certificate's secret, and the platform secret once for both the dashboard's and the database's passwords.
+    expect(calls.filter((c) => c.includes('/secrets')).sort()).toEqual(['GET /api/v1/namespaces/devtroncd/secrets/argocd-secret', 'GET /api/v1/namespaces/devtroncd/secrets/devtron-secret']);
     const logs = sim.requests().slice(before).filter((r) => r.path.endsWith('/log'));
     expect(logs.length).toBeGreaterThan(0);
     expect(logs.every((r) => r.path.startsWith('/api/v1/namespaces/devtroncd/pods/') && /tailLines=\d+/.test(r.query))).toBe(true);
     expect(present(report)).toEqual(['build-logs']);
+  });
+
+  it('reads the dashboard and the database once per scan, whatever number of detectors asks', async () => {
+    const sim = track(await startSimulatedCluster({ ...fast, hideMarkers: true, database: localDatabase }));
+    await sim.settle();
+    await sim.break('cpu-graphs-empty');
+    await sim.break('database-drop-blocked');
+    const proxy = await countingProxy(localDatabase.port);
+    const names = { ...sim.names, ...sim.addresses, databasePort: proxy.port };
+    for (const round of [1, 2]) {
+      const before = sim.dashboard.calls().length;
+      const secretsBefore = sim.requests().length;
+      // Each entry twice: the scan merges their reads, and each scan reads once.
+      const report = await scan(new ClusterGateway(sim.kubeConfig()), names, [...platformEntries, ...platformEntries]);
+      expect(present(report)).toEqual(['cpu-graphs-empty', 'database-drop-blocked', 'cpu-graphs-empty', 'database-drop-blocked']);
+      const calls = sim.dashboard.calls().slice(before).map((c) => `${c.method} ${decodeURIComponent(c.path)} ${c.orgHeader ?? '-'} ${c.status}`);
+      expect(calls.sort()).toEqual([
+        'GET /api/dashboards/uid/devtron-app-metrics-cpu 2 200',
+        'GET /api/datasources 2 200',
+        'GET /api/datasources/proxy/1/api/v1/query?query=count(container_cpu_usage_seconds_total) 2 200',
+        'GET /api/datasources/proxy/1/api/v1/query?query=count(container_cpu_usage_seconds_total{image!=""}) 2 200',
+        'GET /api/orgs - 200',
+        'GET /api/search?type=dash-db&limit=5000 2 200',
+      ]);
+      expect(proxy.connections(), `scan ${round}`).toBe(round);
+      expect(sim.requests().slice(secretsBefore).filter((r) => r.path.includes('/secrets/')).map((r) => r.path)).toEqual(['/api/v1/namespaces/devtroncd/secrets/devtron-secret']);
+    }
+    proxy.close();
+  });
+
+  it('says unknown, and why, when the dashboard or the database cannot be read; nothing shown holds their passwords', async () => {
+    const sim = track(await startSimulatedCluster({ ...fast, hideMarkers: true, database: localDatabase }));
+    await sim.settle();
+    await sim.break('database-drop-blocked');
+    const gateway = new ClusterGateway(sim.kubeConfig());
+    const states = async (names: Partial<PlatformNames>) => {
+      const report = await scan(gateway, { ...sim.names, ...sim.addresses, ...names }, platformEntries);
+      return report.findings.map((f) => `${f.id}: ${f.state}${f.reason ? ` (${f.reason}) ${f.message}` : ''}`);
+    };
+    const secret = sim.get({ group: '', version: 'v1', plural: 'secrets' }, 'devtroncd', 'devtron-secret').data as Record<string, string>;
+    const passwords = ['GRAFANA_PASSWORD', 'PG_PASSWORD'].map((k) => Buffer.from(secret[k]!, 'base64').toString('utf8'));
+
+    const closed = await closedPort();
+    const away = await states({ dashboardUrl: `http://127.0.0.1:${closed}/grafana`, databasePort: closed });
+    expect(away).toEqual([
+      expect.stringContaining(`dashboards-missing: unknown (unreachable) Cannot reach the metrics dashboard at http://127.0.0.1:${closed}/grafana (ECONNREFUSED)`),
+      expect.stringContaining('cpu-graphs-empty: unknown (unreachable) Cannot reach the metrics dashboard'),
+      expect.stringContaining(`database-drop-blocked: unknown (unreachable) Cannot reach PostgreSQL at 127.0.0.1:${closed} (ECONNREFUSED)`),
+    ]);
+
+    sim.dashboard.setPassword('rotated-since');
+    expect((await states({}))[0]).toMatch(/^dashboards-missing: unknown \(forbidden\) The metrics dashboard at \S+ refused user "admin" with the password from key GRAFANA_PASSWORD of secret devtroncd\/devtron-secret \(401/);
+
+    await setPlatformSecretKey(sim, 'GRAFANA_PASSWORD', undefined);
+    await setPlatformSecretKey(sim, 'PG_PASSWORD', undefined);
+    const noKeys = await states({});
+    expect(noKeys).toEqual([
+      "dashboards-missing: unknown (not-installed) The platform secret devtroncd/devtron-secret has no key GRAFANA_PASSWORD; set the cluster's password key name or add the key.",
+      "cpu-graphs-empty: unknown (not-installed) The platform secret devtroncd/devtron-secret has no key GRAFANA_PASSWORD; set the cluster's password key name or add the key.",
+      "database-drop-blocked: unknown (not-installed) The platform secret devtroncd/devtron-secret has no key PG_PASSWORD; set the cluster's password key name or add the key.",
+    ]);
+    for (const p of passwords) expect(JSON.stringify([away, noKeys])).not.toContain(p);
   });
 
   it('says unknown, and why, where a read is forbidden, and still answers the rest', async () => {

@@ -12,8 +12,9 @@ export async function hiddenSim(options: { platformVersion?: string } = {}): Pro
   return sim;
 }
 
+/** The doctor on the simulated cluster, reaching its dashboard and database at their own addresses. */
 export async function doctor(sim: SimulatedCluster): Promise<DoctorReport> {
-  return scan(new ClusterGateway(sim.kubeConfig(), { callTimeoutMs: 5_000 }), sim.names, catalogue);
+  return scan(new ClusterGateway(sim.kubeConfig(), { callTimeoutMs: 5_000 }), { ...sim.names, ...sim.addresses }, catalogue);
 }
 
 export const present = (report: DoctorReport): string[] => report.findings.filter((f) => f.state === 'present').map((f) => f.id);

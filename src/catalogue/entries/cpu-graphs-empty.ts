@@ -14,6 +14,8 @@ export const cpuGraphsEmpty: CatalogueEntry = {
     // memory metrics are visible in graphs"; remove image!="" from the CPU queries).
     context: ['cpu', 'grafana', 'container_cpu_usage_seconds_total', 'memory'],
   },
+  // The CPU panels graph this metric; the store is asked whether the filter leaves any of its series.
+  detector: { kind: 'cpuImageFilter', metric: 'container_cpu_usage_seconds_total' },
   stages: [
     {
       id: 'remove-filter',

@@ -39,6 +39,7 @@ export const dashboardsMissing: CatalogueEntry = {
       'plugin not found',
     ],
   },
+  detector: { kind: 'dashboardOrganisation' },
   params: [
     { name: 'metricsStore', description: 'the metrics store endpoint registered for the cluster', pattern: '^https?://[^\\s]+$', example: 'http://prometheus-server.monitoring.svc:80', format: 'in-cluster-url' },
   ],

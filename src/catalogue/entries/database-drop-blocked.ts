@@ -19,6 +19,8 @@ export const databaseDropBlocked: CatalogueEntry = {
     // being accessed), docs/FAQs/devtron-troubleshoot.md §17.
     excludes: ['source database'],
   },
+  // The refused drop in the database pod's log, and the sessions still open on that database.
+  detector: { kind: 'databaseDropRefused' },
   params: [{ name: 'database', description: 'the database to drop', pattern: '^[A-Za-z_][A-Za-z0-9_-]{0,62}$', example: 'orchestrator_old' }],
   stages: [
     {

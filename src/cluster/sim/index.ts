@@ -11,7 +11,8 @@ import { KubeletEvents } from './apiserver/kubelet-events.js';
 import type { SimView } from './platform/fault-model.js';
 import { kubeconfigYaml, simulatedClusterName } from './apiserver/kubeconfig.js';
 import { PlatformComponents } from './platform/platform-components.js';
-import { InstalledDashboard } from './platform/dashboard/installed.js';
+import { InstalledDashboard, installedMetricsStore } from './platform/dashboard/installed.js';
+import { containerSeries } from './platform/dashboard/metrics-store.js';
 import { startDashboardServer, type DashboardServer } from './platform/dashboard/server.js';
 import { PlatformDatabase, type DatabaseServer } from './platform/database.js';
 import { newPassword } from './platform/secret-material.js';
@@ -183,7 +184,13 @@ export async function startSimulatedCluster(opts: SimulatedClusterOptions = {}):
   world.view = view;
   const breakage = new Breakage(view, broken);
   const kubeletEvents = new KubeletEvents(store, pods);
-  const dashboard = await startDashboardServer({ host: opts.host ?? '127.0.0.1', user: names.dashboardUser, password: passwords.dashboardPassword, state: installed.state });
+  const dashboard = await startDashboardServer({
+    host: opts.host ?? '127.0.0.1',
+    user: names.dashboardUser,
+    password: passwords.dashboardPassword,
+    state: installed.state,
+    metrics: { url: installedMetricsStore, series: () => containerSeries(store.list(kinds.pod)) },
+  });
   const server = new SimApiServer({
     host: opts.host ?? '127.0.0.1',
     port: opts.port ?? 0,

@@ -1,6 +1,8 @@
 import type { z } from 'zod';
 import type { BackendConfigState, CertificateDates, CrdState, CustomObject, DeploymentState, EventRecord, IngressState, JobState, PodState, ServerVersion, ServiceState } from '../../cluster/gateway.js';
 import type { LabelName, NamespaceName, PlatformNames } from '../../platform-names.js';
+import type { DashboardModel, DataSource, Org, SearchHit } from '../../remedies/dashboard/api.js';
+import { platformSecretPermission } from '../../remedies/steps/secret-key.js';
 import type { ObjectName, Permission } from '../../remedies/steps/step.js';
 
 /**
@@ -25,13 +27,35 @@ export type LogSource = { readonly label: LabelName } | { readonly pod: 'databas
 /** The kinds a detector may list (besides custom kinds). */
 export type ListedKind = 'pods' | 'jobs' | 'warnings' | 'deployments' | 'ingresses' | 'services' | 'backendconfigs';
 
+/**
+ * What a detector reads of the metrics dashboard, through its HTTP API as the platform's admin user
+ * (the password from the platform secret): its organisations, and of the organisation App Details
+ * reads (id 2) the data sources, the dashboards, one dashboard's model by uid, and how many series its
+ * default data source holds for a selector (a `count()` through the dashboard's data source proxy).
+ */
+export type DashboardRead =
+  | { readonly dashboard: 'organisations' | 'dataSources' | 'dashboards' }
+  | { readonly dashboard: 'model'; readonly uid: string }
+  | { readonly dashboard: 'seriesCount'; readonly selector: string };
+
 export type Read =
   | { readonly list: ListedKind; readonly in: ListScope }
+  | DashboardRead
+  /** The platform database's sessions per database, from pg_stat_activity (the password from the platform secret). */
+  | { readonly database: 'sessions' }
   | { readonly serverVersion: true }
   | { readonly crd: ObservedCrd }
   | { readonly list: 'custom'; readonly custom: ObservedCustomKind; readonly in: ListScope }
   | { readonly certificate: ObjectName; readonly in: NamespaceName; readonly key: string }
   | { readonly logs: LogSource; readonly in: NamespaceName; readonly tailLines: number };
+
+/** A database of the platform's PostgreSQL and the sessions open on it (the scan's own excepted). */
+export interface DatabaseSessions {
+  readonly database: string;
+  readonly sessions: number;
+  /** The sessions' application names (pg_stat_activity.application_name), a few, without empty ones. */
+  readonly applications: readonly string[];
+}
 
 /** One piece of evidence: the object (`job/devtroncd/postgresql-migrate-devtron`) and what it shows, short. */
 export interface Evidence {
@@ -79,6 +103,21 @@ export interface Snapshot {
   serverVersion(): ServerVersion;
   /** Undefined when the definition is not installed. */
   crd(name: ObservedCrd): CrdState | undefined;
+  /** The dashboard's organisations. */
+  dashboardOrgs(): readonly Org[];
+  /** The data sources of App Details' organisation (id 2); undefined when it does not exist. */
+  dashboardDataSources(): readonly DataSource[] | undefined;
+  /** The dashboards of App Details' organisation; undefined when it does not exist. */
+  dashboards(): readonly SearchHit[] | undefined;
+  /** A dashboard of App Details' organisation by uid; undefined when it (or the organisation) does not exist. */
+  dashboardModel(uid: string): DashboardModel | undefined;
+  /**
+   * The series App Details' default data source holds for the selector; Unreadable when the organisation
+   * or its default data source is missing, or the metrics store does not answer.
+   */
+  seriesCount(selector: string): number;
+  /** Every database that accepts connections, with its sessions. */
+  databaseSessions(): readonly DatabaseSessions[];
 }
 
 /** A read that did not answer; the detector's verdict becomes `unknown` with this reason. */
@@ -135,6 +174,8 @@ const listed = {
 export function permissionsOfRead(read: Read): Permission[] {
   // /version is readable by every authenticated client (the system:public-info-viewer role).
   if ('serverVersion' in read) return [];
+  // The dashboard's and the database's passwords: `get` on the platform secret, by name only.
+  if ('dashboard' in read || 'database' in read) return [platformSecretPermission];
   if ('crd' in read) return [{ apiGroup: 'apiextensions.k8s.io', resource: 'customresourcedefinitions', verbs: ['get'], scope: 'cluster', resourceNames: [{ literal: read.crd }] }];
   if ('list' in read) {
     const [apiGroup, resource] = listed[read.list];

@@ -2,6 +2,8 @@ import type { Permission } from '../../remedies/steps/step.js';
 import { certificateExpiry } from './certificate-expiry.js';
 import type { DetectorKind, DetectorOf, Read, Snapshot, Verdict } from './detector.js';
 import { imagePullFailing } from './image-pull.js';
+import { cpuImageFilter, dashboardOrganisation } from './dashboard.js';
+import { databaseDropRefused } from './drop-refused.js';
 import { jobsIncomplete } from './jobs-incomplete.js';
 import { lastAppliedJson } from './last-applied-json.js';
 import { logLines } from './log-lines.js';
@@ -28,6 +30,9 @@ const declared = {
   missingArgument,
   controllerVersion,
   crdOutdated,
+  dashboardOrganisation,
+  cpuImageFilter,
+  databaseDropRefused,
 };
 
 /** One detector of any kind the registry holds. */

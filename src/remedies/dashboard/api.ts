@@ -4,7 +4,8 @@ import { DashboardError, messageOf, type DashboardClient } from './client.js';
 /**
  * The calls of the dashboard repair (guide section 4) and of the CPU filter fix, typed. Shapes are the
  * dashboard server's (Grafana HTTP API): orgs, user/using, org/preferences, datasources, search,
- * dashboards/uid, dashboards/db and dashboards/import. Expected refusals (409, 404, 412) are values.
+ * dashboards/uid, dashboards/db and dashboards/import; and, for the doctor, one query of a data source
+ * through the dashboard's data source proxy. Expected refusals (409, 404, 412) are values.
  */
 
 const orgSchema = z.object({ id: z.number(), name: z.string() });
@@ -132,4 +133,24 @@ export async function importDashboard(c: DashboardClient, orgId: number, dashboa
   const r = await c.call('POST', '/api/dashboards/import', { orgId, body: { dashboard: { ...dashboard, id: null }, overwrite: false, inputs, folderId: 0 } });
   const a = parse(z.object({ uid: z.string().default(''), title: z.string(), imported: z.boolean().optional() }), r.body, 'POST /api/dashboards/import');
   return { uid: a.uid, title: a.title };
+}
+
+/** Prometheus's answer to an instant query (docs/querying/api.md): a vector of samples, `[time, "value"]`. */
+const vectorAnswerSchema = z.object({
+  status: z.literal('success'),
+  data: z.object({ resultType: z.literal('vector'), result: z.array(z.object({ metric: z.record(z.string(), z.string()), value: z.tuple([z.number(), z.string()]) })) }),
+});
+
+/**
+ * How many series a data source of the organisation holds for a selector: `count(<selector>)` asked
+ * through the dashboard's data source proxy (GET /api/datasources/proxy/:id/*, which forwards to the data
+ * source's address; Grafana answers 502 when that address does not answer). Counting an empty selection
+ * gives an empty vector, which is 0.
+ */
+export async function countSeries(c: DashboardClient, orgId: number, dataSourceId: number, selector: string): Promise<number> {
+  const query = `count(${selector})`;
+  const r = await c.call('GET', `/api/datasources/proxy/${dataSourceId}/api/v1/query?query=${enc(query)}`, { orgId });
+  const answer = parse(vectorAnswerSchema, r.body, `the query ${query}`);
+  const value = Number(answer.data.result[0]?.value[1] ?? '0');
+  return Number.isFinite(value) ? value : 0;
 }

@@ -1,3 +1,5 @@
+import type { SecretData } from '../../cluster/gateway.js';
+import type { PlatformNames } from '../../platform-names.js';
 import type { Permission } from './step.js';
 import type { StepContext } from './context.js';
 
@@ -12,10 +14,14 @@ export type SecretKeyRead =
 
 /** Reads and base64-decodes one key of the platform secret (section 2.1: values are stored base64-encoded). */
 export async function readPlatformSecretKey(ctx: StepContext, key: string): Promise<SecretKeyRead> {
-  const namespace = ctx.names.platformNamespace;
-  const name = ctx.names.platformSecret;
+  return platformSecretKey(await ctx.gateway.readSecret(ctx.names.platformNamespace, ctx.names.platformSecret), ctx.names, key);
+}
+
+/** One key of the platform secret as already read (undefined: the secret does not exist), base64-decoded. */
+export function platformSecretKey(secret: SecretData | undefined, names: Pick<PlatformNames, 'platformNamespace' | 'platformSecret'>, key: string): SecretKeyRead {
+  const namespace = names.platformNamespace;
+  const name = names.platformSecret;
   const where = `key ${key} of secret ${namespace}/${name}`;
-  const secret = await ctx.gateway.readSecret(namespace, name);
   if (!secret) return { ok: false, where, message: `The platform secret ${namespace}/${name} does not exist, so the password (${where}) cannot be read.` };
   const encoded = secret.data[key];
   if (encoded === undefined) return { ok: false, where, message: `The platform secret ${namespace}/${name} has no key ${key}; set the cluster's password key name or add the key.` };

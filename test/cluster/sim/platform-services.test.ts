@@ -3,7 +3,8 @@ import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { catalogue } from '../../../src/catalogue/index.js';
 import { breakForDemo } from '../../../src/cluster/sim/demo.js';
-import { startSimulatedCluster, versionGates, type SimulatedCluster } from '../../../src/cluster/sim/index.js';
+import pg from 'pg';
+import { localDatabase, startSimulatedCluster, versionGates, type SimulatedCluster } from '../../../src/cluster/sim/index.js';
 import { fast } from './support.js';
 
 const sims: SimulatedCluster[] = [];
@@ -37,6 +38,29 @@ describe("the simulated platform's metrics dashboard", () => {
     const download = await fetch(`${s.addresses.dashboardCatalogueUrl}/13322/revisions/4/download`);
     expect(((await download.json()) as { uid: string }).uid).toBe('devtron-app-metrics-cpu');
   });
+
+  it("reaches the cluster's metrics store through the data source proxy, as Prometheus answers count(): CPU series carry no image label", async () => {
+    const s = await sim();
+    await s.settle();
+    const password = Buffer.from(secret(s)['GRAFANA_PASSWORD']!, 'base64').toString('utf8');
+    const ask = async (query: string, id = 1) => {
+      const res = await fetch(`${s.addresses.dashboardUrl}/api/datasources/proxy/${id}/api/v1/query?query=${encodeURIComponent(query)}`, {
+        headers: { Authorization: `Basic ${Buffer.from(`admin:${password}`).toString('base64')}`, 'x-grafana-org-id': '2' },
+      });
+      return { status: res.status, body: await res.text() };
+    };
+    const running = s.list({ group: '', version: 'v1', plural: 'pods' }).filter((p) => p.status?.phase === 'Running').flatMap((p) => p.spec.containers).length;
+    const counted = JSON.parse((await ask('count(container_cpu_usage_seconds_total)')).body) as { status: string; data: { resultType: string; result: { value: [number, string] }[] } };
+    expect(counted).toMatchObject({ status: 'success', data: { resultType: 'vector', result: [{ metric: {}, value: [expect.any(Number), String(running)] }] } });
+    // A label a series lacks matches "": the filter keeps no CPU series, and every memory series.
+    expect(JSON.parse((await ask('count(container_cpu_usage_seconds_total{image!=""})')).body)).toEqual({ status: 'success', data: { resultType: 'vector', result: [] } });
+    expect(JSON.parse((await ask("count(container_memory_working_set_bytes{image!='', namespace=~'devtron.*'})")).body).data.result[0].value[1]).toMatch(/^[1-9]\d*$/);
+    expect(await ask('rate(container_cpu_usage_seconds_total[1m])')).toMatchObject({ status: 400, body: expect.stringContaining('"errorType":"bad_data"') });
+    expect(await ask('count(up)', 99)).toEqual({ status: 404, body: '{"message":"Unable to find datasource"}' });
+    // A data source whose address does not answer: the dashboard's reverse proxy says 502, with no body.
+    s.dashboard.installed.platformDataSource()!.url = 'http://prometheus.elsewhere:9090';
+    expect(await ask('count(up)')).toEqual({ status: 502, body: '' });
+  });
 });
 
 describe("the simulated platform's database", () => {
@@ -52,6 +76,29 @@ describe("the simulated platform's database", () => {
       `Entry 16 (database-drop-blocked) needs PostgreSQL and none answers at 127.0.0.1:${port} (ECONNREFUSED); start one (Debian: apt-get install postgresql, then pg_ctlcluster <version> main start), as .ci/run does.`,
     );
     expect(s.symptoms()).toEqual([]);
+  });
+
+  it("writes the refused DROP DATABASE to the database pod's log as PostgreSQL does, over a real session on the real server", async () => {
+    const s = await sim({ database: localDatabase });
+    await s.settle();
+    await s.break('database-drop-blocked');
+    const name = s.database!.blockedDatabases()[0]!;
+    const res = await fetch(`${s.url}/api/v1/namespaces/devtroncd/pods/postgresql-postgresql-0/log?container=postgresql-postgresql&tailLines=3`, { headers: { authorization: `Bearer ${s.token}` } });
+    const lines = (await res.text()).trim().split('\n');
+    expect(lines).toEqual([
+      expect.stringMatching(new RegExp(`^\\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d:\\d\\d\\.\\d{3} UTC \\[\\d+\\] ERROR:  database "${name}" is being accessed by other users$`)),
+      expect.stringMatching(/ DETAIL: {2}There is 1 other session using the database\.$/),
+      expect.stringMatching(new RegExp(` STATEMENT:  DROP DATABASE "${name}"$`)),
+    ]);
+    // The session PostgreSQL would name is real: pg_stat_activity shows it on that database.
+    const admin = new pg.Client({ ...localDatabase, database: 'postgres' });
+    await admin.connect();
+    try {
+      const rows = await admin.query<{ application_name: string }>('SELECT application_name FROM pg_stat_activity WHERE datname = $1', [name]);
+      expect(rows.rows.map((r) => r.application_name)).toEqual(['orders-report']);
+    } finally {
+      await admin.end();
+    }
   });
 });
 

@@ -51,8 +51,12 @@ export interface Harness {
   run(plan: Plan, ctx?: StepContext): Promise<{ outcome: RunOutcome; progress: StepProgress[] }>;
 }
 
-export async function harness(opts: SimulatedClusterOptions & { manifestBaseUrl?: string; manifestBundle?: string; enforceRbac?: boolean } = {}): Promise<Harness> {
-  const { manifestBaseUrl, manifestBundle, enforceRbac = true, ...simOpts } = opts;
+/**
+ * `platformAddresses`: the context reaches the simulated platform's dashboard, dashboard catalogue and
+ * database at their own addresses (as the demo's cluster configuration does), not at the in-cluster defaults.
+ */
+export async function harness(opts: SimulatedClusterOptions & { manifestBaseUrl?: string; manifestBundle?: string; enforceRbac?: boolean; platformAddresses?: boolean } = {}): Promise<Harness> {
+  const { manifestBaseUrl, manifestBundle, enforceRbac = true, platformAddresses = false, ...simOpts } = opts;
   const names: PlatformNames = { ...defaultPlatformNames, ...(simOpts.names ?? {}), ...(manifestBaseUrl ? { manifestBaseUrl } : {}) };
   const probe = await startSimulatedCluster({ recreateDelayMs: 30, readyDelayMs: 30, ...simOpts, ...(enforceRbac ? { policy: generatedPolicy(names) } : {}) });
   cleanups.push(async () => {
@@ -63,7 +67,7 @@ export async function harness(opts: SimulatedClusterOptions & { manifestBaseUrl?
   });
   const ctx: StepContext = {
     gateway: new ClusterGateway(probe.kubeConfig(), { callTimeoutMs: 3_000 }),
-    names,
+    names: platformAddresses ? { ...names, ...probe.addresses } : names,
     pollMs: 10,
     now: () => new Date(),
     waitOverrideSeconds: 0,

@@ -77,12 +77,16 @@ export interface Routine {
    * the wording of the main pod's own line around it is ours, not checked against the orchestrator's source.
    */
   dataSourceRefused?: boolean;
+  /** What the platform's PostgreSQL has logged (a refused DROP DATABASE, entry 16): its pod's standard error. */
+  databaseLog?: readonly { at: Date; text: string }[];
 }
 
 /** What a pod of the platform writes routinely (the git-sensor's polls; the main pod's failed cluster update); empty for other pods. */
 export function routineLog(pod: KubeObject, now: Date, names: PlatformNames, routine: Routine = {}): LogLine[] {
   const labels = pod.metadata.labels;
   if (matchesLabels(parseLabelSelector(names.gitSensorLabel), labels)) return pollCycles(pod, now, routine.polls);
+  // A restarted database pod's log starts again: it shows only what the server wrote since.
+  if (pod.metadata.name === names.databasePod) return (routine.databaseLog ?? []).filter((l) => l.at.getTime() >= startOf(pod) && l.at <= now);
   if (routine.dataSourceRefused && matchesLabels(parseLabelSelector(names.mainPodLabel), labels)) {
     const at = new Date(Math.max(startOf(pod) + 1000, now.getTime() - 3 * minute));
     const body = '{"message":"Failed to update datasource. Reload new version and try again"}';

@@ -20,6 +20,27 @@ interface HeldDatabase {
 
 const at = (s: DatabaseServer) => `${s.host}:${s.port}`;
 
+/** `%m` of log_line_prefix: the time with milliseconds and the zone's abbreviation (the server's log_timezone, UTC). */
+const logTime = (t: Date) => `${t.toISOString().slice(0, 10)} ${t.toISOString().slice(11, 23)} UTC`;
+
+/**
+ * The lines PostgreSQL writes to its log (the database pod's standard error) when DROP DATABASE is refused
+ * because other sessions use the database: src/backend/commands/dbcommands.c raises ERRCODE_OBJECT_IN_USE
+ * (55006) "database \"%s\" is being accessed by other users" with errdetail_busy_db's "There is %d other
+ * session using the database." (or "There are %d other sessions …"); the statement follows because
+ * log_min_error_statement defaults to ERROR. Each line starts with the default log_line_prefix
+ * '%m [%p] ' (PostgreSQL 10 and later), and elog.c puts two spaces after the severity.
+ */
+export function refusedDropLog(t: Date, pid: number, database: string, others: number): { at: Date; text: string }[] {
+  const prefix = `${logTime(t)} [${pid}] `;
+  const detail = others === 1 ? 'There is 1 other session using the database.' : `There are ${others} other sessions using the database.`;
+  return [
+    `ERROR:  database "${database}" is being accessed by other users`,
+    `DETAIL:  ${detail}`,
+    `STATEMENT:  DROP DATABASE ${pg.escapeIdentifier(database)}`,
+  ].map((text) => ({ at: t, text: prefix + text }));
+}
+
 /**
  * The platform's PostgreSQL in the simulated cluster: a real server (the platform secret's password key
  * holds the password the platform connects with). For entry 16 it makes a database that cannot be
@@ -27,6 +48,8 @@ const at = (s: DatabaseServer) => `${s.host}:${s.port}`;
  */
 export class PlatformDatabase {
   private readonly held = new Map<string, HeldDatabase>();
+  /** What the server has logged for the platform's database pod to show. */
+  private readonly log: { at: Date; text: string }[] = [];
 
   constructor(
     readonly server: DatabaseServer,
@@ -59,15 +82,21 @@ export class PlatformDatabase {
     }
   }
 
-  /** Entry 16's broken state: a new database with a session open on it; returns its name. */
+  /**
+   * Entry 16's broken state: a new database with a session open on it, and someone's DROP DATABASE of it
+   * refused, as the server's log shows it; returns its name. (The refusal is written rather than caused:
+   * PostgreSQL waits 5 s for the other sessions to leave before it refuses, and the lines are the same.)
+   */
   async blockDrop(): Promise<string> {
     const problem = await this.problem();
     if (problem) throw new Error(problem);
     const name = `medic_demo_${randomBytes(4).toString('hex')}`;
-    const admin = this.client('postgres', 'platform-medic-sim');
+    const admin = this.client('postgres', 'psql');
+    let pid = 0;
     try {
       await admin.connect();
       await admin.query(`CREATE DATABASE ${pg.escapeIdentifier(name)}`);
+      pid = (await admin.query<{ pid: number }>('SELECT pg_backend_pid() AS pid')).rows[0]?.pid ?? 0;
     } finally {
       await admin.end().catch(() => undefined);
     }
@@ -78,7 +107,13 @@ export class PlatformDatabase {
     client.on('error', () => (entry.open = false));
     await client.connect();
     this.held.set(name, entry);
+    this.log.push(...refusedDropLog(new Date(), pid, name, 1));
     return name;
+  }
+
+  /** The server's log lines since it started, oldest first. */
+  serverLog(): readonly { at: Date; text: string }[] {
+    return this.log;
   }
 
   /** The databases `blockDrop` made whose blocking session is still open. */

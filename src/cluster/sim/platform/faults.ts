@@ -104,7 +104,7 @@ export function faultyPods(view: () => SimView | undefined, broken: ReadonlyMap<
     logLines(pod, now): LogLine[] {
       const faults = faultsOf(pod);
       const world = view();
-      const routine = faults.some((f) => f.replacesRoutine) || !world ? [] : routineLog(pod, now, world.names, { polls: pollOutcome(world, broken), dataSourceRefused: broken.has('datasource-update-failed') && world.dashboard.refusesPlatformUpdate() });
+      const routine = faults.some((f) => f.replacesRoutine) || !world ? [] : routineLog(pod, now, world.names, { polls: pollOutcome(world, broken), dataSourceRefused: broken.has('datasource-update-failed') && world.dashboard.refusesPlatformUpdate(), databaseLog: world.database?.serverLog() });
       return [...routine, ...faults.flatMap((f) => f.log(pod, now))];
     },
   };

@@ -33,7 +33,15 @@ export interface RouteRequest {
 export interface RouteOptions {
   /** Status of the stale-version refusal of PUT /api/datasources/:id; default 409 (the guide's), 500 as 7.x servers. */
   staleVersionStatus: 409 | 500;
+  /**
+   * What the data source's address answers to a proxied GET (`/api/datasources/proxy/:id/<path>`);
+   * without it, or when the address does not answer, the dashboard's reverse proxy says 502 with no body.
+   */
+  proxy?: (ds: StoredDataSource, path: string, query: URLSearchParams) => Answer | undefined;
 }
+
+/** The dashboard's answer when the data source's address does not answer its proxy (pkg/util/proxyutil: 502, no body). */
+export const badGateway: Answer = { status: 502, body: undefined };
 
 const ok = (body: unknown): Answer => ({ status: 200, body });
 const err = (status: number, message: string, extra: Json = {}): Answer => ({ status, body: { message, ...extra } });
@@ -77,6 +85,12 @@ function dataSourceRoutes(state: DashboardState, r: RouteRequest, options: Route
     if (r.org.dataSources.some((d) => d.name === (r.body as Json).name)) return err(409, 'data source with the same name already exists');
     const ds = state.addDataSource(r.org, { name: r.body.name, type: r.body.type, access: String(r.body.access ?? 'proxy'), url: String(r.body.url ?? ''), isDefault: r.body.isDefault === true });
     return ok({ datasource: fullDataSource(ds), id: ds.id, message: 'Datasource added', name: ds.name });
+  }
+  const proxied = /^\/api\/datasources\/proxy\/(\d+)(\/.*)$/.exec(r.path);
+  if (proxied && r.method === 'GET') {
+    const target = r.org.dataSources.find((d) => d.id === Number(proxied[1]));
+    if (!target) return err(404, 'Unable to find datasource');
+    return options.proxy?.(target, proxied[2]!, r.query) ?? badGateway;
   }
   const one = /^\/api\/datasources\/(\d+)$/.exec(r.path);
   if (!one) return undefined;

@@ -9,6 +9,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { catalogueDownloads } from './catalogue.js';
+import { answerQuery, type Series } from './metrics-store.js';
 import { route, type RouteOptions } from './routes.js';
 import { DashboardState, type Answer, type DashboardOrg } from './state.js';
 
@@ -34,6 +35,8 @@ export interface DashboardServerOptions {
   readonly host?: string;
   /** The server's state at start; default a fresh server's (only "Main Org."). */
   readonly state?: DashboardState;
+  /** The cluster's metrics store: a data source at `url` reaches these series through the data source proxy. */
+  readonly metrics?: { readonly url: string; series(): readonly Series[] };
 }
 
 /** Runs before a call is answered (after auth), e.g. to make a concurrent edit land just before it. */
@@ -72,8 +75,10 @@ async function readJson(req: IncomingMessage): Promise<{ ok: true; body: unknown
 }
 
 function send(res: ServerResponse, a: Answer): void {
-  const text = JSON.stringify(a.body);
-  res.writeHead(a.status, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(text) });
+  if (a.body === undefined) return void res.writeHead(a.status, { 'Content-Length': 0 }).end();
+  const plain = typeof a.body === 'string';
+  const text = plain ? (a.body as string) : JSON.stringify(a.body);
+  res.writeHead(a.status, { 'Content-Type': plain ? 'text/plain; charset=utf-8' : 'application/json', 'Content-Length': Buffer.byteLength(text) });
   res.end(text);
 }
 
@@ -83,7 +88,12 @@ export async function startDashboardServer(options: DashboardServerOptions): Pro
   const hooks = new Set<CallHook>();
   const user = options.user ?? 'admin';
   let password = options.password;
-  const routeOptions: RouteOptions = { staleVersionStatus: options.staleVersionStatus ?? 409 };
+  const metrics = options.metrics;
+  const sameAddress = (a: string, b: string) => a.replace(/\/+$/, '') === b.replace(/\/+$/, '');
+  const routeOptions: RouteOptions = {
+    staleVersionStatus: options.staleVersionStatus ?? 409,
+    ...(metrics ? { proxy: (ds, path, query) => (sameAddress(ds.url, metrics.url) ? answerQuery(path, query, metrics.series()) : undefined) } : {}),
+  };
 
   function authorised(header: string | undefined): boolean {
     const m = /^Basic (.+)$/.exec(header ?? '');
