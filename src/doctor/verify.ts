@@ -49,6 +49,12 @@ export function describeRead(read: Read, names: PlatformNames): string {
     const pods = 'label' in read.logs ? `the ${names[read.logs.label]} pods` : `pod ${names[read.logs.pod]}`;
     return `the last ${read.tailLines} log lines of ${pods} in ${names[read.in]}`;
   }
+  if ('dashboard' in read) {
+    if (read.dashboard === 'model') return `the panels of dashboard ${read.uid}`;
+    if (read.dashboard === 'seriesCount') return `the metrics store's series for ${read.selector}, through the dashboard's data source`;
+    return `the metrics dashboard's ${read.dashboard === 'dataSources' ? 'data sources' : read.dashboard}`;
+  }
+  if ('database' in read) return "the platform database's open sessions (pg_stat_activity)";
   const what = read.list === 'custom' ? `${read.custom}s` : read.list === 'warnings' ? 'warning events' : read.list;
   return `${what} in ${where(read.in, names)}`;
 }

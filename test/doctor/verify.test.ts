@@ -97,3 +97,15 @@ describe('verifyEntry', () => {
     expect(lookInterval(600_000)).toBe(5_000);
   });
 });
+
+describe('where a verification looked, in words', () => {
+  it("names every kind of read, the dashboard's and the database's included", async () => {
+    const { describeRead } = await import('../../src/doctor/verify.js');
+    const { defaultPlatformNames } = await import('../../src/platform-names.js');
+    expect(describeRead({ dashboard: 'organisations' }, defaultPlatformNames)).toBe("the metrics dashboard's organisations");
+    expect(describeRead({ dashboard: 'dataSources' }, defaultPlatformNames)).toBe("the metrics dashboard's data sources");
+    expect(describeRead({ dashboard: 'model', uid: 'cpu' }, defaultPlatformNames)).toBe('the panels of dashboard cpu');
+    expect(describeRead({ database: 'sessions' }, defaultPlatformNames)).toBe("the platform database's open sessions (pg_stat_activity)");
+    expect(describeRead({ list: 'jobs', in: 'platformNamespace' }, defaultPlatformNames)).toBe('jobs in devtroncd');
+  });
+});
