@@ -56,6 +56,9 @@ describe("the simulated platform's metrics dashboard", () => {
     expect(JSON.parse((await ask('count(container_cpu_usage_seconds_total{image!=""})')).body)).toEqual({ status: 'success', data: { resultType: 'vector', result: [] } });
     expect(JSON.parse((await ask("count(container_memory_working_set_bytes{image!='', namespace=~'devtron.*'})")).body).data.result[0].value[1]).toMatch(/^[1-9]\d*$/);
     expect(await ask('rate(container_cpu_usage_seconds_total[1m])')).toMatchObject({ status: 400, body: expect.stringContaining('"errorType":"bad_data"') });
+    // Alternatives of literals (with a trailing .* or .+) are evaluated; any other expression is refused, never backtracked over.
+    expect(JSON.parse((await ask("count(container_memory_working_set_bytes{namespace=~'kube-system|devtron.+'})")).body).data.result[0].value[1]).toMatch(/^[1-9]\d*$/);
+    expect(await ask("count(up{job=~'(a+)+$'})")).toMatchObject({ status: 400, body: expect.stringContaining('"errorType":"bad_data"') });
     expect(await ask('count(up)', 99)).toEqual({ status: 404, body: '{"message":"Unable to find datasource"}' });
     // A data source whose address does not answer: the dashboard's reverse proxy says 502, with no body.
     s.dashboard.installed.platformDataSource()!.url = 'http://prometheus.elsewhere:9090';

@@ -49,12 +49,13 @@ function matcherOf(text: string): Matcher | undefined {
   const of = (labels: Readonly<Record<string, string>>) => labels[label!] ?? '';
   if (op === '=') return (l) => of(l) === value;
   if (op === '!=') return (l) => of(l) !== value;
-  let re: RegExp;
-  try {
-    re = new RegExp(`^(?:${value})$`);
-  } catch {
-    return undefined;
-  }
+  // Prometheus's =~ is a fully anchored RE2 expression; the simulated store takes the forms dashboards
+  // write (alternatives of literal values, each maybe ending in `.*` or `.+`) and refuses the rest,
+  // rather than hand any expression to a backtracking engine.
+  const alternatives = value.split('|').map((a) => /^([A-Za-z0-9_:/-]*)(\.\*|\.\+)?$/.exec(a));
+  if (alternatives.some((a) => a === null)) return undefined;
+  const fits = (v: string, [, prefix, rest]: RegExpExecArray) => (rest === undefined ? v === prefix : v.startsWith(prefix!) && (rest === '.*' || v.length > prefix!.length));
+  const re = { test: (v: string) => alternatives.some((a) => fits(v, a!)) };
   return op === '=~' ? (l) => re.test(of(l)) : (l) => !re.test(of(l));
 }
 
