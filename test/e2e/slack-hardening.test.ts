@@ -227,6 +227,7 @@ describe('requests Slack did not send as they are: future timestamps, bodies tha
 
     // The card still works from where it is.
     await stack.click(card, 'remedy-approve', approver);
-    await stack.fake.waitFor((f) => f.messages(channel).find((m) => m.ts === root.ts && m.text.endsWith('✅ done')), { timeoutMs: 20_000 });
+    // git-sensor-stuck's detector sees the symptom gone after the run (issue 12 item 8).
+    await stack.fake.waitFor((f) => f.messages(channel).find((m) => m.ts === root.ts && m.text.endsWith('✅ symptom cleared')), { timeoutMs: 20_000 });
   });
 });

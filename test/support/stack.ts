@@ -140,7 +140,9 @@ export async function startStack(name: string, options: StackOptions = {}): Prom
   const configFile = join(dir, 'platform-medic.yaml');
   const extra = (options.extraClusters ?? []).map((c) => `  - name: ${c.name}\n    kube: { source: kubeconfig, path: ${kubeconfig} }\n    approval: { approvers: [${c.approvers.join(', ')}] }\n`).join('');
   const doctor = options.doctorChannel ? `    doctor: { channel: ${options.doctorChannel} }\n` : '';
-  writeFileSync(configFile, `clusters:\n  - name: sim\n    kube: { source: kubeconfig, path: ${kubeconfig} }\n${doctor}${extra}`);
+  // As `npm start` configures its simulated cluster: the dashboard's addresses are the simulator's own.
+  const addresses = Object.entries(sim.addresses).map(([k, v]) => `    ${k}: ${String(v)}\n`).join('');
+  writeFileSync(configFile, `clusters:\n  - name: sim\n    kube: { source: kubeconfig, path: ${kubeconfig} }\n${addresses}${doctor}${extra}`);
   const fake = await startFakeSlackApi({ rateLimit: options.rateLimit ?? false });
   const env: Record<string, string> = {
     SLACK_BOT_TOKEN: fake.botToken,

@@ -29,7 +29,7 @@ export function pipedSessions(prefix: string, options: { forceClose?: boolean } 
     async run(sim: SimulatedCluster, script: string[]): Promise<string> {
       const config = loadConfig({
         env: {},
-        overrides: { redisUrl: testRedisUrl, queuePrefix: uniquePrefix(prefix), clusters: [{ name: 'simulated', kube: { source: 'simulated' } }], defaultCluster: 'simulated', waitOverrideSeconds: 0.2, verifySettleSeconds: 1 },
+        overrides: { redisUrl: testRedisUrl, queuePrefix: uniquePrefix(prefix), clusters: [{ name: 'simulated', kube: { source: 'simulated' }, ...sim.addresses }], defaultCluster: 'simulated', waitOverrideSeconds: 0.2, verifySettleSeconds: 1 },
       });
       prefixes.push(config.queuePrefix);
       workers.push(startClusterWorker({ config, cluster: config.clusters[0]!, kubeConfig: sim.kubeConfig(), logger: silent, pollMs: 50 }));
