@@ -29,7 +29,10 @@ export async function runDoctor(core: LifecycleContext, cluster: string, request
   const { config } = core.options;
   const requestId = randomBytes(6).toString('hex');
   const connection = connectRedis(config.redisUrl, 'worker');
+  // Its retries during a Redis outage go to the outage log (one line), not to stderr (one stack each).
+  core.outage.watchConnection(connection);
   const events = new QueueEvents(clusterQueueName(cluster), { connection, prefix: config.queuePrefix });
+  core.outage.watchErrors(events, `events of ${clusterQueueName(cluster)} (a doctor)`);
   let queued: Job | undefined;
   try {
     await events.waitUntilReady();
