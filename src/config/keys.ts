@@ -142,6 +142,11 @@ export const keys = {
     schema: z.number().int().min(1).max(1000).default(10),
     description: 'per-person limit on fix requests and "Plan again", over any sliding hour',
   }),
+  doctorsPerUserPerMinute: key({
+    env: 'PLATFORM_MEDIC_DOCTORS_PER_USER_PER_MINUTE', read: 'number', inFile: true,
+    schema: z.number().int().min(1).max(1000).default(3),
+    description: 'per-person limit on `/platform doctor` (each a full scan of the cluster), over a sliding minute; doctors asked while one runs on the same cluster share it',
+  }),
   auditRetentionDays: key({
     env: 'PLATFORM_MEDIC_AUDIT_RETENTION_DAYS', read: 'number', inFile: true,
     schema: z.number().int().min(1).max(3650).default(90),

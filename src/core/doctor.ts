@@ -4,7 +4,7 @@ import type { DoctorReport, Finding } from '../doctor/index.js';
 import type { RemedyCoordinator } from '../jobs/lifecycle/coordinator.js';
 import { noSuchCluster } from './fix.js';
 import { matchActionIds } from './match.js';
-import { code, joined, lines, note, para, says, strong, t, type Inline, type Part, type View } from './view.js';
+import { code, command, joined, lines, note, para, says, strong, t, type Inline, type Part, type View } from './view.js';
 
 /** The queue side's part of `doctor`, as the core uses it (the coordinator's public method). */
 export type DoctorDesk = Pick<RemedyCoordinator, 'runDoctor'>;
@@ -22,6 +22,9 @@ export const unknownWhy: Record<string, string> = {
   'not-installed': 'not installed',
   error: 'could not be read',
 };
+
+/** Symptoms shown with their evidence and Plan fix in one answer; the rest are named in one line. */
+const detailedMax = 12;
 
 const seconds = (ms: number) => (ms < 1000 ? `${ms} ms` : `${(ms / 1000).toFixed(1)} s`);
 
@@ -59,7 +62,13 @@ export function doctorView(report: DoctorReport, cluster: string): View {
     present.length === 0
       ? t`No symptom of the guide is present in ${code(cluster)}.`
       : t`${present.length === 1 ? '1 symptom' : `${present.length} symptoms`} of the guide present in ${code(cluster)}.`;
-  const parts: Part[] = [para(t`${strong('Doctor')}: ${headline}`), ...present.flatMap((f) => presentParts(f, cluster))];
+  // Three blocks each: past a dozen, a message would pass Slack's fifty blocks and not be shown at all.
+  const folded = present.slice(detailedMax);
+  const parts: Part[] = [para(t`${strong('Doctor')}: ${headline}`), ...present.slice(0, detailedMax).flatMap((f) => presentParts(f, cluster))];
+  if (folded.length > 0) {
+    const example = `/platform fix ${folded[0]!.id} ${cluster}`;
+    parts.push(para(t`🩺 And ${folded.length} more present in ${code(cluster)}: ${joined(folded.map((f) => [code(f.id)]), ', ')}. Each is planned like the others, e.g. ${command(example)}.`));
+  }
   if (unknown.length > 0) parts.push(lines([t`${strong('Could not tell')}`, ...unknownLines(unknown)]));
   const notes: Inline[] = [];
   if (pending.length > 0) notes.push(t`Not checked yet (no detector): ${joined(pending.map((f) => [code(f.id)]), ', ')}.`);

@@ -52,9 +52,13 @@ function remedyLine(r: RemedyRequest): Inline {
 
 const symptomLine = (s: PresentSymptom): Inline => t`• ${code(s.id)} (guide ${s.ref}) — ${s.evidence || s.title}${s.more > 0 ? t` ${soft(`(+${s.more} more)`)}` : []}`;
 
+/**
+ * An entry checked alone, for a pasted error's candidates. Who pasted is not said: everyone reads this,
+ * and the paste may have been private (a direct message, `/platform match`); the audit trail keeps who.
+ */
 function recheckLine(r: EntryRecheck): Inline {
   const what = r.state === 'absent' ? t`cleared` : t`present — ${r.symptom?.evidence ?? ''}`;
-  return t`• ${code(r.id)} checked again ${when(r.at)} by ${person(r.by)}: ${what}`;
+  return t`• ${code(r.id)} checked again ${when(r.at)} for a pasted error: ${what}`;
 }
 
 /** One cluster's last doctor: never run, no symptom, or the symptoms with their evidence; and the entries checked alone since. */

@@ -1,10 +1,9 @@
 import type { CatalogueEntry } from '../catalogue/model.js';
 import type { ClusterGateway } from '../cluster/gateway.js';
 import type { PlatformNames } from '../platform-names.js';
-import { knownSecrets } from '../known-secrets.js';
-import { redact } from '../redact.js';
 import { Unreadable, type Evidence, type UnknownReason } from './detectors/detector.js';
 import { detect, readsOf } from './detectors/registry.js';
+import { clean, clip } from './detectors/shown-text.js';
 import { readSnapshot } from './reads.js';
 
 /** What the doctor found for one entry. */
@@ -29,16 +28,13 @@ export interface DoctorReport {
 
 const maxEvidence = 8;
 const maxDetail = 240;
+/** An object's kind, namespace and name: Kubernetes names are at most 253 characters. */
+const maxObject = 300;
 
-/** Secret-looking values and every secret value this process has read, replaced by `[redacted]`. */
-const clean = (text: string): string => knownSecrets.scrub(redact(text));
 
 /** Evidence as it leaves the worker: secrets redacted, each detail short, a few per finding. */
 function tidy(evidence: readonly Evidence[]): Evidence[] {
-  const shown = evidence.slice(0, maxEvidence).map((e) => {
-    const detail = clean(e.detail);
-    return { object: clean(e.object), detail: detail.length > maxDetail ? `${detail.slice(0, maxDetail - 3)}...` : detail };
-  });
+  const shown = evidence.slice(0, maxEvidence).map((e) => ({ object: clip(e.object, maxObject), detail: clip(e.detail, maxDetail) }));
   if (evidence.length > maxEvidence) shown.push({ object: '…', detail: `${evidence.length - maxEvidence} more` });
   return shown;
 }

@@ -93,7 +93,7 @@ describe('status: the open remedies a person may see, and every cluster\'s last 
       const text = toText(await status('status', user));
       expect(text).toContain('prod-eu: 1 symptom present at the last doctor (2026-11-21 14:02 UTC, asked by @UALICE, 26 entries in 1.2 s):');
       expect(text).toContain('• rollout-invalid-json (guide 7.25) — rollout/devtroncd/payments-api last-applied-configuration is not valid JSON');
-      expect(text).toContain('• build-logs checked again 2026-11-21 14:10 UTC by @UBOB: cleared');
+      expect(text).toContain('• build-logs checked again 2026-11-21 14:10 UTC for a pasted error: cleared');
       expect(text).toContain('staging: the doctor has never run here. /platform doctor staging checks it.');
     }
     const clean = toText(await status('status', 'UERIN', { desk: desk({}, [], [{ cluster: 'prod-eu', run: { ...doctors[0]!.run!, present: [], unknown: 2 }, rechecked: [] }]) }));

@@ -1,4 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { catalogue } from '../../src/catalogue/index.js';
+import { blockKitErrors, LIMITS } from '../fakes/slack/block-kit-limits.js';
+import { blocksText } from '../fakes/slack-api.js';
 import { doctorView } from '../../src/core/doctor.js';
 import type { DoctorReport, Finding } from '../../src/doctor/index.js';
 import { slackMessage } from '../../src/views/slack/answer.js';
@@ -47,5 +50,15 @@ describe("the doctor's answer", () => {
   it('says so when nothing is present', () => {
     const healthy = { ...report, findings: report.findings.map((f) => (f.state === 'present' ? { ...f, state: 'absent' as const, evidence: [] } : f)) };
     expect(toText(doctorView(healthy, 'prod-eu')).split('\n')[0]).toBe('Doctor: No symptom of the guide is present in prod-eu.');
+  });
+  it('a cluster broken in every way at once still gets an answer Slack accepts, naming every symptom', () => {
+    const evidence = Array.from({ length: 8 }, (_, i) => ({ object: `pod/devtroncd/pod-${i}`, detail: 'x'.repeat(240) }));
+    const broken: DoctorReport = { ...report, findings: catalogue.map((e) => finding(e.id, { ref: e.ref, title: e.title, state: 'present', evidence: [...evidence, { object: '…', detail: '3 more' }] })) };
+    const message = slackMessage(doctorView(broken, 'prod-eu'));
+    expect(blockKitErrors(message.blocks, LIMITS.blocksPerMessage)).toEqual([]);
+    const text = blocksText(message.blocks);
+    expect(text).toContain(`${catalogue.length} symptoms of the guide present in \`prod-eu\`.`);
+    for (const e of catalogue) expect(text, e.id).toContain(`\`${e.id}\``);
+    expect(text).toMatch(/And \d+ more present in `prod-eu`: .*\. Each is planned like the others, e\.g\. `\/platform fix [a-z0-9-]+ prod-eu`\./);
   });
 });

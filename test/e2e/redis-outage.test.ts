@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Redis } from 'ioredis';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startSimulatedCluster } from '../../src/cluster/sim/index.js';
 import { startFakeSlackApi } from '../fakes/slack-api.js';
@@ -90,5 +91,51 @@ describe('a Redis outage in the logs', () => {
       expect(during.map(msg).filter((m) => !outage.has(m!)), name).toEqual(name === 'bot' ? ['Redis lost its data; ending the open remedies this process knows'] : []);
       expect(JSON.parse(during[0]!)).toMatchObject({ level: 40, redis: redis.url, err: 'ECONNREFUSED' });
     }
+  }, 90_000);
+  it('with a doctor under way when Redis goes: the bot still writes only log records, no raw library errors', async () => {
+    const redis = await startOwnRedis();
+    cleanups.push(() => redis.stop());
+    const sim = await startSimulatedCluster();
+    cleanups.push(() => sim.close());
+    const fake = await startFakeSlackApi({ rateLimit: false });
+    cleanups.push(() => fake.close());
+    const dir = mkdtempSync(join(tmpdir(), 'medic-outage-doctor-'));
+    await sim.writeKubeconfig(join(dir, 'kubeconfig'));
+    // The scheduled doctor every second, and no worker: each scan's doctor waits in the queue for one.
+    writeFileSync(join(dir, 'platform-medic.yaml'), `clusters:\n  - name: sim\n    kube: { source: kubeconfig, path: ${join(dir, 'kubeconfig')} }\n    doctor: { channel: C0OUTAGEDOC }\n`);
+    const prefix = uniquePrefix('outage-doctor');
+    const env = {
+      SLACK_BOT_TOKEN: fake.botToken,
+      SLACK_SIGNING_SECRET: signingSecret,
+      SLACK_API_URL: fake.apiUrl,
+      REDIS_URL: redis.url,
+      PLATFORM_MEDIC_CONFIG: join(dir, 'platform-medic.yaml'),
+      PLATFORM_MEDIC_QUEUE_PREFIX: prefix,
+      PLATFORM_MEDIC_DOCTOR_EVERY_OVERRIDE_SECONDS: '1',
+      PORT: '0',
+      HEALTH_PORT: '0',
+      LOG_LEVEL: 'info',
+    };
+    const bot = run(['bot'], env);
+    await until('the bot start', () => bot.lines().some((l) => msg(l) === 'platform-medic bot started'), bot.lines);
+    const probe = new Redis(redis.url, { maxRetriesPerRequest: 1 });
+    probe.on('error', () => undefined);
+    cleanups.push(async () => probe.disconnect());
+    const waiting = async () => (await probe.keys(`${prefix}:*:wait`).catch(() => [])).length > 0 && (await probe.llen((await probe.keys(`${prefix}:*:wait`))[0]!)) > 0;
+    for (const deadline = Date.now() + 20_000; !(await waiting()); ) {
+      if (Date.now() > deadline) throw new Error(`no doctor job ever waited; the bot said:\n${bot.lines().join('\n')}`);
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    const from = bot.lines().length;
+
+    await redis.kill();
+    await until('the outage logged', () => bot.lines().some((l) => msg(l) === 'Redis unreachable'), bot.lines);
+    await new Promise((r) => setTimeout(r, 4_000));
+    await redis.start();
+    await until('the recovery logged', () => bot.lines().some((l) => msg(l) === 'Redis reachable again'), bot.lines);
+    await new Promise((r) => setTimeout(r, 2_000));
+
+    const during = bot.lines().slice(from);
+    expect(during.filter((l) => msg(l) === undefined), 'lines that are not log records').toEqual([]);
   }, 90_000);
 });

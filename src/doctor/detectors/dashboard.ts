@@ -4,6 +4,7 @@ import { cpuFilterEdits } from '../../remedies/dashboard/cpu-panels.js';
 import { appDetailsOrgId, platformDataSource } from '../../remedies/dashboard/org-inspect.js';
 import { findPlatformDashboard, platformDashboards } from '../../remedies/dashboard/platform-dashboards.js';
 import { defineDetector, type Evidence, type Snapshot } from './detector.js';
+import { clip } from './shown-text.js';
 
 /*
  * The metrics dashboard as App Details uses it: the platform embeds panels of organisation 2
@@ -73,7 +74,7 @@ const cpuImageFilterDetector = z.strictObject({
 export type CpuImageFilterDetector = z.infer<typeof cpuImageFilterDetector>;
 
 const filtered = (metric: string) => `${metric}{image!=""}`;
-const shortQuery = (expr: string) => (expr.length > 120 ? `${expr.slice(0, 117)}...` : expr);
+const shortQuery = (expr: string) => clip(expr, 120);
 
 export const cpuImageFilter = defineDetector({
   kind: 'cpuImageFilter',

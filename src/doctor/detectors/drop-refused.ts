@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { protectedDatabases } from '../../remedies/database/protected.js';
 import { defineDetector, type Evidence, type LogSource } from './detector.js';
+import { clip } from './shown-text.js';
 
 /**
  * Guide 7.16: a database cannot be dropped because sessions are open on it. PostgreSQL says so twice:
@@ -59,7 +60,7 @@ export const databaseDropRefused = defineDetector({
       if (!row) notes.push({ object, detail: `drop refused ${at}; the database is gone since` });
       else if (row.sessions === 0) notes.push({ object, detail: `drop refused ${at}; no session is open now, so a drop would succeed` });
       else {
-        const apps = row.applications.length > 0 ? ` (application ${row.applications.map((a) => `"${a.slice(0, 40)}"`).join(', ')})` : '';
+        const apps = row.applications.length > 0 ? ` (application ${row.applications.map((a) => `"${clip(a, 40)}"`).join(', ')})` : '';
         blocked.push({ object, detail: `DROP DATABASE refused ${at}: "is being accessed by other users"; ${row.sessions} session${row.sessions === 1 ? '' : 's'} still open${apps}` });
       }
     }

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { PodState } from '../../cluster/gateway.js';
 import { labelName, namespaceName } from '../../remedies/steps/step.js';
 import { defineDetector, hasLabels, objectName, type Evidence, type ListScope, type Read } from './detector.js';
+import { clip } from './shown-text.js';
 
 /** The kubelet's reasons for a container whose image does not pull. */
 const pullReasons = new Set(['ErrImagePull', 'ImagePullBackOff', 'InvalidImageName']);
@@ -20,7 +21,7 @@ const imagePullDetector = z.strictObject({
 });
 export type ImagePullDetector = z.infer<typeof imagePullDetector>;
 
-const short = (text: string) => (text.length > 200 ? `${text.slice(0, 197)}...` : text);
+const short = (text: string) => clip(text, 200);
 
 export const imagePullFailing = defineDetector({
   kind: 'imagePullFailing',

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { labelName, namespaceName } from '../../remedies/steps/step.js';
 import { ago, defineDetector, objectName, type Evidence, type LogSource, type Read } from './detector.js';
+import { clip } from './shown-text.js';
 
 const logSource = z.union([z.strictObject({ label: labelName }), z.strictObject({ pod: z.enum(['databasePod', 'gitSensorPod']) })]);
 
@@ -25,7 +26,7 @@ const logLinesDetector = z.strictObject({
 });
 export type LogLinesDetector = z.input<typeof logLinesDetector>;
 
-const shortLine = (line: string) => (line.length > 160 ? `${line.slice(0, 157)}...` : line);
+const shortLine = (line: string) => clip(line, 160);
 
 export const logLines = defineDetector({
   kind: 'logLines',

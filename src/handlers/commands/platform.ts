@@ -39,6 +39,12 @@ export function platformCommand(deps: HandlerDeps) {
     await ack();
     if (answer.kind === 'upgrade-form') return openUpgradeModal(deps, command);
     if (answer.kind === 'doctor') {
+      // A full scan of the cluster each: a person's doctors are counted (concurrent ones share a scan anyway).
+      const admitted = await deps.coordinator.admitDoctor(command.user_id, answer.cluster).catch((err: unknown) => {
+        deps.logger.warn({ err: (err as Error).message }, 'could not count a doctor request');
+        return { ok: false as const, message: 'The doctor did not run: the queue (Redis) did not answer. Try again in a moment.' };
+      });
+      if (!admitted.ok) return void (await respond({ response_type: 'ephemeral', text: admitted.message }));
       // Read-only and slow (a worker reads the cluster): acked first, answered in the channel when done.
       const found = await doctorAnswer(deps.coordinator, answer.cluster, command.user_id);
       await respond({ response_type: 'in_channel', ...slackMessage(found) });

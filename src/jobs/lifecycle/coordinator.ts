@@ -6,7 +6,7 @@ import type { RemedyRequest, RequestStore } from '../requests.js';
 import { requestFix, type FixRequest } from './admission.js';
 import { ApprovalDecisions } from './approvals.js';
 import { LifecycleContext, type Answer, type CoordinatorOptions } from './context.js';
-import { runDoctor, type DoctorResult } from './doctor.js';
+import { admitDoctor, SharedDoctors, type DoctorResult } from './doctor.js';
 import { Expiry } from './expiry.js';
 import { endLostRemedy, LostStateWatch } from './lost-state.js';
 import { ClusterEventFeed } from './queue-events.js';
@@ -32,6 +32,7 @@ export class RemedyCoordinator {
   private readonly feed: ClusterEventFeed;
   private readonly approvals: ApprovalDecisions;
   private readonly steering: Steering;
+  private readonly doctors: SharedDoctors;
   private deadlineConnection: ReturnType<typeof connectRedis> | undefined;
   /** Notices that Redis lost the state of open remedies, and ends them in their threads. */
   private readonly watch: LostStateWatch;
@@ -42,6 +43,7 @@ export class RemedyCoordinator {
     this.expiry = new Expiry(core);
     this.approvals = new ApprovalDecisions(core, this.expiry);
     this.steering = new Steering(core);
+    this.doctors = new SharedDoctors(core);
     this.watch = new LostStateWatch({
       store: core.store,
       epoch: new RedisEpoch(core.redis, options.config.queuePrefix),
@@ -91,10 +93,17 @@ export class RemedyCoordinator {
     return requestFix(this.core, req);
   }
 
-  /** Runs every detector on a cluster through its worker (read-only) and returns what they found. */
-  /** One read-only doctor job on a cluster's queue: every entry's detector, or only `entries`'. */
+  /**
+   * One read-only doctor job on a cluster's queue: every entry's detector, or only `entries`'. A full
+   * doctor asked while another runs on the same cluster shares it (see SharedDoctors).
+   */
   runDoctor(cluster: string, requestedBy: string, only?: { entries?: readonly string[]; timeoutMs?: number }): Promise<DoctorResult> {
-    return runDoctor(this.core, cluster, requestedBy, only);
+    return this.doctors.run(cluster, requestedBy, only);
+  }
+
+  /** Whether a person may ask for a doctor now (`doctorsPerUserPerMinute`), or the refusal to show them. */
+  admitDoctor(user: string, cluster: string): Promise<{ ok: true } | { ok: false; message: string }> {
+    return admitDoctor(this.core, user, cluster);
   }
 
   /** The remedies not finished, on every cluster, as every replica sees them (oldest first). */

@@ -4,6 +4,7 @@ import { doctorReportSchema } from '../../doctor/report-schema.js';
 import type { DoctorReport } from '../../doctor/scan.js';
 import { clusterQueueName, doctorJobId, jobRetention } from '../names.js';
 import { connectRedis } from '../redis.js';
+import { SharedTokenBuckets } from '../token-buckets.js';
 import type { LifecycleContext } from './context.js';
 
 /** How long the bot waits for a worker's doctor before saying it did not answer. */
@@ -28,7 +29,10 @@ export async function runDoctor(core: LifecycleContext, cluster: string, request
   const { config } = core.options;
   const requestId = randomBytes(6).toString('hex');
   const connection = connectRedis(config.redisUrl, 'worker');
+  // Its retries during a Redis outage go to the outage log (one line), not to stderr (one stack each).
+  core.outage.watchConnection(connection);
   const events = new QueueEvents(clusterQueueName(cluster), { connection, prefix: config.queuePrefix });
+  core.outage.watchErrors(events, `events of ${clusterQueueName(cluster)} (a doctor)`);
   let queued: Job | undefined;
   try {
     await events.waitUntilReady();
@@ -49,4 +53,47 @@ export async function runDoctor(core: LifecycleContext, cluster: string, request
     await events.close().catch(() => undefined);
     await connection.quit().catch(() => undefined);
   }
+}
+
+const presentCount = (r: DoctorResult) => (r.ok ? `${r.report.findings.filter((f) => f.state === 'present').length} present` : 'could not run');
+
+/**
+ * Full doctors (every entry) share the one under way on the same cluster in this process: a person,
+ * the schedule or a flood of commands asking while a scan runs get its answer, rather than a scan each
+ * (a full scan lists every kind the detectors read: cheap to ask for, not to serve). Each waits no
+ * longer than its own timeout, and each is audited as asked by whoever asked.
+ */
+export class SharedDoctors {
+  private readonly underWay = new Map<string, Promise<DoctorResult>>();
+
+  constructor(private readonly core: LifecycleContext) {}
+
+  run(cluster: string, requestedBy: string, only?: { entries?: readonly string[]; timeoutMs?: number }): Promise<DoctorResult> {
+    if (only?.entries) return runDoctor(this.core, cluster, requestedBy, only);
+    const running = this.underWay.get(cluster);
+    if (running) return this.join(running, cluster, requestedBy, only?.timeoutMs ?? doctorTimeoutMs);
+    const started = runDoctor(this.core, cluster, requestedBy, only).finally(() => {
+      if (this.underWay.get(cluster) === started) this.underWay.delete(cluster);
+    });
+    this.underWay.set(cluster, started);
+    return started;
+  }
+
+  private async join(running: Promise<DoctorResult>, cluster: string, requestedBy: string, timeoutMs: number): Promise<DoctorResult> {
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<DoctorResult>((resolve) => (timer = setTimeout(() => resolve({ ok: false, message: `no worker of ${cluster} answered within ${timeoutMs / 1000} s` }), timeoutMs)));
+    const result = await Promise.race([running, late]).finally(() => clearTimeout(timer));
+    await this.core.record('doctor', requestedBy, { cluster }, `${presentCount(result)} (shared the doctor under way)`);
+    return result;
+  }
+}
+
+/** Whether a person may ask for another doctor now: the per-person budget of a sliding minute, shared by every replica. */
+export async function admitDoctor(core: LifecycleContext, user: string, cluster: string): Promise<{ ok: true } | { ok: false; message: string }> {
+  const perMinute = core.options.config.doctorsPerUserPerMinute;
+  const draw = await new SharedTokenBuckets(core.redis, core.options.config.queuePrefix).draw([{ key: `doctor-user:${user}`, perMinute }]);
+  if (draw.ok) return { ok: true };
+  await core.record('refused', user, { cluster }, 'doctor: per-person limit');
+  const doctors = perMinute === 1 ? '1 doctor' : `${perMinute} doctors`;
+  return { ok: false, message: `You have asked for ${doctors} in the last minute, the most one person may; the last result is in \`/platform status ${cluster}\`. Try again in ${Math.max(1, Math.ceil(draw.refillMs / 1000))} s.` };
 }
