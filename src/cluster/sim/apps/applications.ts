@@ -41,6 +41,7 @@ export interface GrownApplications {
   readonly deployments: number;
   readonly pods: number;
   readonly jobs: number;
+  /** The history's events; the kubelet adds its own about the troubled pods as they start. */
   readonly events: number;
 }
 
