@@ -164,7 +164,7 @@ tails, the catalogue's detectors) weighs most on small clusters. Under the deplo
 least ${ms(p50(top.samples.map((s) => s.cpuMs)) / 0.5)} (its CPU time at half a core).
 Calls of one scan at 2,000 pods: ${callsText(top.samples[0]!.calls)}.
 
-**The gateway's parsing** (the fix this bar needed), same run, 2,000 pods: the scan's three large lists read through the client's typed APIs
+**The gateway's parsing**, same run, 2,000 pods: the scan's three large lists read through the client's typed APIs
 (as the gateway read them before) took ${ms(reads.typed.ms)} and ${ms(reads.typed.cpuMs)} of the worker's CPU (p50 of ${runs}, alternating); read as JSON through the same
 client (now), ${ms(reads.json.ms)} and ${ms(reads.json.cpuMs)} (×${(reads.json.cpuMs / reads.typed.cpuMs).toFixed(2)} the CPU). The simulated API server now serves a list without
 copying its objects (it copied all 20,000 stored events to serve the warnings).
