@@ -1,6 +1,7 @@
 import { availableParallelism, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { recordCliBench } from './cli.js';
+import { recordDoctorBench } from './doctor.js';
 import { recordFloodBench } from './flood.js';
 import { benchMatching } from './matching.js';
 import { writeSection } from './results.js';
@@ -10,10 +11,10 @@ import { recordValuesBench } from './values.js';
 
 /**
  * `npm run bench`: runs the benchmarks and records them in bench/RESULTS.md, one section each.
- * `npm run bench -- flood` (or `matching`, `values`, `slack`, `socket`, `cli`) runs only the sections named.
+ * `npm run bench -- flood` (or `matching`, `values`, `slack`, `socket`, `cli`, `doctor`) runs only the sections named.
  */
 
-const sections = ['matching', 'values', 'slack', 'socket', 'flood', 'cli'];
+const sections = ['matching', 'values', 'slack', 'socket', 'flood', 'cli', 'doctor'];
 const asked = process.argv.slice(2);
 const unknown = asked.filter((a) => !sections.includes(a));
 if (unknown.length > 0) {
@@ -54,3 +55,4 @@ if (wants('slack')) await recordSlackBench(results);
 if (wants('socket')) await recordSocketBench(results);
 if (wants('flood')) await recordFloodBench(results);
 if (wants('cli') && !recordCliBench(results)) process.exitCode = 1;
+if (wants('doctor') && !(await recordDoctorBench(results))) process.exitCode = 1;

@@ -1,6 +1,7 @@
 import { BatchV1Api, type KubeConfig, type V1Job } from '@kubernetes/client-node';
 import { ClusterError } from '../errors.js';
 import { type ApiCaller, toIso } from './call.js';
+import type { Wire } from './json-list.js';
 
 /** What the remedies need to know about a job: how far it got. */
 export interface JobSummary {
@@ -16,7 +17,7 @@ export interface JobSummary {
 }
 
 /** A Job as the worker reads it: counts from its spec and status, and whether the controller gave up. */
-export function summariseJob(job: V1Job): JobSummary {
+export function summariseJob(job: V1Job | Wire<V1Job>): JobSummary {
   return {
     namespace: job.metadata?.namespace ?? '',
     name: job.metadata?.name ?? '',

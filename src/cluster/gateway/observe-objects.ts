@@ -1,12 +1,14 @@
-import { AppsV1Api, CoreV1Api, CustomObjectsApi, NetworkingV1Api, VersionApi, type KubeConfig, type V1Deployment, type V1Ingress, type V1Service } from '@kubernetes/client-node';
+import { CoreV1Api, CustomObjectsApi, NetworkingV1Api, VersionApi, type KubeConfig, type V1Deployment, type V1Ingress, type V1Service } from '@kubernetes/client-node';
 import type { ApiCaller } from './call.js';
 import { customKinds } from './custom.js';
+import { JsonLists, listPath, type Wire } from './json-list.js';
 
 /*
  * The doctor's reads of workloads and their exposure: deployments (their containers' images and args,
  * ready replicas), ingresses and services (class, backends, and only the annotations the guide's
  * entries are about), BackendConfigs' timeouts, and the server's version. Nothing else of these objects
- * leaves the gateway (annotations may carry anything, e.g. a last-applied configuration).
+ * leaves the gateway (annotations may carry anything, e.g. a last-applied configuration). Deployments,
+ * which grow with the cluster, are read as JSON (JsonLists).
  */
 
 /** The annotations the doctor reads; every other annotation is dropped here. */
@@ -72,7 +74,7 @@ function kept(annotations: Record<string, string> | undefined): Record<string, s
   return out;
 }
 
-function deploymentState(d: V1Deployment): DeploymentState {
+function deploymentState(d: Wire<V1Deployment>): DeploymentState {
   return {
     namespace: d.metadata?.namespace ?? '',
     name: d.metadata?.name ?? '',
@@ -102,7 +104,7 @@ const where = (namespace: string | undefined) => (namespace === undefined ? 'in 
 
 /** One call per list; `namespace` undefined lists the whole cluster. */
 export class ObserveObjects {
-  private readonly apps: AppsV1Api;
+  private readonly lists: JsonLists;
   private readonly networking: NetworkingV1Api;
   private readonly core: CoreV1Api;
   private readonly custom: CustomObjectsApi;
@@ -111,7 +113,7 @@ export class ObserveObjects {
     kubeConfig: KubeConfig,
     private readonly api: ApiCaller,
   ) {
-    this.apps = kubeConfig.makeApiClient(AppsV1Api);
+    this.lists = new JsonLists(kubeConfig);
     this.networking = kubeConfig.makeApiClient(NetworkingV1Api);
     this.core = kubeConfig.makeApiClient(CoreV1Api);
     this.custom = kubeConfig.makeApiClient(CustomObjectsApi);
@@ -119,8 +121,8 @@ export class ObserveObjects {
   }
 
   async deployments(namespace?: string): Promise<DeploymentState[]> {
-    const list = await this.api.call(`list deployments ${where(namespace)}`, () => (namespace === undefined ? this.apps.listDeploymentForAllNamespaces() : this.apps.listNamespacedDeployment({ namespace })));
-    return list.items.map(deploymentState);
+    const items = await this.api.call(`list deployments ${where(namespace)}`, () => this.lists.items<V1Deployment>(listPath('apps', 'v1', 'deployments', namespace)));
+    return items.map(deploymentState);
   }
 
   async ingresses(namespace?: string): Promise<IngressState[]> {

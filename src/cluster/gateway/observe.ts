@@ -1,13 +1,15 @@
 import { X509Certificate } from 'node:crypto';
-import { BatchV1Api, CoreV1Api, CustomObjectsApi, type CoreV1Event, type KubeConfig, type V1ContainerStatus, type V1Job, type V1Pod } from '@kubernetes/client-node';
+import { CoreV1Api, CustomObjectsApi, type CoreV1Event, type KubeConfig, type V1ContainerStatus, type V1Job, type V1Pod } from '@kubernetes/client-node';
 import { type ApiCaller, toIso } from './call.js';
 import type { CustomKind, CustomObject } from './custom.js';
 import { summariseJob } from './jobs.js';
+import { JsonLists, listPath, type Wire } from './json-list.js';
 
 /**
  * What the doctor reads: the states a real cluster shows (container states and reasons, job
  * conditions, warning events, log tails, certificate dates), each list for a namespace or for the
  * whole cluster in one call. Annotations are kept only where a detector names one (see `annotations`).
+ * The lists that grow with the cluster are read as JSON (JsonLists) and summarised straight from it.
  */
 
 export interface ContainerState {
@@ -61,7 +63,7 @@ export interface CertificateDates {
   readonly subject: string;
 }
 
-function container(c: V1ContainerStatus | undefined, name: string, image: string): ContainerState {
+function container(c: Wire<V1ContainerStatus> | undefined, name: string, image: string): ContainerState {
   const waiting = c?.state?.waiting?.reason;
   const terminated = c?.state?.terminated;
   return {
@@ -74,7 +76,7 @@ function container(c: V1ContainerStatus | undefined, name: string, image: string
   };
 }
 
-function podState(pod: V1Pod): PodState {
+function podState(pod: Wire<V1Pod>): PodState {
   const statuses = [...(pod.status?.initContainerStatuses ?? []), ...(pod.status?.containerStatuses ?? [])];
   const specs = [...(pod.spec?.initContainers ?? []), ...(pod.spec?.containers ?? [])];
   const owner = pod.metadata?.ownerReferences?.find((o) => o.controller);
@@ -90,14 +92,14 @@ function podState(pod: V1Pod): PodState {
   };
 }
 
-function jobState(job: V1Job): JobState {
+function jobState(job: Wire<V1Job>): JobState {
   // The same reading as the remedies' (summariseJob), with the Failed condition's reason and time kept as evidence.
   const { failed: gaveUp, ...summary } = summariseJob(job);
   const failed = gaveUp ? job.status?.conditions?.find((c) => c.type === 'Failed' && c.status === 'True') : undefined;
   return { ...summary, ...(failed ? { failed: { reason: failed.reason ?? 'Failed', since: toIso(failed.lastTransitionTime) } } : {}) };
 }
 
-function eventRecord(e: CoreV1Event): EventRecord {
+function eventRecord(e: Wire<CoreV1Event>): EventRecord {
   return {
     namespace: e.metadata?.namespace ?? '',
     object: { kind: e.involvedObject?.kind ?? '', name: e.involvedObject?.name ?? '' },
@@ -114,35 +116,32 @@ const where = (namespace: string | undefined) => (namespace === undefined ? 'in 
 /** The doctor's reads; one call each. */
 export class ObserveGateway {
   private readonly core: CoreV1Api;
-  private readonly batch: BatchV1Api;
   private readonly custom: CustomObjectsApi;
+  private readonly lists: JsonLists;
   constructor(
     kubeConfig: KubeConfig,
     private readonly api: ApiCaller,
   ) {
     this.core = kubeConfig.makeApiClient(CoreV1Api);
-    this.batch = kubeConfig.makeApiClient(BatchV1Api);
     this.custom = kubeConfig.makeApiClient(CustomObjectsApi);
+    this.lists = new JsonLists(kubeConfig);
   }
 
   /** Pods of a namespace, or of every namespace when none is given. */
   async pods(namespace?: string): Promise<PodState[]> {
-    const list = await this.api.call(`list pods ${where(namespace)}`, () => (namespace === undefined ? this.core.listPodForAllNamespaces() : this.core.listNamespacedPod({ namespace })));
-    return list.items.map(podState);
+    const items = await this.api.call(`list pods ${where(namespace)}`, () => this.lists.items<V1Pod>(listPath('', 'v1', 'pods', namespace)));
+    return items.map(podState);
   }
 
   async jobs(namespace?: string): Promise<JobState[]> {
-    const list = await this.api.call(`list jobs ${where(namespace)}`, () => (namespace === undefined ? this.batch.listJobForAllNamespaces() : this.batch.listNamespacedJob({ namespace })));
-    return list.items.map(jobState);
+    const items = await this.api.call(`list jobs ${where(namespace)}`, () => this.lists.items<V1Job>(listPath('batch', 'v1', 'jobs', namespace)));
+    return items.map(jobState);
   }
 
   /** Warning events only: what goes wrong, not the normal traffic of a busy cluster. */
   async warnings(namespace?: string): Promise<EventRecord[]> {
-    const fieldSelector = 'type=Warning';
-    const list = await this.api.call(`list events ${where(namespace)}`, () =>
-      namespace === undefined ? this.core.listEventForAllNamespaces({ fieldSelector }) : this.core.listNamespacedEvent({ namespace, fieldSelector }),
-    );
-    return list.items.map(eventRecord);
+    const items = await this.api.call(`list events ${where(namespace)}`, () => this.lists.items<CoreV1Event>(listPath('', 'v1', 'events', namespace), { fieldSelector: 'type=Warning' }));
+    return items.map(eventRecord);
   }
 
   /** The last `tailLines` lines of one container's log. */

@@ -31,6 +31,7 @@ import { PodTermination } from './apiserver/termination.js';
 import { InformerCache } from './apiserver/informer-cache.js';
 import { VolumeResizer } from './apiserver/volume-resizer.js';
 import type { ResourceRef } from './apiserver/types.js';
+import { seedApplications, withApplications, type ApplicationTroubles, type Applications, type GrownApplications } from './apps/applications.js';
 
 export type { PolicyRule, SimPolicy } from './apiserver/rbac.js';
 export type { RequestRecord } from './apiserver/server.js';
@@ -41,6 +42,7 @@ export { resourceKinds } from './apiserver/resources.js';
 export { localDatabase, type DatabaseServer } from './platform/database.js';
 export type { InstalledDashboard } from './platform/dashboard/installed.js';
 export { simulatedClusterName } from './apiserver/kubeconfig.js';
+export type { Applications, GrownApplications } from './apps/applications.js';
 
 /** How to start a simulated cluster; every field has a default suited to a test. */
 export interface SimulatedClusterOptions {
@@ -86,6 +88,12 @@ export interface SimulatedClusterOptions {
    * not have it: what a client sees is then only the real signals (states, events, logs). Default false.
    */
   hideMarkers?: boolean;
+  /**
+   * Grows the cluster to a large install: teams' namespaces with Deployments, Jobs and days of events
+   * in the states a busy cluster shows (see Applications). Default none. Call `settle()` before reading
+   * their workloads' status.
+   */
+  applications?: Applications;
 }
 
 /** A running in-memory Kubernetes API server holding a standard install of the platform. */
@@ -134,6 +142,8 @@ export interface SimulatedCluster {
   get<T = any>(resource: ResourceRef, namespace: string | undefined, name: string): T | undefined;
   /** Every request served so far, oldest first. */
   requests(): RequestRecord[];
+  /** What `applications` added; undefined without it. */
+  readonly applications?: GrownApplications;
   /** The platform's metrics dashboard: its HTTP API (served on a port of its own) and its state. */
   readonly dashboard: DashboardServer & { readonly installed: InstalledDashboard };
   /** The platform's PostgreSQL, when one was given. */
@@ -169,7 +179,8 @@ export async function startSimulatedCluster(opts: SimulatedClusterOptions = {}):
   const timings = { recreateDelayMs: opts.recreateDelayMs ?? 1500, readyDelayMs: opts.readyDelayMs ?? 1000 };
   // The pods' runtime reads the platform's state, which exists once the standard install is seeded.
   const world: { view?: SimView } = {};
-  const pods = faultyPods(() => world.view, broken);
+  const appTroubles: ApplicationTroubles = new Map();
+  const pods = withApplications(faultyPods(() => world.view, broken), appTroubles);
   const termination = { stopMs: opts.podStopMs ?? timings.readyDelayMs, hold: opts.holdTerminatingPods ?? false };
   const terminating = new PodTermination(store, scheduler, termination);
   const controllers = new Controllers(store, scheduler, timings, pods, terminating);
@@ -177,6 +188,7 @@ export async function startSimulatedCluster(opts: SimulatedClusterOptions = {}):
   const resizer = new VolumeResizer(store, scheduler, () => opts.volumeResizeMs ?? 20_000);
   const passwords = { dashboardPassword: newPassword(), databasePassword: newPassword() };
   seedStandardInstall(store, controllers, { names, platformVersion: opts.platformVersion ?? 'v0.6.29', ...passwords });
+  const applications = opts.applications ? seedApplications(store, controllers, appTroubles, opts.applications) : undefined;
   const installed = new InstalledDashboard(names);
   const components = new PlatformComponents(store, scheduler, timings, names, installed);
   const database = opts.database ? new PlatformDatabase(opts.database, passwords.databasePassword) : undefined;
@@ -225,6 +237,7 @@ export async function startSimulatedCluster(opts: SimulatedClusterOptions = {}):
     dashboard: Object.assign(dashboard, { installed }),
     ...(database ? { database } : {}),
     addresses,
+    ...(applications ? { applications } : {}),
     kubeconfigYaml: yaml,
     async writeKubeconfig(path) {
       await mkdir(dirname(path), { recursive: true });
@@ -249,7 +262,7 @@ export async function startSimulatedCluster(opts: SimulatedClusterOptions = {}):
     list<T>(resource: ResourceRef, namespace?: string, labelSelector?: string): T[] {
       const selector = parseLabelSelector(labelSelector);
       const kind = servedKind(store, resource);
-      return kind ? (store.list(kind, namespace).filter((o) => matchesLabels(selector, o.metadata.labels)) as T[]) : [];
+      return kind ? (store.list(kind, namespace, (o) => matchesLabels(selector, o.metadata.labels)) as T[]) : [];
     },
     get<T>(resource: ResourceRef, namespace: string | undefined, name: string): T | undefined {
       const kind = servedKind(store, resource);

@@ -137,7 +137,7 @@ export class Controllers {
   }
 
   private podsOf(owner: KubeObject): KubeObject[] {
-    return this.store.list(kinds.pod, owner.metadata.namespace).filter((p) => ownedBy(p, owner));
+    return this.store.list(kinds.pod, owner.metadata.namespace, (p) => ownedBy(p, owner));
   }
 
   /** A ReplicaSet's pods that count: neither Terminating nor finished. */
@@ -147,7 +147,7 @@ export class Controllers {
 
   /** Creates a controller's pod; the runtime may change it first (a replacement may inherit a fault from the cluster's state). */
   private createPod(pod: KubeObject): void {
-    this.runtime.preparePod(pod, this.store.list(kinds.pod, pod.metadata.namespace));
+    this.runtime.preparePod(pod, this.store.peek(kinds.pod, pod.metadata.namespace));
     this.store.create(kinds.pod, pod);
   }
 
@@ -155,7 +155,7 @@ export class Controllers {
     const namespace = dep.metadata.namespace ?? '';
     const { template, replicas = 1, selector } = spec(dep);
     const hash = templateHash(template);
-    const owned = this.store.list(kinds.replicaSet, namespace).filter((rs) => ownedBy(rs, dep));
+    const owned = this.store.list(kinds.replicaSet, namespace, (rs) => ownedBy(rs, dep));
     let revision = owned.reduce((max, rs) => Math.max(max, Number(rs.metadata.annotations?.['deployment.kubernetes.io/revision'] ?? 0)), 0);
     const current = owned.find((rs) => rs.metadata.labels?.['pod-template-hash'] === hash);
     if (!current) {
@@ -283,7 +283,7 @@ export class Controllers {
   }
 
   private refreshDeployment(dep: KubeObject): void {
-    const owned = this.store.list(kinds.replicaSet, dep.metadata.namespace).filter((rs) => ownedBy(rs, dep));
+    const owned = this.store.list(kinds.replicaSet, dep.metadata.namespace, (rs) => ownedBy(rs, dep));
     this.writeStatus(kinds.deployment, dep, deploymentStatus(dep, owned.flatMap((rs) => this.activePodsOf(rs))));
   }
 

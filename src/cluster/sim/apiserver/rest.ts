@@ -80,10 +80,15 @@ function checkSubresource(call: ApiCall, allowed: readonly string[]): void {
   if (!served || !allowed.includes(sub)) throw served ? statusErrors.methodNotAllowed() : statusErrors.pathNotFound();
 }
 
-export function selectObjects(store: ObjectStore, kind: ResourceKind, namespace: string | undefined, query: URLSearchParams): KubeObject[] {
+/** The stored objects a list's selectors choose, not copied: read them before yielding, never change them. */
+function peekSelected(store: ObjectStore, kind: ResourceKind, namespace: string | undefined, query: URLSearchParams): readonly KubeObject[] {
   const labels = parseLabelSelector(query.get('labelSelector'));
   const fields = parseFieldSelector(query.get('fieldSelector'), kind.kind);
-  return store.list(kind, namespace || undefined).filter((o) => matchesLabels(labels, o.metadata.labels) && matchesFields(fields, o));
+  return store.peek(kind, namespace || undefined, (o) => matchesLabels(labels, o.metadata.labels) && matchesFields(fields, o));
+}
+
+export function selectObjects(store: ObjectStore, kind: ResourceKind, namespace: string | undefined, query: URLSearchParams): KubeObject[] {
+  return peekSelected(store, kind, namespace, query).map((o) => clone(o));
 }
 
 /** The autoscaling/v1 Scale view of a workload. */
@@ -137,7 +142,8 @@ export function get(store: ObjectStore, call: ApiCall, pods: PodRuntime): ApiRes
 export function list(store: ObjectStore, call: ApiCall): ApiResult {
   checkSubresource(call, []);
   const { kind } = call.req;
-  const items = selectObjects(store, kind, namespaceOf(call), call.query);
+  // Serialised before anything else runs (server.ts send), so the stored objects need no copies.
+  const items = peekSelected(store, kind, namespaceOf(call), call.query);
   const resourceVersion = String(store.resourceVersion);
   if (wantsTable(call.accept)) return ok(toTable(kind, items, resourceVersion, call.query.get('includeObject')));
   return ok({ kind: `${kind.kind}List`, apiVersion: apiVersionOf(kind), metadata: { resourceVersion }, items: items.map((o) => asListItem(kind, o)) });

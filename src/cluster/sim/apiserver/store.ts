@@ -36,7 +36,7 @@ export class ObjectStore {
   /** The resourceVersion of the newest event no longer in the history. */
   private dropped = 0;
   /** One bucket per storage key: built-in kinds from the start, custom kinds from their first write. */
-  private readonly buckets = new Map<string, { kind: ResourceKind; objects: Map<string, KubeObject> }>();
+  private readonly buckets = new Map<string, Bucket>();
   private readonly history: StoreEvent[] = [];
   private readonly listeners = new Set<(event: StoreEvent) => void>();
 
@@ -44,7 +44,7 @@ export class ObjectStore {
   seedTime: Date | undefined;
 
   constructor() {
-    for (const kind of resourceKinds) this.buckets.set(storageKey(kind), { kind, objects: new Map() });
+    for (const kind of resourceKinds) this.buckets.set(storageKey(kind), new Bucket(kind));
   }
 
   get resourceVersion(): number {
@@ -67,13 +67,26 @@ export class ObjectStore {
     return found ? clone(found) : undefined;
   }
 
-  /** Objects of a kind, in one namespace or all, sorted by namespace then name as the API server returns them. */
-  list(kind: ResourceKind, namespace?: string): KubeObject[] {
-    const out: KubeObject[] = [];
-    for (const obj of this.bucket(kind).values()) {
-      if (namespace === undefined || obj.metadata.namespace === namespace) out.push(clone(obj));
+  /**
+   * Copies of the objects of a kind, in one namespace or all, that `where` accepts (it sees the stored
+   * object: it must only read it), sorted by namespace then name as the API server returns them.
+   */
+  list(kind: ResourceKind, namespace?: string, where?: (stored: KubeObject) => boolean): KubeObject[] {
+    return this.peek(kind, namespace, where).map((o) => clone(o));
+  }
+
+  /**
+   * The stored objects themselves, selected and sorted as `list` does, without copying them: for a
+   * caller that only reads them before it yields (the API server serialising a list), never keeps or
+   * changes them. Copying every object of a large list cost more than serialising it.
+   */
+  peek(kind: ResourceKind, namespace?: string, where?: (stored: KubeObject) => boolean): readonly KubeObject[] {
+    const found: { key: string; obj: KubeObject }[] = [];
+    for (const [key, obj] of this.bucket(kind).in(namespace)) {
+      if (where === undefined || where(obj)) found.push({ key, obj });
     }
-    return out.sort((a, b) => keyOf(kind, a.metadata.namespace, a.metadata.name ?? '').localeCompare(keyOf(kind, b.metadata.namespace, b.metadata.name ?? '')));
+    // etcd returns keys in byte order; the storage keys are `namespace/name` (or the name alone).
+    return found.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0)).map((f) => f.obj);
   }
 
   /** Every stored object of every kind, for owner-reference scans. */
@@ -158,18 +171,63 @@ export class ObjectStore {
     return [...this.buckets.values()].map((b) => b.kind);
   }
 
-  private bucket(kind: ResourceKind): Map<string, KubeObject> {
+  private bucket(kind: ResourceKind): Bucket {
     const key = storageKey(kind);
     let bucket = this.buckets.get(key);
-    if (!bucket && kind.custom) this.buckets.set(key, (bucket = { kind, objects: new Map() }));
+    if (!bucket && kind.custom) this.buckets.set(key, (bucket = new Bucket(kind)));
     if (!bucket) throw new Error(`no storage for ${key}`);
-    return bucket.objects;
+    return bucket;
   }
 
   private emit(event: StoreEvent): void {
     this.history.push(event);
     if (this.history.length > historyLimit) this.dropped = this.history.shift()?.resourceVersion ?? this.dropped;
     for (const listener of [...this.listeners]) listener(event);
+  }
+}
+
+/**
+ * One kind's objects by storage key, and the same objects by namespace, so that what one namespace
+ * holds is found without walking every namespace's objects (a controller lists its namespace's pods
+ * each time it reconciles; on a large cluster that walk was most of the work).
+ */
+class Bucket {
+  readonly objects = new Map<string, KubeObject>();
+  private readonly byNamespace = new Map<string, Map<string, KubeObject>>();
+
+  constructor(readonly kind: ResourceKind) {}
+
+  get(key: string): KubeObject | undefined {
+    return this.objects.get(key);
+  }
+
+  has(key: string): boolean {
+    return this.objects.has(key);
+  }
+
+  /** Adds or replaces; an object's namespace never changes under the same key. */
+  set(key: string, obj: KubeObject): void {
+    this.objects.set(key, obj);
+    const namespace = obj.metadata.namespace ?? '';
+    let inNamespace = this.byNamespace.get(namespace);
+    if (!inNamespace) this.byNamespace.set(namespace, (inNamespace = new Map()));
+    inNamespace.set(key, obj);
+  }
+
+  delete(key: string): void {
+    const obj = this.objects.get(key);
+    if (!obj) return;
+    this.objects.delete(key);
+    const namespace = obj.metadata.namespace ?? '';
+    const inNamespace = this.byNamespace.get(namespace);
+    inNamespace?.delete(key);
+    if (inNamespace?.size === 0) this.byNamespace.delete(namespace);
+  }
+
+  /** Every object, or those of one namespace (none for a cluster-scoped kind). */
+  in(namespace: string | undefined): Iterable<[string, KubeObject]> {
+    if (namespace === undefined) return this.objects;
+    return this.kind.namespaced ? (this.byNamespace.get(namespace) ?? []) : [];
   }
 }
 

@@ -134,7 +134,7 @@ const columnsByKind: Record<string, Column[]> = {
   ],
 };
 
-export function toTable(kind: ResourceKind, objects: KubeObject[], resourceVersion: string, includeObject: string | null): object {
+export function toTable(kind: ResourceKind, objects: readonly KubeObject[], resourceVersion: string, includeObject: string | null): object {
   const columns = columnsByKind[kind.kind] ?? [nameColumn, ageColumn];
   return {
     kind: 'Table',
