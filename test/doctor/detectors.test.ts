@@ -237,3 +237,15 @@ describe("the dashboard's and the database's detectors judge from the snapshot a
     expect(() => detect(d, away)).toThrow(Unreadable);
   });
 });
+
+describe("the private registry's pull refusals", () => {
+  it('are read as words: a status code inside an image tag, a digest or an account id is no refusal', async () => {
+    const { says } = await import('../../src/doctor/detectors/image-pull.js');
+    expect(says('Failed to pull image "reg.example.com/app:1.2": unexpected status: 401 Unauthorized', '401')).toBe(true);
+    expect(says('pull access denied for app, repository does not exist', 'denied')).toBe(true);
+    // The digits of the refusal codes inside other names, and a tag that merely ends in them.
+    expect(says('Failed to pull image "140123456789.dkr.ecr.eu-west-1.amazonaws.com/app:v2": not found', '401')).toBe(false);
+    expect(says('Failed to pull image "registry.local/app:v403": manifest unknown', '403')).toBe(false);
+    expect(says('rpc error: code = NotFound desc = sha256:9f4031abc not found', '403')).toBe(false);
+  });
+});

@@ -23,6 +23,20 @@ export type ImagePullDetector = z.infer<typeof imagePullDetector>;
 
 const short = (text: string) => clip(text, 200);
 
+const alphanumeric = (c: string | undefined): boolean => c !== undefined && /[a-z0-9]/i.test(c);
+
+/**
+ * Whether a pull error says `wanted` as words of its own: "401" in "401 Unauthorized", not inside an
+ * image tag, a digest or an account id (`1234014012.dkr.ecr…`, `app:v403`).
+ */
+export function says(message: string, wanted: string): boolean {
+  const text = message.toLowerCase();
+  for (let at = text.indexOf(wanted); at >= 0; at = text.indexOf(wanted, at + 1)) {
+    if (!alphanumeric(text[at - 1]) && !alphanumeric(text[at + wanted.length])) return true;
+  }
+  return false;
+}
+
 export const imagePullFailing = defineDetector({
   kind: 'imagePullFailing',
   detector: imagePullDetector,
@@ -48,10 +62,10 @@ export const imagePullFailing = defineDetector({
       if (stuck.length === 0) continue;
       const events = warnings.filter((e) => e.namespace === pod.namespace && e.object.kind === 'Pod' && e.object.name === pod.name && /pull|image/i.test(`${e.reason} ${e.message}`));
       const messages = [...stuck.map((c) => c.waiting?.message ?? ''), ...events.map((e) => e.message)].filter((m) => m !== '');
-      if (wanted && !messages.some((m) => wanted.some((w) => m.toLowerCase().includes(w)))) continue;
+      if (wanted && !messages.some((m) => wanted.some((w) => says(m, w)))) continue;
       const object = objectName('pod', pod.namespace, pod.name);
       for (const c of stuck) evidence.push({ object, detail: `container ${c.name} ${c.waiting?.reason}: image ${c.image}` });
-      const said = (wanted ? messages.find((m) => wanted.some((w) => m.toLowerCase().includes(w))) : events[events.length - 1]?.message) ?? '';
+      const said = (wanted ? messages.find((m) => wanted.some((w) => says(m, w))) : events[events.length - 1]?.message) ?? '';
       if (said !== '') evidence.push({ object, detail: short(said) });
     }
     if (evidence.length > 0 && d.dependants) evidence.push(...crashLooping(snap.pods(d.dependants.in), snap.names[d.dependants.in], snap.names[d.dependants.label]));
