@@ -53,9 +53,10 @@ function within<T>(work: Promise<T>, ms: number): Promise<T> {
 /**
  * Commands whose whole answer is the public catalogue, given in the acknowledgement: a copy of one
  * reveals nothing and changes nothing, so they are answered without asking Redis first (the claim is
- * the one wait between a request and its acknowledgement). Everything else is claimed.
+ * the one wait between a request and its acknowledgement). Everything else is claimed, `match` too:
+ * its answer carries the cluster's evidence (pods, log lines) and reading it queues a doctor job.
  */
-const catalogueReads = new Set(['', 'help', 'list', 'explain', 'match']);
+const catalogueReads = new Set(['', 'help', 'list', 'explain']);
 
 function answersFromCatalogue(body: unknown): boolean {
   const b = body as { command?: unknown; text?: unknown };

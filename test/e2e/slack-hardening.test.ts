@@ -152,6 +152,23 @@ describe('requests Slack did not send as they are: future timestamps, bodies tha
     expect(blocksText((copy.json as { blocks: unknown }).blocks)).toContain('build-logs');
   });
 
+  it("answers a copy of `/platform match` with nothing: its answer carries the cluster's evidence, not the catalogue alone", async () => {
+    const backoff = 'Warning  BackoffLimitExceeded  job/postgresql-migrate-devtron  Job has reached the specified backoff limit';
+    const body = slashCommandBody({ text: `match ${backoff}`, user_id: requester, channel_id: channel, response_url: stack.fake.responseUrl('match-copy', { channel, user: requester }) });
+    const timestamp = now();
+    const first = await postSigned(stack.eventsUrl, body, { secret: signingSecret, timestamp });
+    expect(blocksText((first.json as { blocks: unknown }).blocks)).toContain('install-jobs-failed');
+    // The person's answer gets the cluster's evidence (read once, then reused for a while).
+    const evidenced = await stack.fake.waitFor((f) => f.responses('match-copy').find((r) => JSON.stringify(r.body).includes('in `sim`')), { timeoutMs: 20_000 });
+    expect(blocksText((evidenced.body as { blocks: unknown }).blocks)).toMatch(/not seen in `sim` right now/);
+    const replays = logged(/replayed request/).length;
+    const copy = await postSigned(stack.eventsUrl, body, { secret: signingSecret, timestamp });
+    expect(copy.status).toBe(200);
+    expect(copy.text).not.toContain('sim');
+    expect(copy.text).not.toContain('install-jobs-failed');
+    expect(logged(/replayed request/)[replays]).toMatchObject({ kind: 'command' });
+  });
+
   it('runs a replayed slash command once: the same signed request again is acknowledged and reveals nothing', async () => {
     const requestsBefore = (await redis.keys(`${stack.config.queuePrefix}:request:*`)).length;
     const ended = revealsDone().length;
