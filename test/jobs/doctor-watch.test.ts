@@ -190,3 +190,33 @@ describe("the scheduled doctor's changes, on real Redis", () => {
     expect(w.reporter.take()).toEqual([`new: ${b}`]);
   });
 });
+
+describe('who may snooze a symptom as the person who asked to fix it', () => {
+  const redis = new Redis(testRedisUrl);
+  const prefix = uniquePrefix('watch-asked');
+  afterAll(async () => {
+    await deletePrefix(redis, prefix);
+    redis.disconnect();
+  });
+
+  it('is someone whose request still stands: not one who typed fix and cancelled it, or whose request was denied or expired', async () => {
+    const audit = new AuditTrail(redis, prefix, 1);
+    const { askedToFix } = await import('../../src/jobs/watch/attribution.js');
+    const since = Date.now() - 60_000;
+    const ask = (who: string, requestId: string) => audit.append({ action: 'requested', who, requestId, entryId: 'build-logs', cluster: 'prod-eu' });
+    await ask('U0OPEN', 'r1');
+    await ask('U0CANCEL', 'r2');
+    await audit.append({ action: 'cancelled', who: 'U0CANCEL', requestId: 'r2', entryId: 'build-logs', cluster: 'prod-eu' });
+    await ask('U0DENIED', 'r3');
+    await audit.append({ action: 'denied', who: 'U0APPROVER', requestId: 'r3', entryId: 'build-logs', cluster: 'prod-eu' });
+    await ask('U0TWICE', 'r4');
+    await audit.append({ action: 'cancelled', who: 'U0TWICE', requestId: 'r4', entryId: 'build-logs', cluster: 'prod-eu' });
+    await ask('U0TWICE', 'r5');
+    expect(await askedToFix(audit, 'prod-eu', 'build-logs', 'U0OPEN', since)).toBe(true);
+    expect(await askedToFix(audit, 'prod-eu', 'build-logs', 'U0CANCEL', since)).toBe(false);
+    expect(await askedToFix(audit, 'prod-eu', 'build-logs', 'U0DENIED', since)).toBe(false);
+    expect(await askedToFix(audit, 'prod-eu', 'build-logs', 'U0TWICE', since)).toBe(true);
+    expect(await askedToFix(audit, 'prod-eu', 'build-logs', 'U0NOBODY', since)).toBe(false);
+    expect(await askedToFix(audit, 'prod-us', 'build-logs', 'U0OPEN', since)).toBe(false);
+  });
+});

@@ -18,8 +18,19 @@ export async function remedyThatCleared(audit: AuditTrail, store: RequestStore, 
   return requestedBy ? { requestId: outcome.requestId, requestedBy } : undefined;
 }
 
-/** Whether `user` asked for a fix of the entry on the cluster at or after `sinceMs` (since the symptom was seen). */
+/** A request's ends that withdraw its requester's say over the symptom: it was cancelled, denied, or left to expire. */
+const withdrawn = new Set(['cancelled', 'denied', 'expired']);
+
+/**
+ * Whether `user` asked for a fix of the entry on the cluster at or after `sinceMs` (since the symptom
+ * was seen) and that request still stands: open, approved, or run. Typing `fix` and cancelling it (or
+ * having it denied) gives nobody a say over the channel's symptoms.
+ */
 export async function askedToFix(audit: AuditTrail, cluster: string, entryId: string, user: string, sinceMs: number): Promise<boolean> {
-  const [asked] = await audit.latest(1, (r) => r.action === 'requested' && r.cluster === cluster && r.entryId === entryId && r.who === user && Date.parse(r.at) >= sinceMs);
-  return asked !== undefined;
+  const asked = await audit.latest(20, (r) => r.action === 'requested' && r.cluster === cluster && r.entryId === entryId && r.who === user && Date.parse(r.at) >= sinceMs);
+  const ids = new Set(asked.map((r) => r.requestId).filter((id): id is string => id !== undefined));
+  if (ids.size === 0) return false;
+  const ended = await audit.latest(ids.size, (r) => withdrawn.has(r.action) && r.requestId !== undefined && ids.has(r.requestId));
+  const gone = new Set(ended.map((r) => r.requestId));
+  return [...ids].some((id) => !gone.has(id));
 }
