@@ -23,7 +23,8 @@ async function grown(): Promise<SimulatedCluster> {
   return sim;
 }
 
-const doctor = (sim: SimulatedCluster) => scan(new ClusterGateway(sim.kubeConfig(), { callTimeoutMs: 10_000 }), sim.names, catalogue);
+// The worker of the simulated cluster reaches its dashboard at the simulator's own address, as npm start configures it.
+const doctor = (sim: SimulatedCluster) => scan(new ClusterGateway(sim.kubeConfig(), { callTimeoutMs: 10_000 }), { ...sim.names, ...sim.addresses }, catalogue);
 
 /** `GET /api/v1/pods` → list of pods; `…/pods/NAME/log` → a log read; anything else with a name → a get. */
 function callsOf(records: readonly RequestRecord[]) {
