@@ -35,7 +35,8 @@ async function bytes(path: string): Promise<number> {
 const count = (plural: string, group = '', version = 'v1') => sim.list({ group, version, plural }).length;
 const info: SimInfo = {
   kubeconfig: sim.kubeconfigYaml(),
-  names: sim.names,
+  // Its dashboard at the simulator's own address, as npm start configures it: the dashboard's detectors read it too.
+  names: { ...sim.names, ...sim.addresses },
   seedMs,
   settleMs,
   cluster: {
