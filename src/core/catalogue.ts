@@ -1,5 +1,6 @@
 import { catalogue, closestIds, findEntry, guideRefs } from '../catalogue/index.js';
 import { approvalOf, type CatalogueEntry, type Step } from '../catalogue/model.js';
+import { forAPerson } from '../remedies/steps/manual.js';
 import { code, command, heading, joined, lines, note, para, soft, strong, t, type Inline, type Part, type View } from './view.js';
 
 /** The commands, for help: the command to type and what it does. */
@@ -57,17 +58,10 @@ export function unknownEntryView(typed: string, closest: readonly string[] = clo
 const risk = { 'read-only': 'read-only', restart: 'restart', destructive: 'destructive' } as const;
 const approval = { none: 'no approval', approver: 'an approver', 'second-person': 'a second person' } as const;
 
-/**
- * Placeholders a person fills in when they act (the guide writes `{base_url}`): explained, not shown raw.
- * The dashboard's address is the person's own, known to them and not to the bot.
- */
-const placeholders: Record<string, string> = { base_url: '<your dashboard URL>' };
-const filled = (text: string): string => text.replace(/\{([a-z_]+)\}/g, (m, name: string) => placeholders[name] ?? m);
-
 function stepLines(n: number, step: Step): Inline[] {
   if (step.kind === 'wait') return [t`${n}. ${step.does} — ${soft(`${step.minutes} min, a delayed continuation`)}`];
-  const head = t`${n}. ${filled(step.does)} — ${soft(`${risk[step.risk]}, ${approval[approvalOf(step)]}`)}`;
-  if (step.kind === 'manual') return [head, ...step.items.map((i) => t`    ☐ ${filled(i)}`)];
+  const head = t`${n}. ${forAPerson(step.does)} — ${soft(`${risk[step.risk]}, ${approval[approvalOf(step)]}`)}`;
+  if (step.kind === 'manual') return [head, ...step.items.map((i) => t`    ☐ ${forAPerson(i)}`)];
   return [head];
 }
 

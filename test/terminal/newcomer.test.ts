@@ -149,5 +149,13 @@ describe('the terminal, as a newcomer meets it', () => {
       expect(transcript).not.toContain('{base_url}');
       expect(transcript).toContain('open <your dashboard URL>/grafana?orgId=2');
     });
+
+    it('plans and runs a checklist without raw placeholders, as explain shows it', async () => {
+      const transcript = await piped(['fix dashboards-missing metricsStore=http://prometheus-server.monitoring.svc:80', '1'], ['dashboards-missing']);
+      expect(transcript).toContain('What does /grafana?orgId=2 show?');
+      expect(transcript).not.toContain('{base_url}');
+      // Once on the plan, once in the step's "Your turn".
+      expect(count(transcript, 'If the dashboards are still missing, open <your dashboard URL>/grafana?orgId=2.')).toBe(2);
+    });
   });
 });

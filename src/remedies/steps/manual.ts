@@ -6,6 +6,14 @@ import { stepBase } from './step.js';
 const manualStep = z.strictObject({ ...stepBase, kind: z.literal('manual'), risk: z.literal('read-only'), items: z.array(z.string()) });
 export type ManualStep = z.infer<typeof manualStep>;
 
+/**
+ * Placeholders a person fills in when they act (the guide writes `{base_url}`): explained, not shown raw,
+ * wherever a checklist is shown (explain, the plan, the step's "Your turn"). The dashboard's address
+ * is the person's own, known to them and not to the bot.
+ */
+const placeholders: Record<string, string> = { base_url: '<your dashboard URL>' };
+export const forAPerson = (text: string): string => text.replace(/\{([a-z_]+)\}/g, (m, name: string) => placeholders[name] ?? m);
+
 /** A person's action (browser, dashboard, cloud console): planned as its checklist, nothing automated. */
 export const manual = defineStep({
   kind: 'manual',
@@ -14,7 +22,8 @@ export const manual = defineStep({
   permissions: () => [],
   parameters: () => [],
   async plan(_ctx, step) {
-    return { lines: step.items.map((i) => `☐ ${i}`), targets: [], data: { items: [...step.items] } };
+    const items = step.items.map(forAPerson);
+    return { lines: items.map((i) => `☐ ${i}`), targets: [], data: { items } };
   },
   async run(_ctx, planned) {
     return { status: 'done', message: `Your turn: ${planned.does}.`, details: planned.data.items };
