@@ -53,12 +53,14 @@ function remedyLine(r: RemedyRequest): Inline {
 const symptomLine = (s: PresentSymptom): Inline => t`• ${code(s.id)} (guide ${s.ref}) — ${s.evidence || s.title}${s.more > 0 ? t` ${soft(`(+${s.more} more)`)}` : []}`;
 
 /**
- * An entry checked alone, for a pasted error's candidates. Who pasted is not said: everyone reads this,
- * and the paste may have been private (a direct message, `/platform match`); the audit trail keeps who.
+ * An entry checked alone: by a remedy's run after its last stage, or for a pasted error's candidates.
+ * Who pasted is not said: everyone reads this, and the paste may have been private (a direct message,
+ * `/platform match`); the audit trail keeps who. A remedy is named by its id, as its thread shows it.
  */
 function recheckLine(r: EntryRecheck): Inline {
   const what = r.state === 'absent' ? t`cleared` : t`present — ${r.symptom?.evidence ?? ''}`;
-  return t`• ${code(r.id)} checked again ${when(r.at)} for a pasted error: ${what}`;
+  const why = r.remedy ? t`after remedy ${code(r.remedy)}` : t`for a pasted error`;
+  return t`• ${code(r.id)} checked again ${when(r.at)} ${why}: ${what}`;
 }
 
 /** One cluster's last doctor: never run, no symptom, or the symptoms with their evidence; and the entries checked alone since. */

@@ -22,7 +22,15 @@ const runSchema = z.object({
 /** The last doctor run over the whole catalogue on a cluster, in short. */
 export type DoctorRun = z.infer<typeof runSchema>;
 
-const recheckSchema = z.object({ id: z.string(), at: z.string(), by: z.string(), state: z.enum(['present', 'absent']), symptom: presentSchema.optional() });
+const recheckSchema = z.object({
+  id: z.string(),
+  at: z.string(),
+  by: z.string(),
+  state: z.enum(['present', 'absent']),
+  symptom: presentSchema.optional(),
+  /** The remedy whose run looked at its entry after its last stage; absent for a paste's candidates. */
+  remedy: z.string().optional(),
+});
 /** A later check of one entry alone (a paste's candidates, a finished remedy's entry): present again, or cleared. */
 export type EntryRecheck = z.infer<typeof recheckSchema>;
 
@@ -63,8 +71,11 @@ export class DoctorResults {
     return `${this.prefix}:doctor-result:${cluster}`;
   }
 
-  /** Keeps a report that came back; `entries` names the entries it was limited to, when it was. */
-  async record(cluster: string, by: string, report: DoctorReport, entries?: readonly string[], now = new Date()): Promise<void> {
+  /**
+   * Keeps a report that came back; `entries` names the entries it was limited to, when it was, and
+   * `remedy` the remedy whose look after its last stage it is.
+   */
+  async record(cluster: string, by: string, report: DoctorReport, entries?: readonly string[], now = new Date(), remedy?: string): Promise<void> {
     const at = now.toISOString();
     const key = this.key(cluster);
     const write = this.redis.multi();
@@ -83,7 +94,7 @@ export class DoctorResults {
       const told = report.findings.filter((f) => entries.includes(f.id) && (f.state === 'present' || f.state === 'absent'));
       if (told.length === 0) return;
       for (const f of told) {
-        const recheck: EntryRecheck = { id: f.id, at, by, state: f.state as 'present' | 'absent', ...(f.state === 'present' ? { symptom: summarise(f) } : {}) };
+        const recheck: EntryRecheck = { id: f.id, at, by, state: f.state as 'present' | 'absent', ...(f.state === 'present' ? { symptom: summarise(f) } : {}), ...(remedy ? { remedy } : {}) };
         write.hset(key, `entry:${f.id}`, JSON.stringify(recheck));
       }
     }

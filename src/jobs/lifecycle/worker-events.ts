@@ -73,6 +73,9 @@ export class WorkerEvents {
     if (verification) {
       await this.core.record('verified', 'worker', req, auditDetail(verification));
       options.metrics?.verified(resultOf(verification));
+      // The look is the entry's latest check on the cluster: status shows it beside the last doctor's run.
+      const report = { findings: [verification.finding], startedAt: new Date(Date.now() - verification.waitedMs).toISOString(), tookMs: verification.waitedMs };
+      await this.core.doctorResults.record(req.cluster, req.requestedBy, report, [entry.id], new Date(), req.id).catch((err: unknown) => options.logger.warn({ err: (err as Error).message, cluster: req.cluster }, 'could not keep the doctor result'));
     }
     if (outcome.status === 'completed' && stage?.then) {
       // The guide's question waits for an answer a limited time; then the remedy ends and frees the entry.
