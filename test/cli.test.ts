@@ -192,6 +192,20 @@ describe('the simulated cluster has one name', spawning, () => {
     badInput(cli(['terminal', '--kubeconfig', '/nonexistent/config', '--broken', 'build-logs']), 'platform-medic: --broken breaks the simulated cluster; it cannot be combined with --kubeconfig or --context');
   });
 
+  it.each([
+    [['terminal', '--broken', 'build-logs:zzz'], 'platform-medic: --broken build-logs:zzz: build-logs breaks as "watcher" or "broker", not "zzz"'],
+    [['sim', '--broken', 'build-logs:zzz'], 'platform-medic: --broken build-logs:zzz: build-logs breaks as "watcher" or "broker", not "zzz"'],
+    [['doctor', '--broken', 'build-logs:'], 'platform-medic: --broken build-logs:: build-logs breaks as "watcher" or "broker", not ""'],
+    [['terminal', '--broken', 'sso-login:zzz'], 'platform-medic: --broken sso-login:zzz: sso-login breaks one way only; use --broken sso-login'],
+    [['sim', '--broken', 'sso-login:broker'], 'platform-medic: --broken sso-login:broker: sso-login breaks one way only; use --broken sso-login'],
+    [
+      ['doctor', '--broken', 'chart-repo-tls-handshake'],
+      "platform-medic: --broken chart-repo-tls-handshake: the simulated cluster only moves the installer's version for it, which the doctor does not judge; try it in the terminal: npm run terminal -- --broken chart-repo-tls-handshake",
+    ],
+  ])('--broken %j: a depth the entry does not have is bad input before anything starts, never ignored', (args, line) => {
+    badInput(cli(args), line);
+  });
+
   it('the kubeconfig of the simulated cluster names its cluster and context "simulated"', async () => {
     const sim = await startSimulatedCluster();
     try {

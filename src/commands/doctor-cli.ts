@@ -2,6 +2,7 @@ import type { KubeConfig } from '@kubernetes/client-node';
 import { catalogue } from '../catalogue/index.js';
 import { ClusterGateway } from '../cluster/gateway.js';
 import { loadKubeConfig } from '../cluster/kubeconfig.js';
+import { brokenSpec } from '../cluster/sim/demo.js';
 import { faultEntries, localDatabase, simulatedClusterName, startSimulatedCluster, type SimulatedCluster } from '../cluster/sim/index.js';
 import { findCluster, loadConfig, noSuchClusterText } from '../config.js';
 import { doctorView } from '../core/doctor.js';
@@ -33,9 +34,11 @@ function parseArgs(args: readonly string[]): DoctorArgs {
   const real = (out.cluster !== undefined && out.cluster !== simulatedClusterName) || out.kubeconfig !== undefined || out.context !== undefined;
   if (out.broken && real) throw new InputError('--broken breaks the simulated cluster; it cannot be used with a real one');
   if (out.broken) {
-    const entry = out.broken.split(':')[0] ?? '';
-    const known = [...new Set(faultEntries.map((e) => e.entryId))];
-    if (!known.includes(entry)) throw new InputError(`--broken: the simulated cluster cannot break "${entry.slice(0, 60)}"; it knows ${known.join(', ')}`);
+    const { entryId } = brokenSpec(out.broken);
+    // An entry whose --broken only moves the installer's version has no broken state for a detector to see.
+    if (!faultEntries.some((e) => e.entryId === entryId)) {
+      throw new InputError(`--broken ${entryId}: the simulated cluster only moves the installer's version for it, which the doctor does not judge; try it in the terminal: npm run terminal -- --broken ${entryId}`);
+    }
   }
   return out;
 }
@@ -53,10 +56,10 @@ async function simulated(broken: string | undefined): Promise<SimulatedCluster> 
   const sim = await startSimulatedCluster({ hideMarkers: true, recreateDelayMs: 200, readyDelayMs: 200, database: localDatabase });
   await sim.settle();
   if (broken) {
-    const [entry, depth] = broken.split(':');
+    const { entryId, depth } = brokenSpec(broken);
     try {
       // Entry 16's broken state is a real database's: it is broken once the promise resolves.
-      await sim.break(entry!, depth ? { depth } : undefined);
+      await sim.break(entryId, depth ? { depth } : undefined);
     } catch (err) {
       await sim.close();
       throw new InputError(`--broken ${broken.slice(0, 60)}: ${(err as Error).message}`);

@@ -1,7 +1,7 @@
 import { resolve } from 'node:path';
 import { unknownFlagMessage } from '../../cli-flags.js';
 import { fileReason, InputError } from '../../errors.js';
-import { startDemoPlatform } from './demo.js';
+import { brokenSpec, startDemoPlatform } from './demo.js';
 
 /** The parsed flags of `npm run sim`. */
 interface SimArgs {
@@ -38,11 +38,9 @@ function parseArgs(argv: string[]): SimArgs {
       case '--kubeconfig':
         args.kubeconfig = value();
         break;
-      case '--broken': {
-        const [entryId = '', depth] = value().split(':');
-        args.broken.push(depth ? { entryId, depth } : { entryId });
+      case '--broken':
+        args.broken.push(brokenSpec(value()));
         break;
-      }
       case '--verbose':
         args.verbose = true;
         break;

@@ -72,6 +72,8 @@ export interface SimView {
 export interface FaultEntry {
   entryId: string;
   guideEntry: number;
+  /** The depths `--broken ENTRY:DEPTH` may name, the first the default; none when the entry breaks one way. */
+  depths?: readonly string[];
   place?(names: PlatformNames, options: Record<string, unknown>): FaultPlacement[];
   inheritance?(names: PlatformNames): InheritanceRule[];
   /** Puts objects into the broken state; returns what `present` needs to remember (e.g. the old password's hash). */

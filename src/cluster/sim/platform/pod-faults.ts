@@ -120,6 +120,7 @@ export const podFaultEntries: readonly FaultEntry[] = [
   {
     entryId: 'build-logs',
     guideEntry: 4,
+    depths: ['watcher', 'broker'],
     place: (n, options) => {
       const depth = options['depth'] ?? 'watcher';
       if (depth !== 'watcher' && depth !== 'broker') throw new Error(`build-logs depth must be "watcher" or "broker", not ${String(depth)}`);
