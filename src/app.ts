@@ -3,7 +3,7 @@ import { userInfo } from 'node:os';
 import { runBot } from './bot.js';
 import { brokenSpec, startDemoPlatform } from './cluster/sim/demo.js';
 import { simulatedClusterName, type SimulatedCluster } from './cluster/sim/index.js';
-import { assertClusterReachable, loadKubeConfig } from './cluster/kubeconfig.js';
+import { assertClusterReachable, loadKubeConfig, loadKubeConfigFromFlags } from './cluster/kubeconfig.js';
 import { findCluster, hasSlackCredentials, loadConfig, noSuchClusterText, type ClusterConfig, type Config, type ConfigSources } from './config.js';
 import { InputError, UserFacingError } from './errors.js';
 import { startPrivateRedis, redisServerInstalled } from './jobs/private-redis.js';
@@ -121,7 +121,8 @@ export async function runTerminalDemo(sources: ConfigSources, options: TerminalD
     for (const note of demo?.notes ?? []) out.write(`${note}\n`);
   }
   const cluster = config.clusters[0]!;
-  const kubeConfig = loadKubeConfig(cluster.kube, sim?.kubeConfig());
+  // --kubeconfig / --context were typed: what is wrong with them is the person's input (exit 2).
+  const kubeConfig = real && !configured ? loadKubeConfigFromFlags(cluster.kube) : loadKubeConfig(cluster.kube, sim?.kubeConfig());
   const held = await openTerminalRedis(config.redisUrl, base.queuePrefix, config.queuePrefix);
   for (const paragraph of held.earlier) out.write(`${paragraph}\n`);
   // One outage log for the session's worker and its coordinator: an outage is one line, not one per part.

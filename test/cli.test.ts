@@ -141,6 +141,17 @@ describe('exit codes: bad input is 2 with one line, on every subcommand', spawni
     badInput(cli(['values', 'check', binary]), 'platform-medic values check: binary input: not text');
   });
 
+  it('a --context the kubeconfig lacks is exit 2 for doctor and terminal, naming the contexts it has', () => {
+    const kubeconfig = join(dir, 'kubeconfig');
+    writeFileSync(
+      kubeconfig,
+      'apiVersion: v1\nkind: Config\nclusters: [{name: c, cluster: {server: "https://127.0.0.1:9"}}]\nusers: [{name: u, user: {token: t}}]\ncontexts: [{name: prod, context: {cluster: c, user: u}}]\ncurrent-context: prod\n',
+    );
+    for (const command of ['doctor', 'terminal']) {
+      badInput(cli([command, '--kubeconfig', kubeconfig, '--context', 'staging'], {}, { input: 'quit\n' }), `platform-medic: There is no context "staging" in ${kubeconfig} (contexts: prod).`);
+    }
+  });
+
   it('a kubeconfig that is a directory is exit 2 for terminal and sim', () => {
     badInput(cli(['terminal', '--kubeconfig', folder]), `platform-medic: The kubeconfig ${folder} cannot be read: it is a directory`);
     badInput(cli(['sim', '--kubeconfig', folder]), `platform-medic: cannot write the kubeconfig ${folder}: it is a directory`);

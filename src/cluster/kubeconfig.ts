@@ -53,6 +53,19 @@ export function loadKubeConfig(source: KubeSource, simulated?: KubeConfig): Kube
   return kc;
 }
 
+/**
+ * The kubeconfig a person named on the command line (`--kubeconfig PATH`, `--context NAME`): a context
+ * the file lacks, or no kubeconfig at all, is their input to correct (exit 2), not a configuration's.
+ */
+export function loadKubeConfigFromFlags(source: KubeSource): KubeConfig {
+  try {
+    return loadKubeConfig(source);
+  } catch (err) {
+    if (err instanceof KubeConfigError) throw new InputError(err.safeMessage);
+    throw err;
+  }
+}
+
 /** Fails with a clear message unless the API answers (one read of the platform namespace's pods). */
 export async function assertClusterReachable(kc: KubeConfig, namespace: string): Promise<void> {
   const server = kc.getCurrentCluster()?.server ?? '?';

@@ -1,7 +1,7 @@
 import type { KubeConfig } from '@kubernetes/client-node';
 import { catalogue } from '../catalogue/index.js';
 import { ClusterGateway } from '../cluster/gateway.js';
-import { loadKubeConfig } from '../cluster/kubeconfig.js';
+import { loadKubeConfig, loadKubeConfigFromFlags } from '../cluster/kubeconfig.js';
 import { brokenSpec } from '../cluster/sim/demo.js';
 import { faultEntries, localDatabase, simulatedClusterName, startSimulatedCluster, type SimulatedCluster } from '../cluster/sim/index.js';
 import { findCluster, loadConfig, noSuchClusterText } from '../config.js';
@@ -92,7 +92,7 @@ export async function runDoctorCommand(args: string[], io: Pick<CliIO, 'stdout' 
     } else kubeConfig = loadKubeConfig(cluster.kube);
     clusterName = cluster.name;
   } else if (opts.kubeconfig || opts.context) {
-    kubeConfig = loadKubeConfig(opts.kubeconfig ? { source: 'kubeconfig', path: opts.kubeconfig, ...(opts.context ? { context: opts.context } : {}) } : { source: 'default', context: opts.context });
+    kubeConfig = loadKubeConfigFromFlags(opts.kubeconfig ? { source: 'kubeconfig', path: opts.kubeconfig, ...(opts.context ? { context: opts.context } : {}) } : { source: 'default', context: opts.context });
     clusterName = kubeConfig.getCurrentContext() || 'local';
   } else {
     sim = await simulated(opts.broken);
