@@ -46,7 +46,8 @@ export async function runValuesCommand(args: string[], io: ValuesIO): Promise<nu
   if (sub === 'upgrade') {
     const r = valuesUpgradeText(rest);
     if (!r.ok) {
-      io.stderr.write(`platform-medic values upgrade: ${r.message}\n`);
+      // One line, as every bad input on the command line: the fields' problems side by side.
+      io.stderr.write(`platform-medic values upgrade: ${r.message.split('\n').join('; ')}\n`);
       return 2;
     }
     io.stdout.write(`${r.script}\n`);

@@ -30,6 +30,15 @@ describe('platform-medic values', () => {
     expect(await values(['check'], 'not: [yaml')).toMatchObject({ code: 2 });
   });
 
+  it('upgrade with fields missing: exit 2 and one line on standard error naming every missing flag', async () => {
+    const r = await values(['upgrade', '--provider', 'S3']);
+    expect(r.code).toBe(2);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toBe(
+      'platform-medic values upgrade: --logs-bucket: The logs bucket is needed for this provider; --cache-bucket: The cache bucket is needed for this provider; --logs-region: The logs bucket region is needed for this provider; --cache-region: The cache bucket region is needed for this provider\n',
+    );
+  });
+
   it('check --json reads standard input and prints one object of problems', async () => {
     const r = await values(['check', '--json', '--no-iam-role'], 'configs:\n  BLOB_STORAGE_PROVIDER: S3\n  DEFAULT_CACHE_BUCKET: c-bucket\n  DEFAULT_BUILD_LOGS_BUCKET: l-bucket\n  DEFAULT_CACHE_BUCKET_REGION: us-east-1\n  DEFAULT_CD_LOGS_BUCKET_REGION: us-east-1\n');
     expect(r.code).toBe(1);
