@@ -117,5 +117,7 @@ describe('configuration', () => {
   it('says when an explicitly named config file is missing or not YAML', () => {
     expect(problems(() => loadConfig({ env: {}, file: noFile }))).toContain('does not exist');
     expect(problems(() => load({}, 'clusters: [\n'))).toContain('is not valid YAML');
+    // The parser's first line names the place; the snippet it announces with a colon is not printed, nor the colon.
+    expect(problems(() => load({}, 'clusters: [\n'))).toMatch(/is not valid YAML: .* at line 2, column 1$/m);
   });
 });

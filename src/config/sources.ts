@@ -31,7 +31,7 @@ export function readFile(path: string | undefined, explicit: boolean): { values:
   try {
     raw = parseYaml(readFileSync(full, 'utf8')) ?? {};
   } catch (err) {
-    throw new ConfigError([`config file ${full} is not valid YAML: ${(err as Error).message.split('\n')[0]}`]);
+    throw new ConfigError([`config file ${full} is not valid YAML: ${(err as Error).message.split('\n')[0]!.replace(/:$/, '')}`]);
   }
   const parsed = fileSchema.safeParse(raw);
   if (!parsed.success) throw new ConfigError(parsed.error.issues.map((i) => `${full}: ${describeIssue(i, 'file')}`));

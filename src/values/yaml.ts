@@ -82,7 +82,7 @@ function parseError(doc: ReturnType<typeof parseDocument>, lineCounter: LineCoun
   // The parser reports its own stack running out on deep nesting as an error at a position.
   if (error.message.startsWith('Maximum call stack size exceeded')) return `too deep: the YAML nests more than ${valuesLimits.depth} levels; values check reads at most ${valuesLimits.depth}`;
   const line = lineCounter.linePos(error.pos[0]).line;
-  return `This is not a YAML values file I can read (line ${line}: ${error.message.split('\n')[0]!.slice(0, 160)}). ${notYaml}`;
+  return `This is not a YAML values file I can read (line ${line}: ${error.message.split('\n')[0]!.replace(/:$/, '').slice(0, 160)}). ${notYaml}`;
 }
 
 /** Reads a YAML values file, or says why it cannot be checked (not YAML, too deep, too many keys or aliases, self-referring). */

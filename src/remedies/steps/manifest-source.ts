@@ -62,7 +62,7 @@ export function parseManifest(text: string, where: string): RawObject[] | { prob
   const docs = parseAllDocuments(text);
   if (!Array.isArray(docs)) return { problem: `${where} is not a YAML stream` };
   const broken = docs.find((d) => d.errors.length > 0);
-  if (broken) return { problem: `${where} is not valid YAML: ${broken.errors[0]?.message.split('\n')[0] ?? 'parse error'}` };
+  if (broken) return { problem: `${where} is not valid YAML: ${broken.errors[0]?.message.split('\n')[0]!.replace(/:$/, '') ?? 'parse error'}` };
   return docs.map((d) => d.toJS() as unknown).filter((o): o is RawObject => typeof o === 'object' && o !== null && !Array.isArray(o));
 }
 
