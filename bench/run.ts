@@ -16,6 +16,10 @@ import { recordValuesBench } from './values.js';
 
 const sections = ['matching', 'values', 'slack', 'socket', 'flood', 'cli', 'doctor'];
 const asked = process.argv.slice(2);
+if (asked.includes('--help') || asked.includes('-h')) {
+  console.log(`usage: npm run bench [-- SECTION …]\nRuns every section, or those named, and records each in bench/RESULTS.md. Sections: ${sections.join(', ')}.\nAlso, by hand: npx tsx bench/real.ts (the real-paste corpus), npx tsx bench/calibrate.ts (the confidence table), npx tsx bench/doctor-table.ts (docs/doctor-matrix.md).`);
+  process.exit(0);
+}
 const unknown = asked.filter((a) => !sections.includes(a));
 if (unknown.length > 0) {
   console.error(`Unknown section(s) ${unknown.join(', ')}; the sections are ${sections.join(', ')}.`);
