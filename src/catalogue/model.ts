@@ -49,6 +49,11 @@ export interface EntryParam {
   readonly pattern: string;
   readonly example: string;
   /**
+   * What a hint shows in place of a required value, between angle brackets (`metricsStore=<metrics-store-URL>`):
+   * words joined by dashes, no spaces, so the hint stays one word the fix command reads.
+   */
+  readonly placeholder?: string;
+  /**
    * `in-cluster-url`: an address a platform component will call; loopback, link-local, unspecified
    * and cloud metadata addresses are refused in every spelling (see remedies/dashboard/endpoint.ts).
    */

@@ -2,6 +2,7 @@ import type { Config } from '../config.js';
 import { findCluster } from '../config.js';
 import type { DoctorReport, Finding } from '../doctor/index.js';
 import type { RemedyCoordinator } from '../jobs/lifecycle/coordinator.js';
+import { fixCommand, needsLine } from './fix-hint.js';
 import { noSuchCluster } from './fix.js';
 import { matchActionIds } from './match.js';
 import { code, command, joined, lines, note, para, says, strong, t, type Inline, type Part, type View } from './view.js';
@@ -42,10 +43,12 @@ function unknownLines(unknown: readonly Finding[]): Inline[] {
 }
 
 function presentParts(f: Finding, cluster: string): Part[] {
+  const needs = needsLine(f.id);
   return [
     para(t`🩺 ${strong(f.title)} (${code(f.id)}, guide ${f.ref}) — seen in ${code(cluster)}`),
-    lines(f.evidence.map((e) => t`${code(e.object)} ${e.detail}`)),
-    { kind: 'choices', id: `doctor-${f.id}`, choices: [{ label: 'Plan fix', action: matchActionIds.planFix, value: { e: f.id, c: cluster } satisfies DoctorPlanFixRef, style: 'primary', command: `fix ${f.id} ${cluster}` }] },
+    // What Plan fix needs goes with the evidence: three blocks a symptom keep the answer within Slack's fifty.
+    lines([...f.evidence.map((e) => t`${code(e.object)} ${e.detail}`), ...(needs ? [needs] : [])]),
+    { kind: 'choices', id: `doctor-${f.id}`, choices: [{ label: 'Plan fix', action: matchActionIds.planFix, value: { e: f.id, c: cluster } satisfies DoctorPlanFixRef, style: 'primary', command: fixCommand(f.id, cluster) }] },
   ];
 }
 
@@ -66,7 +69,7 @@ export function doctorView(report: DoctorReport, cluster: string): View {
   const folded = present.slice(detailedMax);
   const parts: Part[] = [para(t`${strong('Doctor')}: ${headline}`), ...present.slice(0, detailedMax).flatMap((f) => presentParts(f, cluster))];
   if (folded.length > 0) {
-    const example = `/platform fix ${folded[0]!.id} ${cluster}`;
+    const example = `/platform ${fixCommand(folded[0]!.id, cluster)}`;
     parts.push(para(t`🩺 And ${folded.length} more present in ${code(cluster)}: ${joined(folded.map((f) => [code(f.id)]), ', ')}. Each is planned like the others, e.g. ${command(example)}.`));
   }
   if (unknown.length > 0) parts.push(lines([t`${strong('Could not tell')}`, ...unknownLines(unknown)]));

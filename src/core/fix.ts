@@ -5,6 +5,7 @@ import { findCluster, type Config } from '../config.js';
 import type { RemedyRequest } from '../jobs/requests.js';
 import type { RemedyCoordinator } from '../jobs/lifecycle/coordinator.js';
 import { unknownEntryView } from './catalogue.js';
+import { fixCommand, placeholderOf, requiredParams } from './fix-hint.js';
 import { code, joined, says, t, ticked, type Inline, type View } from './view.js';
 
 /** What a person asked to fix, from a command, a terminal line or a "Plan fix" choice. */
@@ -29,7 +30,11 @@ export function checkFix(config: Config, ask: FixAsk): CheckedFix {
   const cluster = ask.cluster ?? config.defaultCluster;
   if (!findCluster(config, cluster)) return { ok: false, view: says(noSuchCluster(cluster, config)) };
   const params = resolveParams(entry, ask.params ?? {});
-  return params.ok ? { ok: true, entry, cluster, params: params.params } : { ok: false, view: says(ticked(params.message)) };
+  if (params.ok) return { ok: true, entry, cluster, params: params.params };
+  // A "Plan fix" click (or a bare `fix <id>`) cannot carry a value: the answer is the line to type instead.
+  const missing = requiredParams(entry.id).filter((p) => ask.params?.[p.name] === undefined);
+  const retry: Inline = missing.length > 0 ? t` Type ${code(`/platform ${fixCommand(entry.id, cluster, ask.params)}`)}, with ${missing.length === 1 ? 'the value' : 'the values'} in place of ${joined(missing.map((p) => [code(placeholderOf(p))]), ' and ')}.` : [];
+  return { ok: false, view: says([...ticked(params.message), ...retry]) };
 }
 
 /** The queue side's part of a fix, as the core uses it (the coordinator's public method). */

@@ -1,6 +1,7 @@
 import { findEntry } from '../catalogue/index.js';
 import type { AskReason, Candidate, MatchResult } from '../matching/index.js';
 import { redact } from '../redact.js';
+import { fixCommand, needsLine } from './fix-hint.js';
 import { code, joined, lines, note, para, strong, t, type Choice, type Inline, type Part, type View } from './view.js';
 
 /** Action ids of the choices on a match answer. */
@@ -39,7 +40,7 @@ const textOnly: Shown = { proposed: true };
 
 function planChoice(id: string, label: string, shown: Shown, primary: boolean): Choice {
   const value: PlanFixRef = { e: id, ...(shown.planOn ? { c: shown.planOn } : {}) };
-  return { label, action: matchActionIds.planFix, value, ...(primary ? { style: 'primary' as const } : {}), command: shown.planOn ? `fix ${id} ${shown.planOn}` : `fix ${id}` };
+  return { label, action: matchActionIds.planFix, value, ...(primary ? { style: 'primary' as const } : {}), command: fixCommand(id, shown.planOn) };
 }
 
 /** An evidence line as shown: redacted and cut. */
@@ -80,7 +81,8 @@ export function topView(candidates: readonly Candidate[], shown: Shown): View {
   const [top, ...rest] = candidates;
   const entry = findEntry(top!.id);
   const parts: Part[] = [...(shown.before ?? []), para(t`🔎 ${strong(top!.title)} (${code(top!.id)}, guide ${top!.ref}) — confidence ${pct(top!.confidence)}`)];
-  if (entry) parts.push(note(t`Cause: ${entry.cause}`));
+  const needs = needsLine(top!.id);
+  if (entry) parts.push(note(t`Cause: ${entry.cause}`, ...(needs ? [needs] : [])));
   parts.push(lines([t`${strong('Evidence')}`, ...evidenceLines(top!, shown)]));
   parts.push({ kind: 'choices', id: 'match-top', choices: [planChoice(top!.id, 'Plan fix', shown, shown.proposed), explainChoice(top!.id, 'Explain')] });
   const alternatives = rest.slice(0, 2);
@@ -111,7 +113,8 @@ const askWhy: Record<AskReason, string> = {
 export function askView(candidates: readonly Candidate[], why: AskReason, shown: Shown = textOnly): View {
   const parts: Part[] = [...(shown.before ?? []), para(t`🤔 ${askWhy[why]} I am not proposing a fix: pick the one that fits, or explain them first.`)];
   candidates.forEach((c, i) => {
-    parts.push(lines([t`${i + 1}. ${strong(c.title)} (${code(c.id)}, guide ${c.ref}) — confidence ${pct(c.confidence)}`, ...evidenceLines(c, shown)]));
+    const needs = needsLine(c.id);
+    parts.push(lines([t`${i + 1}. ${strong(c.title)} (${code(c.id)}, guide ${c.ref}) — confidence ${pct(c.confidence)}`, ...evidenceLines(c, shown), ...(needs ? [needs] : [])]));
     parts.push({ kind: 'choices', id: `match-ask-${c.id}`, choices: [planChoice(c.id, `Plan fix ${c.id}`, shown, false), explainChoice(c.id, `Explain ${c.id}`)] });
   });
   const summary = why === 'applied' ? t`The guide's remedy for ${candidates[0]!.id} appears to be applied already` : t`Could be ${candidates.map((c) => c.id).join(' or ')}: which one?`;

@@ -2,6 +2,7 @@ import type { Evidence } from '../doctor/index.js';
 import type { Candidate } from '../matching/index.js';
 import { redact } from '../redact.js';
 import { unknownWhy } from './doctor.js';
+import { fixCommand, needsLine } from './fix-hint.js';
 import { askView, matchView, pct, topView, type Shown } from './match.js';
 import type { PasteAnswer, Seen, Weighed } from './reconcile.js';
 import { code, joined, para, strong, t, ticked, type Inline, type View } from './view.js';
@@ -87,21 +88,22 @@ export function evidenceView(answer: PasteAnswer): View | undefined {
   if (answer.kind === 'text' || answer.kind === 'pending') return undefined;
   if (answer.kind === 'unavailable') return { summary: unavailableLine(answer.why), parts: [para(unavailableLine(answer.why))] };
   const { cluster, order, proposed, outcome } = answer;
-  const where = answer.named ? ` ${cluster}` : '';
   const lines = order.map((w) => t`${code(w.candidate.id)}: ${seenLine(w.seen, cluster, '')}`);
   const top = order[0]!.candidate;
+  const plan = fixCommand(top.id, answer.named ? cluster : undefined);
+  const needs = ['decided', 'not-seen', 'confirmed'].includes(outcome) ? needsLine(top.id) : undefined;
   const verdict: Inline =
     outcome === 'decided'
-      ? t`The cluster decides: ${strong(top.id)} is the one seen. Type ${code(`fix ${top.id}${where}`)} to plan it.`
+      ? t`The cluster decides: ${strong(top.id)} is the one seen. Type ${code(plan)} to plan it.`
       : outcome === 'not-seen'
-        ? t`${code(top.id)} is not seen in ${code(cluster)} right now, so I am not proposing its fix; type ${code(`fix ${top.id}${where}`)} to plan it anyway if you know better.`
+        ? t`${code(top.id)} is not seen in ${code(cluster)} right now, so I am not proposing its fix; type ${code(plan)} to plan it anyway if you know better.`
         : outcome === 'confirmed'
-          ? t`The cluster confirms ${code(top.id)}: type ${code(`fix ${top.id}${where}`)} to plan it.`
+          ? t`The cluster confirms ${code(top.id)}: type ${code(plan)} to plan it.`
           : outcome === 'unchanged'
             ? t`The cluster could not tell; the answer from the text stands.`
             : t`The cluster does not settle it: pick the one that fits.`;
   const summary = t`Evidence from ${cluster}: ${proposed ?? 'no fix proposed'}`;
-  return { summary, parts: [{ kind: 'lines', lines: [t`🩺 ${strong('In')} ${code(cluster)}:`, ...lines] }, para(verdict)] };
+  return { summary, parts: [{ kind: 'lines', lines: [t`🩺 ${strong('In')} ${code(cluster)}:`, ...lines] }, para(verdict), ...(needs ? [para(needs)] : [])] };
 }
 
 const withSummary = (view: View, summary: Inline): View => ({ ...view, summary });

@@ -41,7 +41,7 @@ export const dashboardsMissing: CatalogueEntry = {
   },
   detector: { kind: 'dashboardOrganisation' },
   params: [
-    { name: 'metricsStore', description: 'the metrics store endpoint registered for the cluster', pattern: '^https?://[^\\s]+$', example: 'http://prometheus-server.monitoring.svc:80', format: 'in-cluster-url' },
+    { name: 'metricsStore', description: 'the metrics store endpoint registered for the cluster', pattern: '^https?://[^\\s]+$', example: 'http://prometheus-server.monitoring.svc:80', placeholder: 'metrics-store-URL', format: 'in-cluster-url' },
   ],
   stages: [
     {

@@ -21,7 +21,7 @@ export const databaseDropBlocked: CatalogueEntry = {
   },
   // The refused drop in the database pod's log, and the sessions still open on that database.
   detector: { kind: 'databaseDropRefused' },
-  params: [{ name: 'database', description: 'the database to drop', pattern: '^[A-Za-z_][A-Za-z0-9_-]{0,62}$', example: 'orchestrator_old' }],
+  params: [{ name: 'database', description: 'the database to drop', pattern: '^[A-Za-z_][A-Za-z0-9_-]{0,62}$', example: 'orchestrator_old', placeholder: 'database-name' }],
   stages: [
     {
       id: 'drop',
