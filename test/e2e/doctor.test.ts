@@ -31,6 +31,25 @@ describe('/platform doctor through the real Bolt receiver and the fake Slack', (
     await stack.fake.waitFor((f) => f.messages(channel).find((m) => m.text === 'Approval needed: rollout-invalid-json on sim, 1 step(s).'), { timeoutMs: 15_000 });
   });
 
+  it("Plan fix on a symptom whose fix needs a value (dashboards-missing's metricsStore) tells the person alone the line to type; nothing is announced", async () => {
+    await stack.sim.break('dashboards-missing');
+    await stack.slash('doctor', requester, { responseId: 'doctor-2' });
+    await stack.fake.waitFor((f) => f.responses('doctor-2')[0], { timeoutMs: 20_000 });
+    const posted = await stack.fake.waitFor((f) => f.messages(channel).find((m) => !m.thread_ts && m.text.includes('Doctor on sim') && m.text.includes('dashboards-missing')));
+    expect(blocksText(posted.blocks ?? [])).toContain('Plan fix needs a value the button cannot carry: `metricsStore`');
+    const buttons = (posted.blocks ?? []).flatMap((b) => (b as { elements?: { action_id?: string; value?: string }[] }).elements ?? []).filter((e) => e.action_id === 'match-plan-fix');
+    const buttonIndex = buttons.findIndex((e) => JSON.parse(e.value ?? '{}').e === 'dashboards-missing');
+    const before = stack.fake.messages(channel).length;
+    const { responseId } = await stack.click(posted, 'match-plan-fix', requester, { buttonIndex });
+    const answer = await stack.fake.waitFor((f) => f.responses(responseId)[0], { timeoutMs: 15_000 });
+    expect(answer.body).toMatchObject({
+      response_type: 'ephemeral',
+      replace_original: false,
+      text: '`metricsStore` is required: the metrics store endpoint registered for the cluster, e.g. `metricsStore=http://prometheus-server.monitoring.svc:80`. Type `/platform fix dashboards-missing sim metricsStore=&lt;metrics-store-URL&gt;`, with the value in place of `&lt;metrics-store-URL&gt;`.',
+    });
+    expect(stack.fake.messages(channel).slice(before).filter((m) => m.text.includes('asked to fix'))).toEqual([]);
+  });
+
   it('answers an unknown cluster privately in the acknowledgement', async () => {
     const res = await stack.slash('doctor prod-us');
     expect((res.json as { response_type: string; text: string })).toMatchObject({ response_type: 'ephemeral', text: 'There is no cluster `prod-us`. Configured clusters: `sim`.' });
