@@ -1,6 +1,6 @@
 import { catalogue, closestIds, findEntry, guideRefs } from '../catalogue/index.js';
 import { approvalOf, type CatalogueEntry, type Step } from '../catalogue/model.js';
-import { forAPerson } from '../remedies/steps/manual.js';
+import { forAPerson } from '../remedies/steps/for-a-person.js';
 import { code, command, heading, joined, lines, note, para, soft, strong, t, type Inline, type Part, type View } from './view.js';
 
 /** The commands, for help: the command to type and what it does. */

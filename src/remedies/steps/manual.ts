@@ -1,18 +1,13 @@
 import { z } from 'zod';
 import { defineStep } from './kind.js';
+import { forAPerson } from './for-a-person.js';
 import { stepBase } from './step.js';
+
+export { forAPerson };
 
 /** Something only a person can do (in a browser, a dashboard, a cloud console): a checklist. */
 const manualStep = z.strictObject({ ...stepBase, kind: z.literal('manual'), risk: z.literal('read-only'), items: z.array(z.string()) });
 export type ManualStep = z.infer<typeof manualStep>;
-
-/**
- * Placeholders a person fills in when they act (the guide writes `{base_url}`): explained, not shown raw,
- * wherever a checklist is shown (explain, the plan, the step's "Your turn"). The dashboard's address
- * is the person's own, known to them and not to the bot.
- */
-const placeholders: Record<string, string> = { base_url: '<your dashboard URL>' };
-export const forAPerson = (text: string): string => text.replace(/\{([a-z_]+)\}/g, (m, name: string) => placeholders[name] ?? m);
 
 /** A person's action (browser, dashboard, cloud console): planned as its checklist, nothing automated. */
 export const manual = defineStep({
