@@ -7,7 +7,7 @@ import { code, command, joined, lines, note, para, person, strong, t, type Inlin
 
 /**
  * What the scheduled doctor says in a cluster's channel, before any surface renders it: a symptom
- * newly present (with Plan fix and Snooze), its clearing, the ones folded past the hour's budget, a
+ * newly present (with Plan fix and Snooze), its clearing and return, one that keeps changing, the ones folded past the hour's budget, a
  * doctor that could not run and runs again, a snooze, and the message of a watch without a record.
  */
 
@@ -17,6 +17,8 @@ export const watchActionIds = { snooze: 'doctor-snooze' } as const;
 const hhmm = (d: Date) => `${d.toISOString().slice(11, 16)} UTC`;
 const dayAndTime = (d: Date) => `${d.toISOString().slice(0, 10)} ${hhmm(d)}`;
 const every = (ms: number) => (ms < 60_000 ? `${ms / 1000} s` : `${Math.round(ms / 60_000)} min`);
+const span = (ms: number) => (ms % 3_600_000 === 0 ? `${ms / 3_600_000} h` : every(ms));
+const evidence = (f: Finding) => lines(f.evidence.map((e) => t`${code(e.object)} ${e.detail}`));
 
 /** A symptom with its evidence, Plan fix and Snooze: what a person needs to act on it from the channel. */
 function symptomParts(f: Finding, cluster: string, headline: Inline): Part[] {
@@ -111,5 +113,34 @@ export function recoveredView(cluster: string, since: Date, at: Date): View {
 /** A person silenced a symptom on the cluster. */
 export function snoozedView(entry: { id: string; title: string }, cluster: string, by: string, until: Date): View {
   const text = t`🔕 Snoozed by ${person(by)} until ${dayAndTime(until)}: the scheduled doctor says nothing more about ${code(entry.id)} on ${code(cluster)} until then.`;
+  return { summary: text, parts: [para(text)] };
+}
+
+/** A symptom cleared shortly before is present again: said in its thread, with its evidence, instead of a new post. */
+export function returnedView(f: Finding, cluster: string, at: Date): View {
+  const text = t`⚠️ Present again at ${hhmm(at)}: ${strong(f.title)} (${code(f.id)}) in ${code(cluster)}.`;
+  return { summary: text, parts: [para(text), evidence(f)] };
+}
+
+/** A symptom whose clearings and returns passed its thread's budget: its state now, and that the thread goes quiet. */
+export function restlessView(entry: { id: string; title: string }, cluster: string, present: Finding | undefined, at: Date, quietMs: number, perHour: number): View {
+  const now: Inline = present ? t`present again at ${hhmm(at)}` : t`cleared at ${hhmm(at)}`;
+  const text = t`🔁 ${strong(entry.title)} (${code(entry.id)}) keeps changing in ${code(cluster)}: ${now}, after ${perHour} changes said here within the hour.`;
+  return {
+    summary: text,
+    parts: [
+      para(text),
+      ...(present ? [evidence(present)] : []),
+      note(t`The scheduled doctor says nothing more about it in this thread until it stays the same for ${span(quietMs)}, then once how it settled. ${command(`/platform doctor ${cluster}`)} shows it now.`),
+    ],
+  };
+}
+
+/** A symptom that kept changing has stayed the same for the quiet period: how it settled. */
+export function settledView(entry: { id: string; title: string }, cluster: string, present: boolean, since: Date, unsaid: number): View {
+  const meanwhile = unsaid === 0 ? '' : ` (${unsaid === 1 ? '1 change' : `${unsaid} changes`} not said here before that)`;
+  const text = present
+    ? t`⚠️ Steady: ${strong(entry.title)} (${code(entry.id)}) has been present in ${code(cluster)} since ${hhmm(since)}${meanwhile}; its changes are said here again.`
+    : t`✅ Steady: ${strong(entry.title)} (${code(entry.id)}) has been cleared in ${code(cluster)} since ${hhmm(since)}${meanwhile}; should it return, it gets a new post.`;
   return { summary: text, parts: [para(text)] };
 }

@@ -1,8 +1,8 @@
 import type { Logger } from 'pino';
-import { appearedView, clearedView, foldedView, recoveredView, snoozedView, startedView, unavailableView } from '../core/doctor-watch.js';
+import { appearedView, clearedView, foldedView, recoveredView, restlessView, returnedView, settledView, snoozedView, startedView, unavailableView } from '../core/doctor-watch.js';
 import type { View } from '../core/view.js';
 import type { Finding } from '../doctor/scan.js';
-import type { ClearedBy, WatchPost, WatchReporter } from '../jobs/watch/doctor-watch.js';
+import { repliesPerHour, type ClearedBy, type WatchPost, type WatchReporter } from '../jobs/watch/doctor-watch.js';
 import type { RemedyWrites } from '../slack/outbox.js';
 import { slackMessage } from '../views/slack/answer.js';
 
@@ -41,6 +41,18 @@ export class SlackWatchReporter implements WatchReporter {
 
   async cleared(cluster: string, post: WatchPost, entry: { id: string; title: string }, at: Date, by?: ClearedBy): Promise<void> {
     await this.post(cluster, post.channel, clearedView(entry, cluster, at, by), post.ts);
+  }
+
+  async returned(cluster: string, post: WatchPost, finding: Finding, at: Date): Promise<void> {
+    await this.post(cluster, post.channel, returnedView(finding, cluster, at), post.ts);
+  }
+
+  async restless(cluster: string, post: WatchPost, entry: { id: string; title: string }, present: Finding | undefined, at: Date, quietMs: number): Promise<void> {
+    await this.post(cluster, post.channel, restlessView(entry, cluster, present, at, quietMs, repliesPerHour), post.ts);
+  }
+
+  async settled(cluster: string, post: WatchPost, entry: { id: string; title: string }, present: boolean, since: Date, unsaid: number): Promise<void> {
+    await this.post(cluster, post.channel, settledView(entry, cluster, present, since, unsaid), post.ts);
   }
 
   unavailable(cluster: string, channel: string, message: string): Promise<string | undefined> {

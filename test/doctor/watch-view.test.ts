@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { catalogue } from '../../src/catalogue/index.js';
-import { appearedView, clearedView, foldedView, startedView } from '../../src/core/doctor-watch.js';
+import { appearedView, clearedView, foldedView, restlessView, returnedView, settledView, startedView } from '../../src/core/doctor-watch.js';
 import type { Finding } from '../../src/doctor/index.js';
 import { slackMessage } from '../../src/views/slack/answer.js';
 import { LIMITS, blocksText } from '../fakes/slack-api.js';
@@ -41,5 +41,19 @@ describe("the scheduled doctor's messages in Slack", () => {
     const cleared = slackMessage(clearedView({ id: 'build-logs', title: 'Build logs' }, 'prod-eu', new Date('2026-11-22T14:02:33Z'), { requestId: 'rabc123', requestedBy: 'U0ASKER' }));
     expect(cleared.text).toBe('✅ Cleared at 14:02 UTC, after remedy `rabc123` by <@U0ASKER>: *Build logs* (`build-logs`) is no longer present in `prod-eu`.');
     expect(slackMessage(clearedView({ id: 'build-logs', title: 'Build logs' }, 'prod-eu', new Date('2026-11-22T14:02:33Z'))).text).toBe('✅ Cleared at 14:02 UTC: *Build logs* (`build-logs`) is no longer present in `prod-eu`.');
+  });
+
+  it('a symptom back, one that keeps changing and one that settled: said in its thread with the time, its evidence when present, and what follows', () => {
+    const f = present('build-logs');
+    const back = slackMessage(returnedView(f, 'prod-eu', new Date('2026-11-22T14:20:05Z')));
+    expect(back.text).toBe(`⚠️ Present again at 14:20 UTC: *${f.title}* (\`build-logs\`) in \`prod-eu\`.`);
+    expect(blocksText(back.blocks)).toContain('`job/devtroncd/build-logs-&lt;b&gt;` 0/1 completions since 09:12 &lt;!channel&gt;');
+    const restless = blocksText(slackMessage(restlessView(f, 'prod-eu', f, new Date('2026-11-22T14:20:05Z'), 3_600_000, 3)).blocks);
+    expect(restless).toContain(`🔁 *${f.title}* (\`build-logs\`) keeps changing in \`prod-eu\`: present again at 14:20 UTC, after 3 changes said here within the hour.`);
+    expect(restless).toContain('`job/devtroncd/build-logs-&lt;b&gt;`');
+    expect(restless).toContain('says nothing more about it in this thread until it stays the same for 1 h, then once how it settled. `/platform doctor prod-eu` shows it now.');
+    expect(blocksText(slackMessage(restlessView(f, 'prod-eu', undefined, new Date('2026-11-22T14:20:05Z'), 7_200_000, 3)).blocks)).toContain('cleared at 14:20 UTC, after 3 changes');
+    expect(slackMessage(settledView(f, 'prod-eu', true, new Date('2026-11-22T14:20:05Z'), 8)).text).toBe(`⚠️ Steady: *${f.title}* (\`build-logs\`) has been present in \`prod-eu\` since 14:20 UTC (8 changes not said here before that); its changes are said here again.`);
+    expect(slackMessage(settledView(f, 'prod-eu', false, new Date('2026-11-22T14:20:05Z'), 0)).text).toBe(`✅ Steady: *${f.title}* (\`build-logs\`) has been cleared in \`prod-eu\` since 14:20 UTC; should it return, it gets a new post.`);
   });
 });

@@ -57,6 +57,21 @@ describe('the scheduled doctor through the real Bolt receiver and the fake Slack
     expect(cleared.text).toMatch(new RegExp(`^✅ Cleared at \\d\\d:\\d\\d UTC, after remedy \`${requestId}\` by <@${requester}>: \\*Rollout.*\\(\`rollout-invalid-json\`\\) is no longer present in \`sim\`\\.$`));
     await afterScans(2);
     expect(thread(posted).filter((m) => m.text.startsWith('✅ Cleared at'))).toHaveLength(1);
+
+    // Back within the hour: said in the same thread with its evidence, not in a new post.
+    await stack.sim.break('rollout-invalid-json');
+    const again = await stack.fake.waitFor(() => thread(posted).find((m) => m.text.startsWith('⚠️ Present again at')), { timeoutMs: 20_000 });
+    expect(again.text).toMatch(/^⚠️ Present again at \d\d:\d\d UTC: \*Rollout.*\(`rollout-invalid-json`\) in `sim`\.$/);
+    expect(blocksText(again.blocks)).toMatch(/`rollout\/devtroncd\/payments-api` kubectl\.kubernetes\.io\/last-applied-configuration is not valid JSON/);
+    await afterScans(2);
+    expect(postsAbout('rollout-invalid-json')).toHaveLength(1);
+    // Fixed again from the same post: its second clearing goes to the same thread, credited to the second remedy.
+    await stack.click(posted, 'match-plan-fix', requester, { channel: watchChannel });
+    const again2 = await stack.fake.waitFor(() => thread(posted).find((m) => m.ts !== card.ts && JSON.stringify(m.blocks ?? []).includes('"action_id":"remedy-approve')), { timeoutMs: 15_000 });
+    const secondId = requestIdOf(again2);
+    await stack.click(again2, 'remedy-approve', approver, { channel: watchChannel });
+    const second = await stack.fake.waitFor(() => thread(posted).filter((m) => m.text.startsWith('✅ Cleared at'))[1], { timeoutMs: 20_000 });
+    expect(second.text).toContain(`after remedy \`${secondId}\``);
   });
 
   /** The post with its one button replaced by a Snooze whose value is `value`: what a forged click sends. */
@@ -160,6 +175,7 @@ describe('the scheduled doctor through the real Bolt receiver and the fake Slack
     expect(Math.min(...gaps)).toBeGreaterThan(everySeconds * 1000 - 300);
     expect(times.length).toBeLessThanOrEqual(Math.ceil((Date.now() - from) / (everySeconds * 1000)) + 1);
 
+    // Its earlier clearing went with the record lost above, so its return is a new post.
     const before = postsAbout('rollout-invalid-json').length;
     await stack.sim.break('rollout-invalid-json');
     await stack.fake.waitFor(() => postsAbout('rollout-invalid-json')[before], { timeoutMs: 20_000 });

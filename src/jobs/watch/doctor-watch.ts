@@ -13,6 +13,7 @@ import { applyScan } from './watch-scan.js';
 
 export type { ClearedBy, WatchReporter } from './reporter.js';
 export type { WatchPost } from './state.js';
+export { repliesPerHour } from './changes.js';
 
 /** What the watch is built from; the composition root makes each part once and hands it in. */
 export interface DoctorWatchOptions {

@@ -24,6 +24,15 @@ export interface WatchReporter {
   folded(cluster: string, channel: string, findings: readonly Finding[], perHour: number): Promise<string | undefined>;
   /** A symptom announced in `post` is absent now; `by` is our remedy that finished shortly before. */
   cleared(cluster: string, post: WatchPost, entry: { id: string; title: string }, at: Date, by?: ClearedBy): Promise<void>;
+  /** A symptom seen cleared within the quiet period is present again: said in its thread, with its evidence. */
+  returned(cluster: string, post: WatchPost, finding: Finding, at: Date): Promise<void>;
+  /**
+   * A symptom's clearings and returns passed its thread's budget: said once, with its state now (its
+   * evidence when `present`), and nothing more until it stays the same for `quietMs`.
+   */
+  restless(cluster: string, post: WatchPost, entry: { id: string; title: string }, present: Finding | undefined, at: Date, quietMs: number): Promise<void>;
+  /** A symptom that kept changing has stayed present (or cleared) since `since` for the quiet period; `unsaid` changes went unsaid. */
+  settled(cluster: string, post: WatchPost, entry: { id: string; title: string }, present: boolean, since: Date, unsaid: number): Promise<void>;
   /** The doctor could not run on the cluster (said once, until it runs again). */
   unavailable(cluster: string, channel: string, message: string): Promise<string | undefined>;
   /** The doctor runs again, after `since`; said in the thread of the message that said it could not. */

@@ -9,15 +9,28 @@ export interface WatchPost {
 
 const postSchema = z.object({ channel: z.string(), ts: z.string() });
 
-/** One symptom the watch has seen present and not yet seen cleared. */
+/**
+ * One symptom the watch has seen present: still present (under `entries`), or cleared within the
+ * quiet period (under `cleared`, with `clearedAt`), so that its return is said in its thread.
+ */
 const watchedSchema = z.object({
-  /** When a scan first saw it present. */
+  /** When a scan first saw it present (this time: a return starts it again). */
   since: z.string(),
   /** The last scan that saw it present. */
   seenAt: z.string(),
   title: z.string(),
   /** Where it was announced; absent while it was snoozed or its post failed (the next scan tries again). */
   post: postSchema.optional(),
+  /** When a scan saw it absent, on a record kept for the quiet period. */
+  clearedAt: z.string().optional(),
+  /** Its last clearing or return. */
+  changedAt: z.string().optional(),
+  /** When its thread was told of a clearing or a return, within the last hour (the thread's budget). */
+  replies: z.array(z.string()).optional(),
+  /** Since when its thread was told it keeps changing: nothing more until it stays the same for the quiet period. */
+  quietSince: z.string().optional(),
+  /** Changes not said since then. */
+  unsaid: z.number().optional(),
 });
 export type Watched = z.infer<typeof watchedSchema>;
 
@@ -111,6 +124,17 @@ export class WatchState {
     return parsed(watchedSchema, await this.redis.hget(this.key('entries'), entryId));
   }
 
+  /** The symptoms announced and seen cleared within the quiet period, by entry. */
+  async recentlyCleared(): Promise<Map<string, Watched>> {
+    const raw = await this.redis.hgetall(this.key('cleared'));
+    const out = new Map<string, Watched>();
+    for (const [id, value] of Object.entries(raw)) {
+      const w = parsed(watchedSchema, value);
+      if (w?.clearedAt) out.set(id, w);
+    }
+    return out;
+  }
+
   /** Whether the watch has a record of this cluster: false on its first scan, and after Redis lost its data. */
   async established(): Promise<boolean> {
     return (await this.redis.hexists(this.key('meta'), 'startedAt')) === 1;
@@ -127,10 +151,18 @@ export class WatchState {
     await write.expire(this.key('meta'), ttlSeconds).exec();
   }
 
-  /** Ends a scan that ran: the symptoms as they are now, the count of scans, and the record's start. */
-  async save(watched: ReadonlyMap<string, Watched>, now: Date): Promise<void> {
-    const write = this.redis.multi().del(this.key('entries'));
-    if (watched.size > 0) write.hset(this.key('entries'), Object.fromEntries([...watched].map(([id, w]) => [id, JSON.stringify(w)])));
+  /**
+   * Ends a scan that ran: the symptoms as they are now, the count of scans, and the record's start.
+   * The cleared ones are kept until `keepMs` after the newest clearing, then Redis drops them (the
+   * scans drop each sooner, at the end of its own quiet period).
+   */
+  async save(watched: ReadonlyMap<string, Watched>, now: Date, cleared: ReadonlyMap<string, Watched> = new Map(), keepMs = 0): Promise<void> {
+    const write = this.redis.multi().del(this.key('entries')).del(this.key('cleared'));
+    const fields = (m: ReadonlyMap<string, Watched>) => Object.fromEntries([...m].map(([id, w]) => [id, JSON.stringify(w)]));
+    if (watched.size > 0) write.hset(this.key('entries'), fields(watched));
+    const newest = Math.max(...[...cleared.values()].map((w) => Date.parse(w.clearedAt ?? '')).filter((t) => !Number.isNaN(t)));
+    const keep = Math.ceil(newest + keepMs - now.getTime());
+    if (cleared.size > 0 && keep > 0) write.hset(this.key('cleared'), fields(cleared)).pexpire(this.key('cleared'), keep);
     write.hsetnx(this.key('meta'), 'startedAt', now.toISOString()).hincrby(this.key('meta'), 'scans', 1);
     await write.expire(this.key('entries'), ttlSeconds).expire(this.key('meta'), ttlSeconds).exec();
   }

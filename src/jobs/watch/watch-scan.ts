@@ -4,7 +4,7 @@ import type { DoctorReport, Finding } from '../../doctor/scan.js';
 import type { AuditTrail } from '../audit.js';
 import type { RequestStore } from '../requests.js';
 import { remedyThatCleared } from './attribution.js';
-import { blindness, changesOf } from './changes.js';
+import { blindness, changesOf, quietMs, type ThreadNote } from './changes.js';
 import type { WatchReporter } from './reporter.js';
 import type { WatchState, Watched } from './state.js';
 
@@ -49,11 +49,23 @@ async function announce(parts: ScanParts, findings: readonly Finding[], next: Ma
   if (ts) for (const f of rest) next.set(f.id, { ...next.get(f.id)!, post: { channel: rules.channel, ts } });
 }
 
+/** Tells a symptom's thread what became of it: a clearing (credited to our remedy when one finished shortly before), a return, that it keeps changing, or that it stopped. */
+async function tell(parts: ScanParts, note: ThreadNote, now: Date): Promise<void> {
+  const { state, rules, reporter } = parts;
+  if (note.kind === 'returned') return reporter.returned(state.cluster, note.post, note.finding, now);
+  if (note.kind === 'restless') return reporter.restless(state.cluster, note.post, { id: note.id, title: note.title }, note.present, now, quietMs(rules.everyMs));
+  if (note.kind === 'settled') return reporter.settled(state.cluster, note.post, { id: note.id, title: note.title }, note.present, new Date(note.since), note.unsaid);
+  const { id, watched } = note;
+  const by = await remedyThatCleared(parts.audit, parts.store, state.cluster, id, Math.max(Date.parse(watched.since), now.getTime() - creditWindowMs(rules.everyMs)));
+  await reporter.cleared(state.cluster, note.post, { id, title: watched.title }, now, by);
+}
+
 /**
  * One scan's changes, from a doctor's result: the doctor could not run (said once), it runs again
  * (said once), the watch has no record (one message with what is present now), symptoms newly present
- * (announced within the budget) and cleared (in their thread, credited to our remedy when one
- * finished shortly before). Snoozed symptoms are recorded and never said. Returns false when the
+ * (announced within the budget), and in their threads within each one's budget: cleared (credited
+ * to our remedy when one finished shortly before), back within the quiet period, or changing too
+ * often to say each change. Snoozed symptoms are recorded and never said. Returns false when the
  * doctor could not run.
  */
 export async function applyScan(parts: ScanParts, input: ScanInput, now: Date): Promise<boolean> {
@@ -70,9 +82,11 @@ export async function applyScan(parts: ScanParts, input: ScanInput, now: Date): 
     await state.setUnavailable(undefined);
   }
   const previous = await state.watched();
+  const recent = await state.recentlyCleared();
   const present = input.report.findings.filter((f) => f.state === 'present');
-  const snoozes = await state.snoozes([...new Set([...present.map((f) => f.id), ...previous.keys()])]);
-  const changes = changesOf(previous, input.report, new Set(snoozes.keys()), now);
+  const snoozes = await state.snoozes([...new Set([...present.map((f) => f.id), ...previous.keys(), ...recent.keys()])]);
+  const quiet = quietMs(rules.everyMs);
+  const changes = changesOf(previous, recent, input.report, new Set(snoozes.keys()), now, quiet);
   if (!(await state.established())) {
     // No record: the symptoms present are listed once, in one message, whatever the reason.
     const listed = changes.announce;
@@ -82,11 +96,8 @@ export async function applyScan(parts: ScanParts, input: ScanInput, now: Date): 
     return true;
   }
   await announce(parts, changes.announce, changes.next, now);
-  for (const { id, watched } of changes.cleared) {
-    if (!watched.post || snoozes.has(id)) continue;
-    const by = await remedyThatCleared(parts.audit, parts.store, state.cluster, id, Math.max(Date.parse(watched.since), now.getTime() - creditWindowMs(rules.everyMs)));
-    await reporter.cleared(state.cluster, watched.post, { id, title: watched.title }, now, by);
-  }
-  await state.save(changes.next, now);
+  for (const note of changes.notes) await tell(parts, note, now);
+  // Kept two intervals past the quiet period, so the scan that ends it still finds the record.
+  await state.save(changes.next, now, changes.cleared, quiet + 2 * rules.everyMs);
   return true;
 }
