@@ -29,14 +29,20 @@ const single = [
   // applications people self-host
   'odoo', 'nextcloud', 'owncloud', 'wordpress', 'drupal', 'joomla', 'magento', 'mastodon', 'mattermost', 'rocketchat', 'jitsi', 'gitea', 'forgejo', 'gogs', 'sourcegraph', 'metabase', 'redash', 'kubeflow', 'mlflow', 'jupyterhub', 'minio', 'longhorn', 'openebs', 'velero', 'zammad', 'n8n', 'strapi', 'moodle', 'nocodb', 'appsmith', 'budibase', 'posthog', 'matomo', 'openfaas', 'knative', 'kubeless', 'dapr',
   // application frameworks and servers (the error is the application's)
-  'django', 'laravel', 'springboot', 'spring-boot', 'fastapi', 'nestjs', 'nextjs', 'tomcat', 'wildfly', 'jboss', 'weblogic', 'websphere',
+  'gitlab-ci', 'django', 'laravel', 'springboot', 'spring-boot', 'fastapi', 'nestjs', 'nextjs', 'tomcat', 'wildfly', 'jboss', 'weblogic', 'websphere',
 ];
 
 /** Names of two words, matched as adjacent words. */
-const double = ['docker hub', 'github actions', 'gitlab runner', 'gitlab-ci', 'azure devops', 'azure pipelines', 'bitbucket pipelines', 'aws codebuild', 'google cloud build', 'docker desktop', 'argo workflows', 'argo events', 'nginx plus', 'elastic beanstalk', 'spring boot'];
+const double = ['docker hub', 'github actions', 'gitlab runner', 'azure devops', 'azure pipelines', 'bitbucket pipelines', 'aws codebuild', 'google cloud build', 'docker desktop', 'argo workflows', 'argo events', 'nginx plus', 'elastic beanstalk', 'spring boot'];
 
 const singles = new Set(single);
 const doubles = new Set(double);
+/** Words that may start a two-word name, and the shortest and longest names: most words are passed by without a copy. */
+const pairStarts = new Set(double.map((d) => d.split(' ')[0]!));
+const words = [...single, ...double.flatMap((d) => d.split(' '))];
+const shortest = Math.min(...words.map((w) => w.length));
+const longest = Math.max(...words.map((w) => w.length));
+const initials = new Set(words.map((w) => w.charCodeAt(0)));
 
 /** Whether a character continues a name: letters, digits and the hyphen of `spring-boot`. */
 const inName = (c: number): boolean => (c >= 97 && c <= 122) || (c >= 48 && c <= 57) || c === 45;
@@ -47,20 +53,23 @@ export function namedProducts(lower: string, max = 5): string[] {
   let previous = '';
   let start = -1;
   for (let i = 0; i <= lower.length && found.length < max; i++) {
-    if (i < lower.length && inName(lower.charCodeAt(i))) {
+    const c = i < lower.length ? lower.charCodeAt(i) : -1;
+    if (c >= 0 && inName(c)) {
       if (start < 0) start = i;
       continue;
     }
     if (start >= 0) {
-      const word = lower.slice(start, i);
+      const length = i - start;
+      // Only a word that could be a name (or start one) is copied and looked up.
+      const word = length >= shortest && length <= longest && initials.has(lower.charCodeAt(start)) ? lower.slice(start, i) : '';
       start = -1;
-      const pair = previous === '' ? '' : `${previous} ${word}`;
+      const pair = previous === '' || word === '' ? '' : `${previous} ${word}`;
       const name = doubles.has(pair) ? pair : singles.has(word) ? word : undefined;
       if (name && !found.includes(name)) found.push(name);
-      previous = word;
+      previous = pairStarts.has(word) ? word : '';
     }
     // Punctuation between words breaks a pair; spaces do not.
-    if (i < lower.length && lower[i] !== ' ') previous = '';
+    if (c >= 0 && c !== 32) previous = '';
   }
   return found;
 }
