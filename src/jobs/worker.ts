@@ -8,7 +8,7 @@ import type { ClusterConfig, Config } from '../config.js';
 import { toUserError, UserFacingError } from '../errors.js';
 import type { MedicMetrics } from '../observability/metrics.js';
 import { planStage } from '../remedies/planner.js';
-import { runPlan, type StepLedger } from '../remedies/runner.js';
+import { runPlan, type StepLedger, type StepProgress } from '../remedies/runner.js';
 import type { StepContext } from '../remedies/steps/index.js';
 import type { Plan } from '../remedies/plan.js';
 import { scan, verifyEntry, type DoctorReport, type Verification } from '../doctor/index.js';
@@ -142,11 +142,17 @@ export function startClusterWorker(options: ClusterWorkerOptions): ClusterWorker
    * present, for up to the settle window. A stage the guide follows with "still failing?" is not
    * looked at: there the person's answer decides, as the guide says.
    */
-  async function verify(p: Plan, cancelled: () => Promise<boolean>): Promise<Verification | undefined> {
+  async function verify(p: Plan, cancelled: () => Promise<boolean>, job: Job): Promise<Verification | undefined> {
     const entry = findEntry(p.entryId);
     const stage = entry && findStage(entry, p.stageId);
     if (!entry || !stage || stage.then) return undefined;
     try {
+      // While it looks (again for up to the settle window while the symptom still shows), the thread says so.
+      if (entry.detector && entry.detector.kind !== 'notObservable') {
+        const settle = config.verifySettleSeconds;
+        const message = `Every step finished; the doctor is looking whether the symptom is gone${settle > 0 ? ` (again for up to ${settle} s while it still shows)` : ''}.`;
+        await job.updateProgress({ index: p.steps.length - 1, status: 'looking', message } satisfies StepProgress);
+      }
       return await verifyEntry(ctx.gateway, cluster, entry, { settleMs: config.verifySettleSeconds * 1000, stop: cancelled });
     } catch (err) {
       logger.warn({ err: (err as Error).message, requestId: p.requestId }, 'could not look at the symptom after the run');
@@ -182,7 +188,7 @@ export function startClusterWorker(options: ClusterWorkerOptions): ClusterWorker
     });
     if (outcome.status === 'completed') {
       // Every step finished; whether the symptom is gone is the detector's to say, in the same job.
-      const verification = await verify(p, cancelled);
+      const verification = await verify(p, cancelled, job);
       return verification ? { ...outcome, verification } : outcome;
     }
     if (outcome.status === 'waiting') {

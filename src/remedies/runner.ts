@@ -6,7 +6,8 @@ import { runStep, type StepContext, type StepResult } from './steps/index.js';
 /** One step's progress, as reported to the thread. */
 export interface StepProgress {
   readonly index: number;
-  readonly status: 'started' | StepResult['status'];
+  /** `looking`: every step finished, and the entry's detector is looking at the symptom (the settle window). */
+  readonly status: 'started' | 'looking' | StepResult['status'];
   readonly message: string;
   readonly details?: readonly string[];
   /** A secret sealed for the person who asked (never plain text). */

@@ -46,6 +46,11 @@ describe('the thread says whether the symptom is gone after a remedy', () => {
     const end = await ended(rootTs, (m) => m.text.startsWith('✅ Stage done'), 'the end of the remedy');
 
     expect(end.text).toBe('✅ Stage done: every step finished. 🎉 Symptom cleared.');
+    // While the detector looked, the thread said so, after the last step and before the end.
+    const said = thread(rootTs).map((m) => m.text);
+    const looking = said.findIndex((t) => /^🩺 Every step finished; the doctor is looking whether the symptom is gone \(again for up to \d+ s while it still shows\)\.$/.test(t));
+    expect(looking, said.join('\n')).toBeGreaterThan(said.findLastIndex((t) => t.startsWith('✅ Step ')));
+    expect(looking).toBeLessThan(said.findIndex((t) => t.startsWith('✅ Stage done')));
     expect(blocksText(end.blocks)).toMatch(/🎉 \*Symptom cleared\*: the doctor no longer sees it in `sim` \(1 look\)\. It read the last \d+ log lines of pod git-sensor-0 in devtroncd\./);
     await stack.fake.waitFor((f) => f.messages(channel).find((m) => m.ts === rootTs && m.text.endsWith('✅ symptom cleared')), { what: 'the root marked cleared' });
     expect((await stack.bot.coordinator.store.get(requestId))?.status).toBe('resolved');
@@ -84,7 +89,7 @@ describe('the thread says whether the symptom is gone after a remedy', () => {
 
     expect(end.text).toBe('✅ Stage done: every step finished.');
     expect(blocksText(end.blocks)).toMatch(/🩺 The cluster does not show this symptom; check it yourself: \S/);
-    expect(threadText(rootTs)).not.toMatch(/Symptom cleared|Still present/);
+    expect(threadText(rootTs)).not.toMatch(/Symptom cleared|Still present|the doctor is looking/);
     await stack.fake.waitFor((f) => f.messages(channel).find((m) => m.ts === rootTs && m.text.endsWith('✅ done')), { what: 'the root marked done' });
     expect((await stack.bot.coordinator.store.get(requestId))?.status).toBe('resolved');
     expect(await audited(requestId)).toEqual(['not observable from the cluster']);

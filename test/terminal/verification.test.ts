@@ -18,6 +18,8 @@ describe('the terminal says whether the symptom is gone after a remedy', () => {
     const sim = await broken('git-sensor-stuck');
     const transcript = await sessions.run(sim, ['fix git-sensor-stuck', 'a']);
     expect(transcript).toContain('✅ Stage done: every step finished.');
+    expect(transcript.indexOf('🩺 Every step finished; the doctor is looking whether the symptom is gone')).toBeGreaterThan(-1);
+    expect(transcript.indexOf('🩺 Every step finished; the doctor is looking')).toBeLessThan(transcript.indexOf('✅ Stage done'));
     expect(transcript).toMatch(/🎉 Symptom cleared: the doctor no longer sees it in simulated \(1 look\)\. It read the last \d+ log lines of pod git-sensor-0 in devtroncd\./);
     expect(sim.symptoms()).toEqual([]);
   });

@@ -113,7 +113,7 @@ export class WorkerEvents {
     const p = data as StepProgress;
     // Every step renews the entry's lock: a long run keeps it, a run nobody reports on loses it in time.
     if (!finished.has(req.status)) await this.core.holdEntry(req, busySeconds);
-    if (p.status !== 'started') await this.core.record('step', 'worker', req, `step ${p.index + 1} ${p.status}: ${p.message}`);
+    if (p.status !== 'started' && p.status !== 'looking') await this.core.record('step', 'worker', req, `step ${p.index + 1} ${p.status}: ${p.message}`);
     if (p.sealed) {
       const key = this.core.sealingKeys.get(req.id);
       const { sealed: _s, ...shown } = p;

@@ -101,11 +101,15 @@ export function approvalCardText(entry: CatalogueEntry, plan: Plan, request?: Re
 }
 
 const progressIcon: Record<StepProgress['status'], string> = {
-  started: '▶️', done: '✅', skipped: '⏭️', failed: '❌', waiting: '⏳', changed: '⚠️',
+  started: '▶️', done: '✅', skipped: '⏭️', failed: '❌', waiting: '⏳', changed: '⚠️', looking: '🩺',
 };
 
 /** One step's result, as a thread reply. */
 export function progressBlocks(plan: Plan, p: StepProgress): { text: string; blocks: Block[] } {
+  if (p.status === 'looking') {
+    const look = `${progressIcon.looking} ${esc(p.message)}`;
+    return { text: look, blocks: [section(look)] };
+  }
   // A person's task is handed over, not ticked: it is theirs to do after this message.
   const icon = p.status === 'done' && plan.steps[p.index]?.kind === 'manual' ? '👉' : progressIcon[p.status];
   const head = `${icon} Step ${p.index + 1} of ${plan.steps.length}: ${esc(p.message)}`;
