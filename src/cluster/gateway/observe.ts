@@ -2,7 +2,7 @@ import { X509Certificate } from 'node:crypto';
 import { CoreV1Api, CustomObjectsApi, type CoreV1Event, type KubeConfig, type V1ContainerStatus, type V1Job, type V1Pod } from '@kubernetes/client-node';
 import { type ApiCaller, toIso } from './call.js';
 import type { CustomKind, CustomObject } from './custom.js';
-import { summariseJob } from './jobs.js';
+import { summariseJob, type JobSummary } from './jobs.js';
 import { JsonLists, listPath, type Wire } from './json-list.js';
 
 /**
@@ -34,16 +34,10 @@ export interface PodState {
   readonly logContainers: readonly string[];
 }
 
-export interface JobState {
-  readonly namespace: string;
-  readonly name: string;
-  readonly uid: string;
-  readonly completions: number;
-  readonly succeeded: number;
-  readonly active: number;
+/** A Job as the doctor reads it: the remedies' summary, with the Failed condition's reason and time kept as evidence. */
+export interface JobState extends Omit<JobSummary, 'failed'> {
   /** The Failed condition's reason and time when the job controller gave up. */
   readonly failed?: { readonly reason: string; readonly since: string };
-  readonly createdAt: string;
 }
 
 export interface EventRecord {
