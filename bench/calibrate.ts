@@ -1,7 +1,7 @@
-import { readFileSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fitCalibration } from '../src/matching/calibration.js';
-import { match } from '../src/matching/index.js';
+import { calibrationBands, tuneAnswers } from './real-corpus.js';
 
 /**
  * `npx tsx bench/calibrate.ts [--write]`: fits the map from the matcher's raw score to the probability it
@@ -10,24 +10,8 @@ import { match } from '../src/matching/index.js';
  * or an `ask`) counts: right when that entry is the paste's label, wrong otherwise (uncovered pastes
  * included). `--write` writes src/matching/calibration-table.ts.
  */
-interface RealPaste {
-  readonly file: string;
-  readonly expect: string | null;
-  readonly split: 'tune' | 'heldout';
-}
-
-const dir = join(import.meta.dirname, '..', 'test', 'fixtures', 'real');
-const manifest = JSON.parse(readFileSync(join(dir, 'manifest.json'), 'utf8')) as RealPaste[];
-/** Bands of raw score; the threshold is 0.5, the most a score reaches is 1. */
-export const bands = [0.5, 0.6, 0.7, 0.8, 0.9, 1.0];
-
-const answers = manifest
-  .filter((p) => p.split === 'tune')
-  .flatMap((p) => {
-    const r = match(readFileSync(join(dir, p.file), 'utf8'), undefined, { calibration: [] });
-    return r.verdict === 'no-match' ? [] : [{ score: r.matches[0]!.confidence, right: r.matches[0]!.id === p.expect }];
-  });
-const table = fitCalibration(answers, bands);
+const answers = tuneAnswers();
+const table = fitCalibration(answers, calibrationBands);
 console.log(`${answers.length} tune answers showing an entry first, ${answers.filter((a) => a.right).length} right`);
 console.table(table);
 if (process.argv.includes('--write')) {

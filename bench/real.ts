@@ -1,31 +1,22 @@
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { match } from '../src/matching/index.js';
+import { readPaste, realPastes } from './real-corpus.js';
 
 /**
  * `npx tsx bench/real.ts [split…]`: the matcher on the real-paste corpus (test/fixtures/real), aggregates
  * only, per split. `ask` is never counted as right; a wrong fix is a `match` naming a wrong entry or any
  * `match` on an uncovered paste. `--list tune` prints the tune pastes that are not right (never heldout).
  */
-interface RealPaste {
-  readonly file: string;
-  readonly expect: string | null;
-  readonly split: 'tune' | 'heldout';
-}
-
-const dir = join(import.meta.dirname, '..', 'test', 'fixtures', 'real');
-const manifest = JSON.parse(readFileSync(join(dir, 'manifest.json'), 'utf8')) as RealPaste[];
 const args = process.argv.slice(2);
 const list = args.includes('--list');
 const splits = args.filter((a) => a !== '--list');
 
 for (const split of splits.length > 0 ? splits : ['tune', 'heldout']) {
-  const pastes = manifest.filter((p) => p.split === split);
+  const pastes = realPastes.filter((p) => p.split === split);
   let covered = 0, right = 0, askedCovered = 0, uncovered = 0, abstained = 0, askedUncovered = 0, wrong = 0;
   // Reliability: the confidence shown with the first entry, in bands of ten points, and how often that entry was right.
   const reliability = new Map<number, { shown: number; right: number }>();
   for (const p of pastes) {
-    const r = match(readFileSync(join(dir, p.file), 'utf8'));
+    const r = match(readPaste(p));
     const top = r.verdict === 'match' ? r.matches[0]!.id : null;
     const ok = p.expect === null ? r.verdict === 'no-match' : top === p.expect;
     if (r.verdict !== 'no-match') {

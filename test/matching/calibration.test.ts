@@ -1,11 +1,10 @@
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { fitCalibration, probability } from '../../src/matching/calibration.js';
 import { calibrationTable } from '../../src/matching/calibration-table.js';
 import { match } from '../../src/matching/index.js';
+import { calibrationBands, tuneAnswers } from '../../bench/real-corpus.js';
 
-const bands = [0.5, 0.6, 0.7, 0.8, 0.9, 1.0];
+const bands = calibrationBands;
 
 describe('the confidence shown', () => {
   it('is the share of right answers per band of raw score, with one right and one wrong imagined, pooled to stay monotone', () => {
@@ -32,15 +31,7 @@ describe('the confidence shown', () => {
   });
 
   it('is what the tune part of the real-paste corpus gives today (the table is written by bench/calibrate.ts, never edited)', () => {
-    const dir = join(import.meta.dirname, '..', 'fixtures', 'real');
-    const manifest = JSON.parse(readFileSync(join(dir, 'manifest.json'), 'utf8')) as { file: string; expect: string | null; split: string }[];
-    const answers = manifest
-      .filter((p) => p.split === 'tune')
-      .flatMap((p) => {
-        const r = match(readFileSync(join(dir, p.file), 'utf8'), undefined, { calibration: [] });
-        return r.verdict === 'no-match' ? [] : [{ score: r.matches[0]!.confidence, right: r.matches[0]!.id === p.expect }];
-      });
-    expect(calibrationTable).toEqual(fitCalibration(answers, bands));
+    expect(calibrationTable).toEqual(fitCalibration(tuneAnswers(), calibrationBands));
     // Monotone: a higher score is never shown as less likely.
     for (let i = 1; i < calibrationTable.length; i++) expect(calibrationTable[i]!.right).toBeGreaterThanOrEqual(calibrationTable[i - 1]!.right);
   });
