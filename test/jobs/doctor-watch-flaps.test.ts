@@ -1,22 +1,11 @@
-import { Redis } from 'ioredis';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { deletePrefix } from '../../src/jobs/cleanup.js';
-import { testRedisUrl } from '../support/stack.js';
-import { entries, report, watchOn } from '../support/watch.js';
+import { describe, expect, it } from 'vitest';
+import { entries, report, watchesOnRealRedis } from '../support/watch.js';
 
 const [a, b] = entries as [string, string];
 
 describe('the scheduled doctor on a symptom that comes and goes, on real Redis', () => {
-  let redis: Redis;
-  const prefixes: string[] = [];
-  beforeAll(() => {
-    redis = new Redis(testRedisUrl);
-  });
-  afterAll(async () => {
-    for (const p of prefixes) await deletePrefix(redis, p);
-    redis.disconnect();
-  });
-  const watch = (perHour = 5) => watchOn(redis, prefixes, perHour);
+  const onRedis = watchesOnRealRedis();
+  const watch = (perHour = 5) => onRedis(perHour);
 
   it('says a symptom back within the hour after its clearing in its thread, with its evidence, not in a new post; after the hour it is a new post', async () => {
     const w = watch();
@@ -35,7 +24,7 @@ describe('the scheduled doctor on a symptom that comes and goes, on real Redis',
     await w.scan(report([]));
     expect(w.reporter.take()).toEqual([`cleared in ts2: ${a}`]);
     expect((await w.state.recentlyCleared()).has(a)).toBe(true);
-    const ttl = await redis.pttl(`${w.prefix}:watch:prod-eu:cleared`);
+    const ttl = await w.redis.pttl(`${w.prefix}:watch:prod-eu:cleared`);
     expect(ttl).toBeGreaterThan(0);
     expect(ttl).toBeLessThanOrEqual(3_600_000 + 2 * 600_000);
     for (let i = 0; i < 6; i++) await w.scan(report([])); // 12:50

@@ -1,25 +1,13 @@
-import { Redis } from 'ioredis';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { catalogue } from '../../src/catalogue/index.js';
-import { AuditTrail } from '../../src/jobs/audit.js';
-import { deletePrefix } from '../../src/jobs/cleanup.js';
-import { eventually, testRedisUrl, uniquePrefix } from '../support/stack.js';
-import { entries, report, watchOn } from '../support/watch.js';
+import { eventually } from '../support/stack.js';
+import { entries, report, watchesOnRealRedis } from '../support/watch.js';
 
 const [a, b, c, d, e] = entries;
 
 describe("the scheduled doctor's changes, on real Redis", () => {
-  let redis: Redis;
-  const prefixes: string[] = [];
-  beforeAll(() => {
-    redis = new Redis(testRedisUrl);
-  });
-  afterAll(async () => {
-    for (const p of prefixes) await deletePrefix(redis, p);
-    redis.disconnect();
-  });
-
-  const watch = (perHour = 2) => watchOn(redis, prefixes, perHour);
+  const onRedis = watchesOnRealRedis();
+  const watch = (perHour = 2) => onRedis(perHour);
 
   it('lists what is present once when it has no record; later posts only what is newly present, at most K an hour, the rest folded into one message', async () => {
     const w = watch(2);
@@ -122,15 +110,10 @@ describe("the scheduled doctor's changes, on real Redis", () => {
 });
 
 describe('who may snooze a symptom as the person who asked to fix it', () => {
-  const redis = new Redis(testRedisUrl);
-  const prefix = uniquePrefix('watch-asked');
-  afterAll(async () => {
-    await deletePrefix(redis, prefix);
-    redis.disconnect();
-  });
+  const onRedis = watchesOnRealRedis();
 
   it('is someone whose request still stands: not one who typed fix and cancelled it, or whose request was denied or expired', async () => {
-    const audit = new AuditTrail(redis, prefix, 1);
+    const { audit } = onRedis();
     const { askedToFix } = await import('../../src/jobs/watch/attribution.js');
     const since = Date.now() - 60_000;
     const ask = (who: string, requestId: string) => audit.append({ action: 'requested', who, requestId, entryId: 'build-logs', cluster: 'prod-eu' });

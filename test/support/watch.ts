@@ -1,5 +1,6 @@
 import { Writable } from 'node:stream';
-import type { Redis } from 'ioredis';
+import { Redis } from 'ioredis';
+import { afterAll, beforeAll } from 'vitest';
 import { pino } from 'pino';
 import { catalogue } from '../../src/catalogue/index.js';
 import type { DoctorReport, Finding } from '../../src/doctor/scan.js';
@@ -8,7 +9,8 @@ import { RequestStore } from '../../src/jobs/requests.js';
 import type { ClearedBy, WatchReporter } from '../../src/jobs/watch/reporter.js';
 import { WatchState, type WatchPost } from '../../src/jobs/watch/state.js';
 import { applyScan, type ScanInput } from '../../src/jobs/watch/watch-scan.js';
-import { uniquePrefix } from './stack.js';
+import { deletePrefix } from '../../src/jobs/cleanup.js';
+import { testRedisUrl, uniquePrefix } from './stack.js';
 
 /** What the watch said, in order: a reporter that keeps each call, and answers a new message with its ts. */
 export class RecordingReporter implements WatchReporter {
@@ -90,5 +92,22 @@ export function watchOn(redis: Redis, prefixes: string[], perHour = 2) {
   const scan = (input: ScanInput, minutes = 10) => applyScan(parts, input, new Date((now += minutes * 60_000)));
   /** A scan now, on the clock the audit trail records with. */
   const scanNow = (input: ScanInput) => applyScan(parts, input, new Date());
-  return { reporter, state, audit, scan, scanNow, prefix };
+  return { reporter, state, audit, scan, scanNow, prefix, redis };
+}
+
+/**
+ * Watches on real Redis for one describe block: the connection opens before its tests, and every
+ * prefix a watch used is deleted after them. `perHour` is the budget of new posts.
+ */
+export function watchesOnRealRedis(): (perHour?: number) => ReturnType<typeof watchOn> {
+  let redis: Redis;
+  const prefixes: string[] = [];
+  beforeAll(() => {
+    redis = new Redis(testRedisUrl);
+  });
+  afterAll(async () => {
+    for (const p of prefixes) await deletePrefix(redis, p);
+    redis.disconnect();
+  });
+  return (perHour = 2) => watchOn(redis, prefixes, perHour);
 }
