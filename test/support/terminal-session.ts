@@ -20,10 +20,10 @@ export function pipedSessions(prefix: string, options: { forceClose?: boolean } 
   const prefixes: string[] = [];
   const sims: SimulatedCluster[] = [];
   /** The session's configuration (the simulated cluster as npm start configures it), with its worker running. */
-  const withWorker = (sim: SimulatedCluster): Config => {
+  const withWorker = (sim: SimulatedCluster, waitSeconds = 0.2): Config => {
     const config = loadConfig({
       env: {},
-      overrides: { redisUrl: testRedisUrl, queuePrefix: uniquePrefix(prefix), clusters: [{ name: 'simulated', kube: { source: 'simulated' }, ...sim.addresses }], defaultCluster: 'simulated', waitOverrideSeconds: 0.2, verifySettleSeconds: 1 },
+      overrides: { redisUrl: testRedisUrl, queuePrefix: uniquePrefix(prefix), clusters: [{ name: 'simulated', kube: { source: 'simulated' }, ...sim.addresses }], defaultCluster: 'simulated', waitOverrideSeconds: waitSeconds, verifySettleSeconds: 1 },
     });
     prefixes.push(config.queuePrefix);
     workers.push(startClusterWorker({ config, cluster: config.clusters[0]!, kubeConfig: sim.kubeConfig(), logger: silent, pollMs: 50 }));
@@ -48,9 +48,10 @@ export function pipedSessions(prefix: string, options: { forceClose?: boolean } 
     /**
      * A session typed into one line at a time, as a person does at a terminal (its input stays open):
      * `type` a line, wait `until` the transcript shows something, then `type('quit')` and await `ended`.
+     * `waitSeconds` replaces the guide's waits (0.2 s unless a test needs a remedy to stay running).
      */
-    typed(sim: SimulatedCluster) {
-      const config = withWorker(sim);
+    typed(sim: SimulatedCluster, waitSeconds?: number) {
+      const config = withWorker(sim, waitSeconds);
       const input = new PassThrough() as PassThrough & { isTTY: boolean };
       input.isTTY = true;
       let out = '';

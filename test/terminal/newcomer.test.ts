@@ -1,59 +1,21 @@
-import { PassThrough, Writable } from 'node:stream';
-import { Redis } from 'ioredis';
-import { pino } from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startSimulatedCluster, type SimulatedCluster } from '../../src/cluster/sim/index.js';
-import { loadConfig, type Config } from '../../src/config.js';
-import { deletePrefix } from '../../src/jobs/cleanup.js';
-import { startClusterWorker, type ClusterWorker } from '../../src/jobs/worker.js';
-import { runTerminal, stripControl } from '../../src/terminal/session.js';
 import { buildUpgradeCommand } from '../../src/values/upgrade.js';
-import { testRedisUrl, uniquePrefix } from '../support/stack.js';
+import { pipedSessions } from '../support/terminal-session.js';
 
-const silent = pino({ level: 'silent' }, new Writable({ write: (_c, _e, cb) => cb() }));
+const sessions = pipedSessions('terminal-newcomer');
+afterEach(() => sessions.cleanup());
 
-const workers: ClusterWorker[] = [];
-const prefixes: string[] = [];
-const sims: SimulatedCluster[] = [];
-afterEach(async () => {
-  await Promise.all(workers.splice(0).map((w) => w.close(true)));
-  const redis = new Redis(testRedisUrl);
-  for (const p of prefixes.splice(0)) await deletePrefix(redis, p);
-  redis.disconnect();
-  await Promise.all(sims.splice(0).map((s) => s.close()));
-});
-
-/** A simulated cluster (broken as asked), its worker, and the session's configuration. */
-async function cluster(broken: string[] = [], waitSeconds = 0.2): Promise<{ sim: SimulatedCluster; config: Config }> {
-  const sim = await startSimulatedCluster({ recreateDelayMs: 30, readyDelayMs: 30 });
-  sims.push(sim);
+/** A simulated cluster, broken as asked, closed at cleanup. */
+async function cluster(broken: string[] = []): Promise<SimulatedCluster> {
+  const sim = sessions.own(await startSimulatedCluster({ recreateDelayMs: 30, readyDelayMs: 30 }));
   for (const b of broken) await sim.break(b);
-  const config = loadConfig({
-    env: {},
-    overrides: { redisUrl: testRedisUrl, queuePrefix: uniquePrefix('terminal-newcomer'), clusters: [{ name: 'simulated', kube: { source: 'simulated' } }], defaultCluster: 'simulated', waitOverrideSeconds: waitSeconds },
-  });
-  prefixes.push(config.queuePrefix);
-  workers.push(startClusterWorker({ config, cluster: config.clusters[0]!, kubeConfig: sim.kubeConfig(), logger: silent, pollMs: 50 }));
-  return { sim, config };
+  return sim;
 }
 
 /** A session fed `script` through a pipe; its transcript. */
 async function piped(script: string[], broken: string[] = []): Promise<string> {
-  const { sim, config } = await cluster(broken);
-  const input = new PassThrough();
-  let out = '';
-  const output = new Writable({ write: (c, _e, cb) => ((out += c.toString()), cb()) });
-  input.end(script.map((l) => `${l}\n`).join(''));
-  await runTerminal({ config, logger: silent, input, output, user: 'terminal:alice', describeCluster: () => `symptoms: ${sim.symptoms().join(', ') || 'none'}` });
-  return out;
-}
-
-/** Resolves once `text()` matches, or fails with what it was. */
-async function until(text: () => string, pattern: RegExp, timeoutMs = 30_000): Promise<void> {
-  for (const deadline = Date.now() + timeoutMs; !pattern.test(text()); ) {
-    if (Date.now() > deadline) throw new Error(`never saw ${pattern}; the terminal showed:\n${text()}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
+  return sessions.run(await cluster(broken), script);
 }
 
 const count = (text: string, part: string): number => text.split(part).length - 1;
@@ -66,39 +28,31 @@ describe('the terminal, as a newcomer meets it', () => {
   });
 
   it('warns every time quit would stop a running remedy, not only the first time', async () => {
-    const { config } = await cluster(['build-logs'], 600);
-    const input = new PassThrough() as PassThrough & { isTTY: boolean };
-    input.isTTY = true;
-    let out = '';
-    const output = new Writable({ write: (c, _e, cb) => ((out += c.toString()), cb()) });
-    const text = () => stripControl(out);
+    // The guide's waits kept long, so the remedy is still running when quit is typed.
+    const session = sessions.typed(await cluster(['build-logs']), 600);
+    const { text, type } = session;
     let ended = false;
-    const session = runTerminal({ config, logger: silent, input, output, user: 'terminal:alice', describeCluster: () => '' }).finally(() => (ended = true));
-    // Typed one line at a time, as a person does (lines within a few milliseconds are one paste).
-    const type = async (line: string) => {
-      input.write(`${line}\n`);
-      await new Promise((r) => setTimeout(r, 150));
-    };
+    void session.ended.finally(() => (ended = true));
     const warning = 'A remedy is still running, and its worker runs in this session: quitting stops it. Type quit again to quit anyway.';
-    await until(text, /platform> /);
+    await session.until(/platform> /);
     await type('fix build-logs');
-    await until(text, /Approve this plan\?/);
+    await session.until(/Approve this plan\?/);
     await type('a');
-    await until(text, /⏳ Step 3 of 4: Waiting 10 minutes/);
+    await session.until(/⏳ Step 3 of 4: Waiting 10 minutes/);
     await type('quit');
     expect(count(text(), warning)).toBe(1);
     await type('cancel');
-    await until(text, /🛑 Cancelled by terminal:alice/);
+    await session.until(/🛑 Cancelled by terminal:alice/);
     await type('fix build-logs');
     // The card is printed once per plan, just before its question (the prompt itself is drawn again and again).
-    await until(text, /== Approve: Restart the main[^]*== Approve: Restart the main/);
+    await session.until(/== Approve: Restart the main[^]*== Approve: Restart the main/);
     await type('a');
-    await until(text, /⏳ Step 3 of 4: Waiting 10 minutes[^]*⏳ Step 3 of 4: Waiting 10 minutes/);
+    await session.until(/⏳ Step 3 of 4: Waiting 10 minutes[^]*⏳ Step 3 of 4: Waiting 10 minutes/);
     await type('quit');
     expect(ended).toBe(false);
     expect(count(text(), warning)).toBe(2);
     await type('quit');
-    await session;
+    await session.ended;
     // Two remedies planned, approved and run through the worker, typed line by line: as long as lost-state's.
   }, 90_000);
 
