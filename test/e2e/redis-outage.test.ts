@@ -44,23 +44,30 @@ const msg = (line: string): string | undefined => {
   }
 };
 
+/** A Redis of the test's own, a simulated cluster and the fake Slack; the configuration file names the cluster (with `clusterKeys` added). */
+async function outageStack(name: string, clusterKeys = ''): Promise<{ redis: Awaited<ReturnType<typeof startOwnRedis>>; sim: Awaited<ReturnType<typeof startSimulatedCluster>>; fake: Awaited<ReturnType<typeof startFakeSlackApi>>; configFile: string }> {
+  const redis = await startOwnRedis();
+  cleanups.push(() => redis.stop());
+  const sim = await startSimulatedCluster();
+  cleanups.push(() => sim.close());
+  const fake = await startFakeSlackApi({ rateLimit: false });
+  cleanups.push(() => fake.close());
+  const dir = mkdtempSync(join(tmpdir(), `medic-${name}-`));
+  await sim.writeKubeconfig(join(dir, 'kubeconfig'));
+  const configFile = join(dir, 'platform-medic.yaml');
+  writeFileSync(configFile, `clusters:\n  - name: sim\n    kube: { source: kubeconfig, path: ${join(dir, 'kubeconfig')} }\n${clusterKeys}`);
+  return { redis, sim, fake, configFile };
+}
+
 describe('a Redis outage in the logs', () => {
   it('is logged once when it starts and once when it ends, by the bot and by a worker, with no raw stacks in between', async () => {
-    const redis = await startOwnRedis();
-    cleanups.push(() => redis.stop());
-    const sim = await startSimulatedCluster();
-    cleanups.push(() => sim.close());
-    const fake = await startFakeSlackApi({ rateLimit: false });
-    cleanups.push(() => fake.close());
-    const dir = mkdtempSync(join(tmpdir(), 'medic-outage-'));
-    await sim.writeKubeconfig(join(dir, 'kubeconfig'));
-    writeFileSync(join(dir, 'platform-medic.yaml'), `clusters:\n  - name: sim\n    kube: { source: kubeconfig, path: ${join(dir, 'kubeconfig')} }\n`);
+    const { redis, fake, configFile } = await outageStack('outage');
     const env = {
       SLACK_BOT_TOKEN: fake.botToken,
       SLACK_SIGNING_SECRET: signingSecret,
       SLACK_API_URL: fake.apiUrl,
       REDIS_URL: redis.url,
-      PLATFORM_MEDIC_CONFIG: join(dir, 'platform-medic.yaml'),
+      PLATFORM_MEDIC_CONFIG: configFile,
       PLATFORM_MEDIC_QUEUE_PREFIX: uniquePrefix('outage'),
       PORT: '0',
       HEALTH_PORT: '0',
@@ -93,23 +100,15 @@ describe('a Redis outage in the logs', () => {
     }
   }, 90_000);
   it('with a doctor under way when Redis goes: the bot still writes only log records, no raw library errors', async () => {
-    const redis = await startOwnRedis();
-    cleanups.push(() => redis.stop());
-    const sim = await startSimulatedCluster();
-    cleanups.push(() => sim.close());
-    const fake = await startFakeSlackApi({ rateLimit: false });
-    cleanups.push(() => fake.close());
-    const dir = mkdtempSync(join(tmpdir(), 'medic-outage-doctor-'));
-    await sim.writeKubeconfig(join(dir, 'kubeconfig'));
     // The scheduled doctor every second, and no worker: each scan's doctor waits in the queue for one.
-    writeFileSync(join(dir, 'platform-medic.yaml'), `clusters:\n  - name: sim\n    kube: { source: kubeconfig, path: ${join(dir, 'kubeconfig')} }\n    doctor: { channel: C0OUTAGEDOC }\n`);
+    const { redis, fake, configFile } = await outageStack('outage-doctor', '    doctor: { channel: C0OUTAGEDOC }\n');
     const prefix = uniquePrefix('outage-doctor');
     const env = {
       SLACK_BOT_TOKEN: fake.botToken,
       SLACK_SIGNING_SECRET: signingSecret,
       SLACK_API_URL: fake.apiUrl,
       REDIS_URL: redis.url,
-      PLATFORM_MEDIC_CONFIG: join(dir, 'platform-medic.yaml'),
+      PLATFORM_MEDIC_CONFIG: configFile,
       PLATFORM_MEDIC_QUEUE_PREFIX: prefix,
       PLATFORM_MEDIC_DOCTOR_EVERY_OVERRIDE_SECONDS: '1',
       PORT: '0',
