@@ -102,7 +102,7 @@ export function topView(candidates: readonly Candidate[], shown: Shown): View {
 const askWhy: Record<AskReason, string> = {
   close: 'These entries fit about equally well, so I am not choosing one for you.',
   gentler: 'This message has gentler explanations than the destructive remedy, so check those first.',
-  subject: 'This does not say it is about the platform, and the remedy acts on the platform.',
+  subject: "Nothing here shows that this is about what the remedy changes (the platform, or for a generic remedy the kind of thing it acts on, such as an ingress), so it may be another product's error.",
   applied: "The paste says this guide's remedy is already applied and the error persists; the guide has nothing further.",
 };
 

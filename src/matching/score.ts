@@ -54,6 +54,8 @@ export interface Found {
   readonly tier: Tier;
   /** A `downstream` text: weak wherever it stands, supported by the platform's name (see above). */
   readonly downstream?: boolean;
+  /** One of the entry's exact machine errors (an `errors` text or a strong table row), not a description. */
+  readonly exact?: boolean;
 }
 
 /** An entry's score: its confidence, its evidence, and how close it came if it has none. */
@@ -114,7 +116,7 @@ export function score(text: string, lines: number, compiled: CompiledCatalogue, 
     for (const rule of rulesFor(fact)) {
       const i = indexOfId.get(rule.entry);
       if (i !== undefined) {
-        tableFound[i]!.push({ line: fact.line, start: fact.start, signature: rule.signature, literal: normaliseLiteral(rule.signature), tier: rule.strength === 'strong' ? 'error' : 'weak' });
+        tableFound[i]!.push({ line: fact.line, start: fact.start, signature: rule.signature, literal: normaliseLiteral(rule.signature), tier: rule.strength === 'strong' ? 'error' : 'weak', exact: rule.strength === 'strong' });
       }
     }
   }
@@ -129,7 +131,7 @@ export function score(text: string, lines: number, compiled: CompiledCatalogue, 
       }
       // A phrase is a person's description in a sentence; one machine word (a status, a cookie name) is not.
       const strong = ref.kind === Kind.Error || (ref.signature.trim().includes(' ') && lineIsProse(h.line, h.start));
-      found.push({ line: h.line, start: h.start, signature: ref.signature, literal: ref.literal, tier: strong ? 'error' : 'weak' });
+      found.push({ line: h.line, start: h.start, signature: ref.signature, literal: ref.literal, tier: strong ? 'error' : 'weak', exact: ref.kind === Kind.Error });
     }
     const bag = bags[entry];
     if (bag) found.push({ line: bag.line, start: bag.start, signature: bag.text, literal: normaliseLiteral(bag.text), tier: 'bag' });

@@ -3,15 +3,18 @@ import { patterns } from './patterns.js';
 import { namedProducts } from './products.js';
 
 /**
- * What a paste is about: the platform (its components and objects by name), or something named that is
- * not the platform (another product's image, a user's namespace, pod or StatefulSet). The same
- * Kubernetes message means the platform's remedy only when its subject is the platform.
+ * What a paste is about: the platform (its components and objects by name, or the places of its dashboard
+ * that only it has), or something named that is not the platform (another product's image, a user's
+ * namespace, pod or StatefulSet). The same Kubernetes message means the platform's remedy only when its
+ * subject is the platform.
  */
 export interface Subject {
-  /** The paste names the platform or one of its components. */
+  /** The paste names the platform, one of its components, or a place of its dashboard. */
   readonly platform: boolean;
   /** A namespace, pod, StatefulSet, deployment or image that is not the platform's, or another product by name. */
   readonly foreign: readonly string[];
+  /** Whether the part of the paste read names one of these (lower case, as substrings). */
+  mentions(names: readonly string[]): boolean;
 }
 
 /** Names that only the platform uses; `devtron` covers its namespaces, secret, images and installer. */
@@ -21,6 +24,27 @@ const PLATFORM_NAMES = [
   'kubelink',
   defaultPlatformNames.databaseStatefulSet,
   defaultPlatformNames.gitSensorClaim,
+  // The platform secret's key for the admin password and the installer's version line (platform-facts.md).
+  'admin_password',
+  'ltag=',
+];
+
+/**
+ * Places of the platform's dashboard, as the guide names them (sections 1 and 7): a person describing the
+ * platform's screens names the platform without its name. Only names no other product's screens use.
+ */
+const PLATFORM_PLACES = [
+  'global config',
+  'app details',
+  'app detail page',
+  'helm apps',
+  'chart store',
+  'base deployment template',
+  'refresh chart',
+  'chart sync',
+  'clusters & environments',
+  'allow insecure connection',
+  'discover section',
 ];
 
 /** Subjects that say nothing about whose problem it is: system namespaces and placeholders. */
@@ -32,12 +56,11 @@ const AROUND = 1000;
 
 /** Reads the subject of a paste; `around` are the offsets of the evidence, for long pastes. */
 export function readSubject(text: string, around: readonly number[]): Subject {
-  const parts = text.length <= WHOLE ? [text] : around.slice(0, 4).map((at) => text.slice(Math.max(0, at - AROUND), at + AROUND));
-  let platform = false;
+  const parts = (text.length <= WHOLE ? [text] : around.slice(0, 4).map((at) => text.slice(Math.max(0, at - AROUND), at + AROUND))).map((p) => p.toLowerCase());
+  const mentions = (names: readonly string[]): boolean => parts.some((lower) => names.some((n) => lower.includes(n)));
+  const platform = mentions(PLATFORM_NAMES) || mentions(PLATFORM_PLACES);
   const foreign: string[] = [];
-  for (const part of parts) {
-    const lower = part.toLowerCase();
-    if (PLATFORM_NAMES.some((n) => lower.includes(n))) platform = true;
+  for (const lower of parts) {
     for (const m of lower.matchAll(patterns.namedSubject)) {
       const name = trimPunctuation(m[1]!);
       // The GitOps controller's own objects (argocd-secret, argocd-server-…) may be the platform's.
@@ -45,7 +68,7 @@ export function readSubject(text: string, around: readonly number[]): Subject {
     }
     for (const product of namedProducts(lower)) if (foreign.length < 10 && !foreign.includes(product)) foreign.push(product);
   }
-  return { platform, foreign };
+  return { platform, foreign, mentions };
 }
 
 /** The name without the punctuation of the sentence it ends (a loop, not a pattern: see patterns.ts). */

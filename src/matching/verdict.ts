@@ -14,8 +14,12 @@ import type { AskReason } from './types.js';
 const CLOSE = 0.04;
 /** Below this, a destructive remedy with gentler alternatives is not proposed alone. */
 const SURE_ENOUGH_TO_DESTROY = 0.8;
-/** Below this, a platform remedy for a paste that never names the platform is asked about, not proposed. */
-const SURE_OF_SUBJECT = 0.6;
+/**
+ * Below this, a platform remedy for a paste that names nothing (neither the platform nor anything else)
+ * and only describes a symptom in words, without one of the entry's exact errors, is not offered: a short
+ * description ("admin password", "terminal disconnected") fits any product's screens as well.
+ */
+const SURE_OF_DESCRIPTION = 0.65;
 /** At most this many candidates are offered. */
 export const MAX_MATCHES = 3;
 
@@ -33,22 +37,44 @@ export function riskOf(entry: CatalogueEntry): number {
 
 const rank = (a: Scored, b: Scored): number => b.confidence - a.confidence || a.entry - b.entry;
 
-/** Decides the answer from every entry's score (indexed as `entries`); `ranked` are those at THRESHOLD or above, best first. */
+/**
+ * Decides the answer from every entry's score (indexed as `entries`); `ranked` are those at THRESHOLD or above, best first.
+ *
+ * The subject decides first. A remedy that acts on the platform (or on the apps it deploys) is for a paste
+ * about the platform: one that names only others' objects or products gets no such remedy, and one that
+ * names nothing leaves the subject unknown. So does a generic remedy's paste that never names the kind of
+ * thing the remedy acts on (its `subject`: a 413 with no ingress in sight may be any proxy's). With the
+ * subject unknown, an exact error of the entry is worth asking about; a description is not worth a fix
+ * and the entry is only named as nearest.
+ */
 export function decide(text: string, scored: readonly Scored[], ranked: readonly Scored[], entries: readonly CatalogueEntry[]): Decision {
   if (ranked.length === 0) return { verdict: 'no-match' };
   const subject = readSubject(text, ranked.flatMap((s) => s.evidence.slice(0, 2).map((f) => f.start)));
-  const platformOnly = (s: Scored): boolean => (entries[s.entry]!.appliesTo ?? 'platform') === 'platform';
-  // A platform remedy for a paste that names only others' objects (a user's pod, another chart's image) is vetoed.
-  const kept = subject.platform || subject.foreign.length === 0 ? ranked : ranked.filter((s) => !platformOnly(s));
+  const applies = (s: Scored): string => entries[s.entry]!.appliesTo ?? 'platform';
+  const othersOnly = !subject.platform && subject.foreign.length > 0;
+  // Others' objects are no subject for a platform-apps remedy: the apps the platform deploys have users' names.
+  const candidates = othersOnly ? ranked.filter((s) => applies(s) !== 'platform') : ranked;
+  const shown = (s: Scored): boolean => {
+    if (applies(s) === 'platform') return subject.platform || !othersOnly;
+    if (applies(s) === 'platform-apps') return true;
+    const own = entries[s.entry]!.subject;
+    return own === undefined || subject.mentions(own.names) || (own.platform && subject.platform);
+  };
+  // Entries whose subject the paste shows come first; the others stay as alternatives.
+  const kept = [...candidates.filter(shown), ...candidates.filter((s) => !shown(s))];
   if (kept.length === 0) return { verdict: 'no-match' };
   const top = kept[0]!;
   const topEntry = entries[top.entry]!;
+  const subjectUnknown = !shown(top);
+  const exact = top.evidence.some((f) => f.exact);
+  if (subjectUnknown && !exact) return { verdict: 'no-match' };
+  if (applies(top) === 'platform' && !subject.platform && !exact && top.confidence < SURE_OF_DESCRIPTION) return { verdict: 'no-match' };
   if (alreadyApplied(text, topEntry)) return { verdict: 'ask', order: kept.slice(0, MAX_MATCHES), why: 'applied' };
   const byId = new Map(entries.map((e, i) => [e.id, i]));
   // Only when the message the gentler entries share is all the paste shows ("reset the password" says which).
   const onlyShared = top.evidence.every((f) => topEntry.gentler?.forTexts.includes(f.literal));
   const gentler = (onlyShared ? (topEntry.gentler?.entries ?? []) : []).map((id) => byId.get(id)).filter((i): i is number => i !== undefined && scored[i] !== undefined);
-  if (gentler.length > 0 && top.confidence < SURE_ENOUGH_TO_DESTROY && !gentler.some((i) => scored[i]!.confidence >= top.confidence)) {
+  if (gentler.length > 0 && (top.confidence < SURE_ENOUGH_TO_DESTROY || !subject.platform) && !gentler.some((i) => scored[i]!.confidence >= top.confidence)) {
     // The gentler entries explain the same message: they are shown with it, as likely as the top, in the catalogue's order.
     const first = gentler.map((i): Scored => ({ ...scored[i]!, confidence: Math.max(scored[i]!.confidence, top.confidence), evidence: scored[i]!.evidence.length > 0 ? scored[i]!.evidence : top.evidence }));
     return { verdict: 'ask', order: [...first, top].slice(0, MAX_MATCHES), why: 'gentler' };
@@ -60,7 +86,7 @@ export function decide(text: string, scored: readonly Scored[], ranked: readonly
     const order = [...close].sort((a, b) => riskOf(entries[a.entry]!) - riskOf(entries[b.entry]!) || rank(a, b));
     return { verdict: 'ask', order, why: 'close' };
   }
-  if (platformOnly(top) && !subject.platform && top.confidence < SURE_OF_SUBJECT) return { verdict: 'ask', order: kept.slice(0, MAX_MATCHES), why: 'subject' };
+  if (subjectUnknown) return { verdict: 'ask', order: kept.slice(0, MAX_MATCHES), why: 'subject' };
   return { verdict: 'match', order: kept.slice(0, MAX_MATCHES) };
 }
 

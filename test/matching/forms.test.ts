@@ -72,8 +72,15 @@ describe('pastes in each form', () => {
 
   it("a sentence in the user's words: matched by its words, not only verbatim", () => {
     expect(first(match('build logs are not streaming'))).toBe('build-logs');
-    expect(first(match("logs aren't streaming for my build"))).toBe('build-logs');
+    expect(first(match("logs aren't streaming for my build in devtron"))).toBe('build-logs');
     expect(first(match('cannot log in with the right password'))).toBe('stale-session-cookie');
+  });
+
+  it('a short description that names nothing is not worth a fix: it fits any product, so the entry is only named as nearest', () => {
+    // Issue 13 item 2: "no logs for build" came from a hosted CI service, "Grafana dashboard is missing" from another product.
+    const r = match("logs aren't streaming for my build");
+    expect(r.verdict).toBe('no-match');
+    expect(r.verdict === 'no-match' && r.nearest).toContain('build-logs');
   });
 
   it('ranks by score and offers at most three candidates', () => {

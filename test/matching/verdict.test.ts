@@ -77,8 +77,48 @@ describe('what the paste is about', () => {
   });
 
   it('proposes the body-size annotation when nothing says it is in place', () => {
-    const r = match('the upload fails with 413 Request Entity Too Large from nginx');
+    const r = match('the upload fails with 413 Request Entity Too Large from the nginx ingress');
     expect(r.verdict === 'match' && r.matches[0]!.id).toBe('upload-too-large');
+  });
+
+  it('asks about the body-size annotation when no ingress is in sight: a 413 from a plain nginx or a registry is not its subject', () => {
+    const r = match('the upload fails with 413 Request Entity Too Large from nginx');
+    expect(r.verdict).toBe('ask');
+    expect(r.verdict === 'ask' && [r.why, r.matches[0]!.id]).toEqual(['subject', 'upload-too-large']);
+  });
+});
+
+describe('the subject of a generic remedy (issue 13 item 2)', () => {
+  it("does not propose metrics-server's flag for a git host's x509 error: metrics-server is not in sight", () => {
+    const r = match('error in connecting with GITLAB: Get "https://gitlab.example.local/api/v4/groups/14": x509: certificate signed by unknown authority');
+    expect(r.verdict === 'match' && r.matches[0]!.id).not.toBe('metrics-server-tls');
+  });
+
+  it("proposes it when the same error comes from metrics-server's scrape of the kubelet", () => {
+    const r = match('metrics-server: unable to fully scrape metrics from node ip-10-0-1-5: x509: certificate signed by unknown authority');
+    expect(r.verdict === 'match' && r.matches[0]!.id).toBe('metrics-server-tls');
+  });
+
+  it("does not propose the metrics operator's selector for another tool's metrics that are missing", () => {
+    const r = match('application metrics not showing for the external cluster in ArgoCD since its client certificate expired');
+    expect(r.verdict).not.toBe('match');
+  });
+
+  it("a place of the platform's dashboard names the platform: the chart repository entry is proposed", () => {
+    const r = match('Global Configurations > Chart Repositories > bitnami: rpc error: code = Unknown desc = Get "https://charts.example.com/index.yaml": remote error: tls: handshake failure');
+    expect(r.verdict === 'match' && r.matches[0]!.id).toBe('chart-repo-tls-handshake');
+  });
+
+  it('never proposes the destructive reset alone for a login that names nothing, however many login words surround it', () => {
+    const r = match('v12.1 using Administrator / admin I get "Login failed: Invalid username or password" on the login page');
+    expect(r.verdict).toBe('ask');
+    expect(r.verdict === 'ask' && r.matches.map((m) => m.id).slice(0, 2)).toEqual(['admin-password', 'stale-session-cookie']);
+  });
+
+  it('a short description that names nothing gets no fix, and the entry is named as nearest', () => {
+    const r = match('Grafana dashboard is missing.');
+    expect(r.verdict).toBe('no-match');
+    expect(r.verdict === 'no-match' && r.nearest).toContain('dashboards-missing');
   });
 });
 

@@ -5,6 +5,9 @@ export const appMetricsAbsent: CatalogueEntry = {
   id: 'app-metrics-absent',
   ref: '7.14',
   appliesTo: 'any-product',
+  // The remedy is the metrics operator's ServiceMonitor selector: metrics missing elsewhere (a GitOps
+  // controller's own, a dashboard's data source) are not its subject; the platform's metrics are.
+  subject: { names: ['servicemonitor', 'service monitor', 'podmonitor', 'prometheus'], platform: true },
   title: 'App metrics absent on the dashboard and the platform',
   symptom: 'Application metrics are absent on the dashboard and in the platform.',
   cause: "The metrics operator's service monitor selector only picks its own release's monitors.",

@@ -9,7 +9,7 @@ export const cpuGraphsEmpty: CatalogueEntry = {
   cause: "The CPU graph queries filter on image!=''.",
   signatures: {
     errors: ["image!=''", 'image!=""'],
-    phrases: ['cpu graphs empty', 'cpu graph is empty', 'cpu usage not showing', 'memory graphs show but cpu', 'no cpu metrics on app details', 'cpu metrics are not showing but memory metrics are visible'],
+    phrases: ['cpu graphs empty', 'cpu graphs blank', 'cpu graph is empty', 'cpu usage not showing', 'memory graphs show but cpu', 'no cpu metrics on app details', 'cpu metrics are not showing but memory metrics are visible'],
     // In the guide's source's words: docs/FAQs/devtron-troubleshoot.md §12 ("CPU metrics are not showing but
     // memory metrics are visible in graphs"; remove image!="" from the CPU queries).
     context: ['cpu', 'grafana', 'container_cpu_usage_seconds_total', 'memory'],

@@ -5,6 +5,9 @@ export const metricsServerTls: CatalogueEntry = {
   id: 'metrics-server-tls',
   ref: '7.15',
   appliesTo: 'any-product',
+  // The remedy is metrics-server's own flag: an x509 error of anything else (a git host, a registry) is not
+  // its subject, and naming the platform says nothing about metrics-server.
+  subject: { names: ['metrics-server', 'metrics server', 'kubelet', 'kubectl top', 'metrics api', 'metrics.k8s.io', ':10250'], platform: false },
   title: 'Metrics-server chart cannot be deployed',
   symptom: 'The metrics-server chart cannot be deployed (its pod never becomes ready).',
   cause: "Certificate validation of the kubelets fails.",

@@ -5,6 +5,8 @@ export const uploadTooLarge: CatalogueEntry = {
   id: 'upload-too-large',
   ref: '7.12',
   appliesTo: 'any-product',
+  // The remedy is an ingress annotation: a 413 from a proxy that is not an ingress (a plain nginx, a
+  subject: { names: ['ingress'], platform: true },
   title: 'Upload above a size fails',
   symptom: 'Uploading a file above a certain size fails.',
   cause: 'The ingress limits the request body size.',
