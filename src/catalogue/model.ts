@@ -114,8 +114,8 @@ export interface CatalogueEntry {
    */
   readonly appliesTo?: 'platform' | 'platform-apps' | 'any-product';
   /**
-   * For an `any-product` entry whose remedy acts on one kind of thing (an ingress, metrics-server): the
-   * names that show a paste is about such a thing (lower case, read as substrings), and whether a paste
+   * For an entry whose remedy acts on one kind of thing (an ingress, metrics-server, the platform's
+   * terminal) while its messages come from many: the names that show a paste is about such a thing (lower case, read as substrings), and whether a paste
    * about the platform shows it too (the platform's own ingress does; the platform names no metrics-server).
    * A paste that shows neither leaves the subject unknown: the entry is asked about, never proposed alone.
    */

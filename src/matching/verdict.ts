@@ -55,10 +55,10 @@ export function decide(text: string, scored: readonly Scored[], ranked: readonly
   // Others' objects are no subject for a platform-apps remedy: the apps the platform deploys have users' names.
   const candidates = othersOnly ? ranked.filter((s) => applies(s) !== 'platform') : ranked;
   const shown = (s: Scored): boolean => {
-    if (applies(s) === 'platform') return subject.platform || !othersOnly;
-    if (applies(s) === 'platform-apps') return true;
     const own = entries[s.entry]!.subject;
-    return own === undefined || subject.mentions(own.names) || (own.platform && subject.platform);
+    if (own !== undefined && !subject.mentions(own.names) && !(own.platform && subject.platform)) return false;
+    if (applies(s) === 'platform') return subject.platform || !othersOnly;
+    return true;
   };
   // Entries whose subject the paste shows come first; the others stay as alternatives.
   const kept = [...candidates.filter(shown), ...candidates.filter((s) => !shown(s))];

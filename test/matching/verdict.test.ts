@@ -115,6 +115,13 @@ describe('the subject of a generic remedy (issue 13 item 2)', () => {
     expect(r.verdict === 'ask' && r.matches.map((m) => m.id).slice(0, 2)).toEqual(['admin-password', 'stale-session-cookie']);
   });
 
+  it("does not propose the platform terminal's timeout for a user's own websocket behind a cloud load balancer", () => {
+    const r = match('The backend service GKE creates for our websocket app resets its timeout back to 30s: the websocket closes after 30 seconds every time.');
+    expect(r.verdict === 'match' && r.matches[0]!.id).not.toBe('terminal-disconnects');
+    const terminal = match('The devtron pod terminal behind our gce ingress: the websocket closes after 30 seconds every time.');
+    expect(terminal.verdict === 'match' && terminal.matches[0]!.id).toBe('terminal-disconnects');
+  });
+
   it('a short description that names nothing gets no fix, and the entry is named as nearest', () => {
     const r = match('Grafana dashboard is missing.');
     expect(r.verdict).toBe('no-match');

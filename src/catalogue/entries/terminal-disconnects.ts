@@ -4,6 +4,9 @@ import type { CatalogueEntry } from '../model.js';
 export const terminalDisconnects: CatalogueEntry = {
   id: 'terminal-disconnects',
   ref: '7.21',
+  // The remedy raises the timeout of the platform terminal's backend: a websocket of anything else behind a
+  // cloud load balancer (a user's own service, another product's console) closes the same way.
+  subject: { names: ['terminal'], platform: false },
   title: 'Pod or cluster terminal drops every 30 seconds (cloud ingress of class gce)',
   symptom: 'The pod or cluster terminal disconnects every 30 seconds behind a cloud ingress of class gce.',
   cause: 'The default backend timeout (timeoutSec) is 30 seconds.',
