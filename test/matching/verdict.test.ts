@@ -56,6 +56,15 @@ describe('what the paste is about', () => {
     expect(plainText(matchView(r).summary)).toContain('appears to be applied already');
   });
 
+  it.each([
+    ['the selector', 'serviceMonitorSelectorNilUsesHelmValues: false is already set in our values, and app metrics are still absent on the dashboard', 'app-metrics-absent'],
+    ['the cookie', 'I cleared the cookies and I still cannot log in with the right password', 'stale-session-cookie'],
+    ['git-sensor', 'we restarted git-sensor twice and new commits are still not showing, auto build not triggered', 'git-sensor-stuck'],
+  ])("does not propose the guide's remedy again when the person says it is done (%s) and the symptom persists", (_, paste, id) => {
+    const r = match(paste);
+    expect(r.verdict === 'ask' && [r.why, r.matches[0]!.id]).toEqual(['applied', id]);
+  });
+
   it("vetoes a platform remedy for an error another product writes, named by the paste", () => {
     const fromJenkins = 'Jenkins build #42: ERROR: Error fetching remote repo origin\nfatal: could not read from remote repository.\nexit status 128';
     expect(match(fromJenkins).verdict).toBe('no-match');

@@ -37,6 +37,8 @@ export const appMetricsAbsent: CatalogueEntry = {
     // The selector itself, quoted from the Prometheus object, is what the entry changes: with a service
     // monitor near it, it is the entry's.
     downstream: ['serviceMonitorSelector'],
+    // The guide's remedy as people say they did it: with words saying the error persists, it is not proposed again.
+    applied: ['serviceMonitorSelectorNilUsesHelmValues: false', 'serviceMonitorSelectorNilUsesHelmValues=false', 'serviceMonitorSelectorNilUsesHelmValues": false'],
   },
   detector: {
     kind: 'notObservable',

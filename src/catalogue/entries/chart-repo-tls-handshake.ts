@@ -16,6 +16,8 @@ export const chartRepoTlsHandshake: CatalogueEntry = {
     // reached" and "TLS handshake timeout", which it writes for any unreachable repository (a moved URL, a
     // 404, a slow network), not for the cipher mismatch the insecure-connection setting causes. Sources: the
     // guide's 7.26 and 9, devtron-labs/devtron#930 and #935 (chart sync), helm/helm's repo errors.
+    // The guide's remedy as people say they did it: with words saying the error persists, it is not proposed again.
+    applied: ['unchecked allow insecure', 'disabled allow insecure', 'allow insecure connection is unchecked', 'allow insecure connection is disabled'],
   },
   versions: { atLeast: '0.7.1', why: 'the insecure-connection remedy needs platform 0.7.1 or later (section 9)' },
   detector: {

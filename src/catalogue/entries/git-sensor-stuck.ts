@@ -46,6 +46,8 @@ export const gitSensorStuck: CatalogueEntry = {
       "we couldn't deliver this payload",
       'failed to connect to host',
     ],
+    // The guide's remedy as people say they did it: with words saying the error persists, it is not proposed again.
+    applied: ['restarted git-sensor', 'restarted the git-sensor', 'deleted git-sensor-0', 'deleted the git-sensor', 'deleting git-sensor-0', 'git-sensor-0 deleted', 'bounced git-sensor'],
   },
   detector: {
     kind: 'stalledCycles',

@@ -44,6 +44,8 @@ export const rolloutCrdsOutdated: CatalogueEntry = {
     // data", "goes under degraded"), devtron-labs/devtron#1086 (the rollout CRD fix: "app-metrics or envoy
     // configmap not being able to be mounted or configmaps and secrets not being able to be applied as
     // data-volume"), docs/FAQs/devtron-troubleshoot.md §2.
+    // The guide's remedy as people say they did it: with words saying the error persists, it is not proposed again.
+    applied: ['applied the latest rollout crd', 'updated the rollout crd', 'applied rollout.yaml', 'applied the rollout manifest', 'updated the crds'],
   },
   detector: { kind: 'crdOutdated', crd: 'rollouts.argoproj.io', generatorAtLeast: '0.4.0' },
   stages: [

@@ -52,6 +52,8 @@ export const ssoLogin: CatalogueEntry = {
       'no such host',
       'could not resolve host',
     ],
+    // The guide's remedy as people say they did it: with words saying the error persists, it is not proposed again.
+    applied: ['restarted the devtron pod', 'deleted the devtron pod', 'restarted devtron pod', 'deleting the devtron pod', 'restarted the orchestrator'],
   },
   detector: {
     kind: 'logLines',

@@ -50,6 +50,8 @@ export const staleSessionCookie: CatalogueEntry = {
       'browser',
       'incognito',
     ],
+    // The guide's remedy as people say they did it: with words saying the error persists, it is not proposed again.
+    applied: ['cleared the cookies', 'cleared cookies', 'deleted the cookies', 'deleted cookies', 'cleared all cookies', 'delete all session cookies', 'deleted the argocd.token', 'removed the cookie'],
   },
   detector: {
     kind: 'notObservable',
