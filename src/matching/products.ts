@@ -35,6 +35,11 @@ const single = [
 /** Names of two words, matched as adjacent words. */
 const double = ['docker hub', 'github actions', 'gitlab runner', 'azure devops', 'azure pipelines', 'bitbucket pipelines', 'aws codebuild', 'google cloud build', 'docker desktop', 'argo workflows', 'argo events', 'nginx plus', 'elastic beanstalk', 'spring boot'];
 
+/** Registries: where an image comes from, which says nothing about whose deployment pulls it. */
+const registries = new Set(['harbor', 'nexus', 'artifactory', 'jfrog', 'verdaccio', 'chartmuseum', 'sonatype', 'docker hub']);
+/** Whether a named product is a registry (see `registries`). */
+export const isRegistry = (name: string): boolean => registries.has(name);
+
 const singles = new Set(single);
 const doubles = new Set(double);
 /** Words that may start a two-word name, and the shortest and longest names: most words are passed by without a copy. */

@@ -13,6 +13,8 @@ export interface Subject {
   readonly platform: boolean;
   /** A namespace, pod, StatefulSet, deployment or image that is not the platform's, or another product by name. */
   readonly foreign: readonly string[];
+  /** Other products named by the paste (a part of `foreign`). */
+  readonly products: readonly string[];
   /** Whether the part of the paste read names one of these (lower case, as substrings). */
   mentions(names: readonly string[]): boolean;
 }
@@ -60,15 +62,19 @@ export function readSubject(text: string, around: readonly number[]): Subject {
   const mentions = (names: readonly string[]): boolean => parts.some((lower) => names.some((n) => lower.includes(n)));
   const platform = mentions(PLATFORM_NAMES) || mentions(PLATFORM_PLACES);
   const foreign: string[] = [];
+  const products: string[] = [];
   for (const lower of parts) {
     for (const m of lower.matchAll(patterns.namedSubject)) {
       const name = trimPunctuation(m[1]!);
       // The GitOps controller's own objects (argocd-secret, argocd-server-…) may be the platform's.
       if (!NEUTRAL.has(name) && !name.startsWith('argocd-') && !PLATFORM_NAMES.some((n) => name.includes(n)) && foreign.length < 10) foreign.push(name);
     }
-    for (const product of namedProducts(lower)) if (foreign.length < 10 && !foreign.includes(product)) foreign.push(product);
+    for (const product of namedProducts(lower)) {
+      if (!products.includes(product)) products.push(product);
+      if (foreign.length < 10 && !foreign.includes(product)) foreign.push(product);
+    }
   }
-  return { platform, foreign, mentions };
+  return { platform, foreign, products, mentions };
 }
 
 /** The name without the punctuation of the sentence it ends (a loop, not a pattern: see patterns.ts). */

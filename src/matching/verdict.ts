@@ -1,6 +1,7 @@
 import type { CatalogueEntry } from '../catalogue/model.js';
 import { THRESHOLD, type Scored } from './score.js';
 import { alreadyApplied } from './applied.js';
+import { isRegistry } from './products.js';
 import { readSubject } from './subject.js';
 import type { AskReason } from './types.js';
 
@@ -58,6 +59,8 @@ export function decide(text: string, scored: readonly Scored[], ranked: readonly
     const own = entries[s.entry]!.subject;
     if (own !== undefined && !subject.mentions(own.names) && !(own.platform && subject.platform)) return false;
     if (applies(s) === 'platform') return subject.platform || !othersOnly;
+    // The apps the platform deploys pull from any registry; another product's pipeline is not one of them.
+    if (applies(s) === 'platform-apps') return subject.platform || subject.products.every(isRegistry);
     return true;
   };
   // Entries whose subject the paste shows come first; the others stay as alternatives.

@@ -131,6 +131,14 @@ describe('the subject of a generic remedy (issue 13 item 2)', () => {
     expect(terminal.verdict === 'match' && terminal.matches[0]!.id).toBe('terminal-disconnects');
   });
 
+  it("does not propose the platform's registry credentials for another product's pipeline, but a registry's name is no such product", () => {
+    const events = 'Warning  Failed  kubelet  Failed to pull image "registry.example.net/team/app:41": rpc error: code = Unknown desc = failed to authorize: failed to fetch anonymous token: unexpected status: 401 Unauthorized\nWarning  Failed  kubelet  Error: ImagePullBackOff';
+    const pipeline = match(`Our GitHub Actions deploy job rolls out the new tag, then:\n${events}`);
+    expect(pipeline.verdict === 'match' && pipeline.matches[0]!.id).not.toBe('image-pull-private-registry');
+    const harbor = match(`The image comes from our Harbor; after the deploy:\n${events}`);
+    expect(harbor.verdict === 'match' && harbor.matches[0]!.id).toBe('image-pull-private-registry');
+  });
+
   it('a short description that names nothing gets no fix, and the entry is named as nearest', () => {
     const r = match('Grafana dashboard is missing.');
     expect(r.verdict).toBe('no-match');
