@@ -22,8 +22,13 @@ export const appMetricsAbsent: CatalogueEntry = {
       'servicemonitor not showing up in targets',
       'servicemonitor missing the release label',
       'target does not appear in prometheus',
+      // The platform's FAQ in its users' words: "app metrics is not coming on Grafana and Devtron dashboard".
+      'app metrics not coming',
+      // The operator's troubleshooting guide asks "Has my ServiceMonitor been picked up by Prometheus?".
+      'servicemonitor has not been picked up',
     ],
-    context: ['prometheus', 'servicemonitor', 'kube-prometheus-stack', 'operator', 'serviceMonitorNamespaceSelector', 'prometheus-operator', 'release: prometheus', 'targets'],
+    // The same selector's siblings for pod monitors and rules (kube-prometheus-stack values.yaml).
+    context: ['prometheus', 'servicemonitor', 'kube-prometheus-stack', 'operator', 'serviceMonitorNamespaceSelector', 'prometheus-operator', 'release: prometheus', 'targets', 'podMonitorSelectorNilUsesHelmValues'],
     // In other words: the operator's default selector matches only monitors labelled with its own
     // release, so other charts' ServiceMonitors are "not discovered" and their targets never appear.
     // Sources: prometheus-operator/prometheus-operator#1470 ("ServiceMonitor not appearing in config or
@@ -34,6 +39,19 @@ export const appMetricsAbsent: CatalogueEntry = {
     // The selector itself, quoted from the Prometheus object, is what the entry changes: with a service
     // monitor near it, it is the entry's.
     downstream: ['serviceMonitorSelector'],
+    // Not this remedy: a monitor the operator selected but rejected as invalid (its "skipping servicemonitor"
+    // warning, the "was rejected due to invalid configuration" event, the PrometheusOperatorRejectedResources
+    // alert) and a Prometheus whose service account may not list the target's endpoints; the operator's
+    // troubleshooting guide names both beside the selector. Sources: prometheus-operator
+    // Documentation/platform/troubleshooting.md ("Troubleshooting ServiceMonitor changes"),
+    // pkg/prometheus/resource_selector.go (the rejection warning and event).
+    excludes: [
+      'skipping servicemonitor',
+      'was rejected due to invalid configuration',
+      'PrometheusOperatorRejectedResources',
+      'cannot list resource "endpoints"',
+      'cannot list resource "endpointslices"',
+    ],
   },
   detector: {
     kind: 'notObservable',
