@@ -53,9 +53,22 @@ export const installJobsFailed: CatalogueEntry = {
       'tables are missing',
       'tables were not created',
       'have access to information on this page',
+      // The migrator's own failure logs (devtron-labs/migrator MigrateUtil.go: it cannot reach the
+      // database, or a script fails) and the deadline its jobs carry (manifests/yamls/migrator.yaml:
+      // activeDeadlineSeconds 1500; the job controller's "Job was active longer than specified deadline").
+      'error in connection db',
+      'error in applying migration',
+      'error in determining current migration',
+      'Job was active longer than specified deadline',
     ],
+    // Not cured by running the jobs again: a schema left dirty by a failed script, which the platform's
+    // migrator refuses ("dirty db state found will not apply changes. please clean db manually first") as
+    // golang-migrate does ("Dirty database version N. Fix and force version."). Sources: devtron-labs/migrator
+    // MigrateUtil.go, golang-migrate's ErrDirty.
     excludes: [
       'you must be logged in to the server',
+      'dirty db state found',
+      'Dirty database version',
     ],
   },
   detector: { kind: 'jobsIncomplete', namespace: 'platformNamespace' },
