@@ -28,8 +28,11 @@ export const databaseDropBlocked: CatalogueEntry = {
       '其他用户正在使用数据库',
       '正在被其他使用者存取',
     ],
-    phrases: ['cannot drop database', 'drop database fails'],
-    context: ['postgres', 'postgresql', 'drop database', 'psql', 'dropdb', 'ObjectInUse', 'pg_stat_activity'],
+    // In other words: PostgreSQL's DROP DATABASE page says the command fails "if anyone else is connected to
+    // the target database", so people ask how to drop a database with active or open connections, and end
+    // them with pg_terminate_backend (the remedy's own function, as in the FAQ §17).
+    phrases: ['cannot drop database', 'drop database fails', 'drop database with active connections', 'drop database with open connections'],
+    context: ['postgres', 'postgresql', 'drop database', 'psql', 'dropdb', 'ObjectInUse', 'pg_stat_activity', 'pg_terminate_backend'],
     // The same message from CREATE DATABASE … TEMPLATE names the template as the "source database": a copy
     // is blocked, not a drop, and terminating the template's sessions and dropping is not the answer.
     // Sources: PostgreSQL's CREATE DATABASE documentation (the template must have no other connections),
@@ -40,7 +43,8 @@ export const databaseDropBlocked: CatalogueEntry = {
     // cure: prepared transactions (ROLLBACK PREPARED), a logical replication slot or subscription, the
     // session's own database. The translated "source database" forms share the drop's wording in es, ko,
     // ru, sv, uk and zh_TW. SQL Server's refusal (error 3702, "Cannot drop database … because it is
-    // currently in use", Microsoft/vscode-mssql#949) is another product's: pg_stat_activity is not there.
+    // currently in use", Microsoft/vscode-mssql#949) is another product's: pg_stat_activity is not there,
+    // and its sessions are ended with ALTER DATABASE … SET SINGLE_USER WITH ROLLBACK IMMEDIATE.
     excludes: [
       'source database',
       'rename to',
@@ -52,6 +56,7 @@ export const databaseDropBlocked: CatalogueEntry = {
       'is being used by logical replication subscription',
       'cannot drop the currently open database',
       'because it is currently in use',
+      'SINGLE_USER',
       'base de datos de origen',
       '원본 데이터베이스',
       'исходная база',

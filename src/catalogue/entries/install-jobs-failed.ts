@@ -23,6 +23,10 @@ export const installJobsFailed: CatalogueEntry = {
       'migrate job failed',
       'postgresql-migrate job failed',
       'unable to save host url',
+      // The guide's symptom in the present tense ("when I save …"), and the FAQ's title: "unauthorized errors,
+      // while trying to save global configurations like hostname, GitOps" (docs/FAQs/devtron-troubleshoot.md §1).
+      'unauthorized when trying to save the gitops configuration',
+      'unauthorized errors while trying to save global configurations',
     ],
     context: [
       'devtroncd',
