@@ -65,14 +65,8 @@ export const installJobsFailed: CatalogueEntry = {
       'error in determining current migration',
       'Job was active longer than specified deadline',
     ],
-    // Not cured by running the jobs again: a schema left dirty by a failed script, which the platform's
-    // migrator refuses ("dirty db state found will not apply changes. please clean db manually first") as
-    // golang-migrate does ("Dirty database version N. Fix and force version."). Sources: devtron-labs/migrator
-    // MigrateUtil.go, golang-migrate's ErrDirty.
     excludes: [
       'you must be logged in to the server',
-      'dirty db state found',
-      'Dirty database version',
     ],
   },
   detector: { kind: 'jobsIncomplete', namespace: 'platformNamespace' },
