@@ -10,11 +10,11 @@ export const calibrationTable: readonly CalibrationPoint[] = [
     right: 0.571
   },
   {
-    score: 0.764,
-    right: 0.636
+    score: 0.755,
+    right: 0.643
   },
   {
-    score: 0.957,
-    right: 0.857
+    score: 0.959,
+    right: 0.833
   }
 ];

@@ -60,3 +60,36 @@ describe('downstream effects of an entry\'s cause', () => {
     if (r.verdict === 'ask') expect(r.why).toBe('applied');
   });
 });
+
+describe("what the components involved write, learnt from their sources (issue 13 item 1)", () => {
+  it("a drop refused by a translated PostgreSQL is the blocked drop; the same refusal of a rename is not", () => {
+    expect(first(match('FEHLER:  auf Datenbank »shop« wird von anderen Benutzern zugegriffen\nDETAIL:  1 andere Sitzung verwendet die Datenbank.'))).toBe('database-drop-blocked');
+    expect(first(match('ERROR:  база данных "shop" занята другими пользователями'))).toBe('database-drop-blocked');
+    expect(first(match('postgres=# ALTER DATABASE shop RENAME TO shop_old;\nERROR:  database "shop" is being accessed by other users\nDETAIL:  There is 1 other session using the database.'))).toBeNull();
+    // Prepared transactions are not ended by terminating sessions.
+    expect(first(match('ERROR:  database "shop" is being accessed by other users\nDETAIL:  There is 1 prepared transaction using the database.'))).toBeNull();
+  });
+
+  it("metrics-server's scrape failure is the kubelet certificate's only when it is one, not a timeout", () => {
+    const timeout = 'E0511 21:57:06.607078       1 scraper.go:140] "Failed to scrape node" err="Get \\"https://10.0.0.4:10250/metrics/resource\\": context deadline exceeded" node="n1"';
+    expect(first(match(timeout))).toBeNull();
+    const unknownAuthority = 'E0511 21:57:06.607078       1 scraper.go:140] "Failed to scrape node" err="Get \\"https://10.0.0.4:10250/metrics/resource\\": tls: failed to verify certificate: x509: certificate signed by unknown authority" node="n1"';
+    expect(first(match(unknownAuthority))).toBe('metrics-server-tls');
+    // The same x509 words from a git host are not the kubelet's certificate.
+    expect(first(match('error in connecting with GITLAB: Get "https://gitlab.example.local/api/v4/groups/14": x509: certificate signed by unknown authority'))).toBeNull();
+  });
+
+  it("nginx's log of a chunked body over the limit and a gRPC client's 413 are the body-size limit", () => {
+    expect(first(match('2024/04/08 23:31:54 [error] 30#0: *56 client intended to send too large chunked body: 3145700+100 bytes, client: 10.0.0.9, server: app.example.com'))).toBe('upload-too-large');
+    expect(first(match('rpc error: code = Unknown desc = unexpected HTTP status code received from server: 413 (Request Entity Too Large); transport: received unexpected content-type "text/html"'))).toBe('upload-too-large');
+  });
+
+  it("a ServiceMonitor the operator skipped as invalid is not the selector", () => {
+    const skipped = 'level=warn ts=2023-07-03T20:37:20Z caller=operator.go:1917 component=prometheusoperator msg="skipping servicemonitor" error="it accesses file system via bearer token file which Prometheus specification prohibits" servicemonitor=shop/api\nthe servicemonitor is not picked up';
+    expect(first(match(skipped))).toBeNull();
+  });
+
+  it("a session token issued before the password changed is the stale cookie", () => {
+    expect(first(match('The login page keeps coming back in the browser; argocd-server logs: invalid session: account password has changed since token issued'))).toBe('stale-session-cookie');
+  });
+});

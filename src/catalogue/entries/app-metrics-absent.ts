@@ -25,8 +25,13 @@ export const appMetricsAbsent: CatalogueEntry = {
       'servicemonitor not showing up in targets',
       'servicemonitor missing the release label',
       'target does not appear in prometheus',
+      // The platform's FAQ in its users' words: "app metrics is not coming on Grafana and Devtron dashboard".
+      'app metrics not coming',
+      // The operator's troubleshooting guide asks "Has my ServiceMonitor been picked up by Prometheus?".
+      'servicemonitor has not been picked up',
     ],
-    context: ['prometheus', 'servicemonitor', 'kube-prometheus-stack', 'operator', 'serviceMonitorNamespaceSelector', 'prometheus-operator', 'release: prometheus', 'targets'],
+    // The same selector's siblings for pod monitors and rules (kube-prometheus-stack values.yaml).
+    context: ['prometheus', 'servicemonitor', 'kube-prometheus-stack', 'operator', 'serviceMonitorNamespaceSelector', 'prometheus-operator', 'release: prometheus', 'targets', 'podMonitorSelectorNilUsesHelmValues'],
     // In other words: the operator's default selector matches only monitors labelled with its own
     // release, so other charts' ServiceMonitors are "not discovered" and their targets never appear.
     // Sources: prometheus-operator/prometheus-operator#1470 ("ServiceMonitor not appearing in config or
@@ -39,6 +44,19 @@ export const appMetricsAbsent: CatalogueEntry = {
     downstream: ['serviceMonitorSelector'],
     // The guide's remedy as people say they did it: with words saying the error persists, it is not proposed again.
     applied: ['serviceMonitorSelectorNilUsesHelmValues: false', 'serviceMonitorSelectorNilUsesHelmValues=false', 'serviceMonitorSelectorNilUsesHelmValues": false'],
+    // Not this remedy: a monitor the operator selected but rejected as invalid (its "skipping servicemonitor"
+    // warning, the "was rejected due to invalid configuration" event, the PrometheusOperatorRejectedResources
+    // alert) and a Prometheus whose service account may not list the target's endpoints; the operator's
+    // troubleshooting guide names both beside the selector. Sources: prometheus-operator
+    // Documentation/platform/troubleshooting.md ("Troubleshooting ServiceMonitor changes"),
+    // pkg/prometheus/resource_selector.go (the rejection warning and event).
+    excludes: [
+      'skipping servicemonitor',
+      'was rejected due to invalid configuration',
+      'PrometheusOperatorRejectedResources',
+      'cannot list resource "endpoints"',
+      'cannot list resource "endpointslices"',
+    ],
   },
   detector: {
     kind: 'notObservable',

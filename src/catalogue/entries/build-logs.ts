@@ -58,6 +58,10 @@ export const buildLogs: CatalogueEntry = {
       'build stuck in starting even though the pod completed',
       'ci workflow status not updated',
       'build pod finished but status still running',
+      // The platform's FAQ title in its users' words ("Logs are not visible on UI while running the build and
+      // not even able to abort the same").
+      'logs are not visible while running the build',
+      'not able to abort the build',
     ],
     context: [
       'kubewatch',
@@ -80,6 +84,15 @@ export const buildLogs: CatalogueEntry = {
       'stuck in starting',
       'stuck in running state',
       'status not updating',
+      // What the watcher and the platform's pubsub client log when the broker does not carry their events:
+      // kubewatch's failed publish of a workflow update (pkg/informer/K8sInformer.go, pkg/controller/
+      // informer.go), common-lib's pubsub client (pubsub-lib/NatsClient.go, PubSubClientService.go), and
+      // the NATS client's answer when no server takes a JetStream request (nats.go ErrNoResponders).
+      'Nats Connection got disconnected',
+      'Nats Client Connection closed',
+      'Error while publishing Request',
+      'error while publishing message',
+      'nats: no responders available for request',
     ],
   },
   detector: {

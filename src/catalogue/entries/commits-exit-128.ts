@@ -28,6 +28,10 @@ export const commitsExit128: CatalogueEntry = {
       'could not read from remote repository',
       'select material',
       'git account',
+      // git-sensor's own failure logs around git's exit (pkg/git: Watcher.go, RepositoryManager.go).
+      'error in fetching material details',
+      'error in polling git material',
+      'error in fetching repo',
     ],
     excludes: [
       'could not resolve host',

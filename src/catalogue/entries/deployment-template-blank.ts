@@ -8,7 +8,9 @@ export const deploymentTemplateBlank: CatalogueEntry = {
   symptom: 'The Advanced (YAML) and Basic (GUI) sections of the Base Deployment Template are blank.',
   cause: 'The deployment chart lacks the file app-values.yaml.',
   signatures: {
-    errors: ['app-values.yaml'],
+    // The orchestrator's log when the chart it reads the template from has no app-values.yaml
+    // (pkg/deployment/manifest/deploymentTemplate/chartRef/ChartRefService.go, GetAppOverrideForDefaultTemplate).
+    errors: ['app-values.yaml', 'App values yaml file is missing'],
     phrases: ['base deployment template blank', 'deployment template is empty', 'advanced yaml section blank', 'basic gui section blank'],
     context: ['deployment template', 'chart', 'custom chart', 'release-values.yaml', 'deployment charts'],
     // In other words: an uploaded chart whose values file is values.yaml only leaves the editor without

@@ -19,6 +19,10 @@ export const discoverNoCharts: CatalogueEntry = {
       'charts not available in discover',
       'charts from the new helm repo not showing',
       'chart store shows no charts',
+      // The platform's FAQ in its users' words: "No charts found in Charts Discover Section", "not able to
+      // see any charts available" (docs/FAQs/devtron-troubleshoot.md §7).
+      'no charts found in discover',
+      'not able to see any charts',
     ],
     context: [
       'chart store',

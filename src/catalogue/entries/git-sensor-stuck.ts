@@ -22,6 +22,9 @@ export const gitSensorStuck: CatalogueEntry = {
       'stuck on an old commit',
       'select material not loading',
       'select material is not clickable',
+      // The platform's FAQ title: "Unable to fetch the latest commit and not able to trigger auto build".
+      'unable to fetch the latest commit',
+      'not able to trigger auto build',
     ],
     context: [
       'git-sensor',

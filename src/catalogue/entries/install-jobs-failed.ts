@@ -23,6 +23,10 @@ export const installJobsFailed: CatalogueEntry = {
       'migrate job failed',
       'postgresql-migrate job failed',
       'unable to save host url',
+      // The guide's symptom in the present tense ("when I save …"), and the FAQ's title: "unauthorized errors,
+      // while trying to save global configurations like hostname, GitOps" (docs/FAQs/devtron-troubleshoot.md §1).
+      'unauthorized when trying to save the gitops configuration',
+      'unauthorized errors while trying to save global configurations',
     ],
     context: [
       'devtroncd',
@@ -53,6 +57,13 @@ export const installJobsFailed: CatalogueEntry = {
       'tables are missing',
       'tables were not created',
       'have access to information on this page',
+      // The migrator's own failure logs (devtron-labs/migrator MigrateUtil.go: it cannot reach the
+      // database, or a script fails) and the deadline its jobs carry (manifests/yamls/migrator.yaml:
+      // activeDeadlineSeconds 1500; the job controller's "Job was active longer than specified deadline").
+      'error in connection db',
+      'error in applying migration',
+      'error in determining current migration',
+      'Job was active longer than specified deadline',
     ],
     excludes: [
       'you must be logged in to the server',

@@ -39,6 +39,11 @@ export const loadBalancerUnauthorized: CatalogueEntry = {
       'FailedDeployModel',
       'FailedBuildModel',
       'iam_policy.json',
+      // The service name in the controller's AWS SDK v2 errors ("operation error Elastic Load Balancing v2:
+      // CreateLoadBalancer, https response error StatusCode: 403 … api error AccessDenied") and its CRDs' groups.
+      'Elastic Load Balancing v2',
+      'elbv2.k8s.aws',
+      'ingress.k8s.aws',
     ],
     // Downstream: the controller calls EC2, WAF, Shield, tagging and IAM as well as ELB, so a policy that
     // lacks one of them fails there, and sometimes only as an InternalFailure (status 500) while it leaves a
@@ -59,6 +64,11 @@ export const loadBalancerUnauthorized: CatalogueEntry = {
       'is not authorized to perform: waf-regional:',
       'is not authorized to perform: tag:GetResources',
       'is not authorized to perform: iam:CreateServiceLinkedRole',
+      // The policy's other families (docs/install/iam_policy.json): certificate discovery and Cognito auth.
+      'is not authorized to perform: acm:',
+      'is not authorized to perform: cognito-idp:',
+      'is not authorized to perform: iam:ListServerCertificates',
+      'is not authorized to perform: iam:GetServerCertificate',
       'Encoded authorization failure message',
       'AccessDeniedException',
     ],
@@ -66,6 +76,10 @@ export const loadBalancerUnauthorized: CatalogueEntry = {
       'sts:AssumeRoleWithWebIdentity',
       'WebIdentityErr',
       'Error syncing load balancer',
+      // Subnets the controller cannot use (their tags or free addresses, pkg/networking/subnet_resolver.go)
+      // and a region it cannot read from the instance metadata (pkg/aws/cloud.go): no policy fixes those.
+      'unable to resolve at least one subnet',
+      'failed to introspect region from EC2Metadata',
     ],
   },
   detector: {

@@ -11,7 +11,10 @@ export const rolloutInvalidJson: CatalogueEntry = {
   signatures: {
     errors: ['Invalid JSON Document'],
     phrases: ['rollout sync failed invalid json'],
-    context: ['rollout', 'last-applied-configuration', 'sync', 'argocd', 'kubectl edit', 'failed to apply'],
+    // The three-way merge reads the annotation as the "original" configuration: kubectl apply and the GitOps
+    // engine report its failure as "creating patch with: original: … modified: … current: …", and the
+    // apimachinery's mergepatch.ErrBadJSONDoc is the guide's "invalid JSON document".
+    context: ['rollout', 'last-applied-configuration', 'sync', 'argocd', 'kubectl edit', 'failed to apply', 'creating patch with'],
     // Downstream: the broken annotation is read as JSON wherever the object is applied, so kubectl and the
     // GitOps controller report the JSON decoder's own words. Sources: argoproj/argo-cd#8060 ("one or more
     // objects failed to apply, reason: invalid JSON document"), argoproj/argo-cd#3657 (kubectl edit leaving

@@ -51,6 +51,9 @@ export const ssoLogin: CatalogueEntry = {
       'cloud nat',
       'no such host',
       'could not resolve host',
+      // A Dex configuration the platform cannot parse is not fixed by reloading it
+      // (devtron-labs/authenticator client/k8sClient.go "malformed Dex configuration found").
+      'malformed Dex configuration found',
     ],
     // The guide's remedy as people say they did it: with words saying the error persists, it is not proposed again.
     applied: ['restarted the devtron pod', 'deleted the devtron pod', 'restarted devtron pod', 'deleting the devtron pod', 'restarted the orchestrator'],

@@ -41,7 +41,16 @@ export const staleSessionCookie: CatalogueEntry = {
       'Failed to verify token: token is expired',
       'token signature is invalid',
       'invalid session: token',
+      // A token issued before the password was last changed, as the GitOps controller and the platform's
+      // authenticator reject it (argo-cd util/session/sessionmanager.go "account password has changed since
+      // token issued", "token is revoked, please re-login"; devtron-labs/authenticator
+      // middleware/sessionmanager.go "Password for superuser has changed since token issued").
+      'has changed since token issued',
+      'token is revoked, please re-login',
     ],
+    // Not this remedy: a token too long for the cookies the controller may set (argo-cd util/http/http.go
+    // "… requires N cookies but the max number of cookies is M": its administrator raises the limit).
+    excludes: ['but the max number of cookies is'],
     context: [
       'cookie',
       'cookies',

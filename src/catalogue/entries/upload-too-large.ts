@@ -11,8 +11,29 @@ export const uploadTooLarge: CatalogueEntry = {
   symptom: 'Uploading a file above a certain size fails.',
   cause: 'The ingress limits the request body size.',
   signatures: {
-    errors: ['413 Request Entity Too Large', 'client intended to send too large body'],
-    phrases: ['upload fails for large files', 'file too large to upload', 'cannot upload chart', 'request entity too large', 'image push through ingress fails with 413'],
+    // nginx's error log names a chunked body too (src/http/ngx_http_request_body.c); gRPC clients
+    // (grpc-go's "unexpected HTTP status code received from server: 413 (Request Entity Too Large)") and
+    // Python requests ("413 Client Error: Request Entity Too Large for url") quote the 413 page their way.
+    errors: [
+      '413 Request Entity Too Large',
+      'client intended to send too large body',
+      'client intended to send too large chunked body',
+      '413 (Request Entity Too Large)',
+      '413 Client Error: Request Entity Too Large',
+    ],
+    // In other words: ingress-nginx answers an upload above proxy-body-size (1m by default) with a 413
+    // (its ConfigMap and annotation docs; AWS re:Post "configure the NGINX Ingress Controller": "returns an
+    // HTTP 413 error"), and the platform's own FAQ says "not able to upload a file more than specific size".
+    phrases: [
+      'upload fails for large files',
+      'file too large to upload',
+      'cannot upload chart',
+      'request entity too large',
+      'image push through ingress fails with 413',
+      'upload fails with 413',
+      '413 error when uploading',
+      'not able to upload a file more than',
+    ],
     // Downstream: what the 413 page looks like to the tool behind it (the docker client pushing through
     // the ingress). Not this remedy: NGINX Inc's controller reads its own nginx.org/ annotation, and an
     // application framework's own body limit answers 413 with its own message. Sources:
@@ -21,8 +42,12 @@ export const uploadTooLarge: CatalogueEntry = {
     // response body"), nginx/kubernetes-ingress#150 and its docs (nginx.org/client-max-body-size), the
     // body-limit errors of Express (PayloadTooLargeError), Spring (MaxUploadSizeExceededException), Django
     // (RequestDataTooBig) and Apache httpd (LimitRequestBody).
-    downstream: ['error parsing HTTP 413 response body', 'HTTP 413', 'status code 413'],
-    excludes: ['nginx.org/client-max-body-size', 'PayloadTooLargeError', 'MaxUploadSizeExceededException', 'RequestDataTooBig', 'LimitRequestBody'],
+    // A client that names the status by RFC 7231's or RFC 9110's reason phrase ("413 Payload Too Large",
+    // "413 Content Too Large") or curl's "The requested URL returned error: 413" (git over HTTP) shows the
+    // same 413 from wherever it came. PHP's own limits (upload_max_filesize, post_max_size) are the
+    // application's, as AWS re:Post's ingress page notes beside proxy-body-size.
+    downstream: ['error parsing HTTP 413 response body', 'HTTP 413', 'status code 413', '413 Payload Too Large', '413 Content Too Large', 'The requested URL returned error: 413'],
+    excludes: ['nginx.org/client-max-body-size', 'PayloadTooLargeError', 'MaxUploadSizeExceededException', 'RequestDataTooBig', 'LimitRequestBody', 'upload_max_filesize', 'post_max_size'],
     context: ['nginx', 'ingress', 'upload', 'proxy-body-size'],
     applied: ['proxy-body-size:', 'proxy-body-size=', 'proxy-body-size": '],
   },
