@@ -79,9 +79,9 @@ describe("what the components involved write, learnt from their sources (issue 1
     expect(first(match('error in connecting with GITLAB: Get "https://gitlab.example.local/api/v4/groups/14": x509: certificate signed by unknown authority'))).toBeNull();
   });
 
-  it("nginx's log of a chunked body over the limit and a gRPC client's 413 are the body-size limit", () => {
-    expect(first(match('2024/04/08 23:31:54 [error] 30#0: *56 client intended to send too large chunked body: 3145700+100 bytes, client: 10.0.0.9, server: app.example.com'))).toBe('upload-too-large');
-    expect(first(match('rpc error: code = Unknown desc = unexpected HTTP status code received from server: 413 (Request Entity Too Large); transport: received unexpected content-type "text/html"'))).toBe('upload-too-large');
+  it("the ingress controller's log of a chunked body over the limit and a gRPC client's 413 through the ingress are the body-size limit", () => {
+    expect(first(match('ingress-nginx-controller-6b9c7 controller 2024/04/08 23:31:54 [error] 30#0: *56 client intended to send too large chunked body: 3145700+100 bytes, client: 10.0.0.9, server: app.example.com'))).toBe('upload-too-large');
+    expect(first(match('through the ingress: rpc error: code = Unknown desc = unexpected HTTP status code received from server: 413 (Request Entity Too Large); transport: received unexpected content-type "text/html"'))).toBe('upload-too-large');
   });
 
   it("a ServiceMonitor the operator skipped as invalid is not the selector", () => {

@@ -146,6 +146,18 @@ describe('the subject of a generic remedy (issue 13 item 2)', () => {
   });
 });
 
+describe('another cause told in the person\'s words (issue 13 item 3)', () => {
+  it('does not propose re-saving the repository for a commit that a force-push rewrote', () => {
+    const r = match('After git commit --amend and git push origin main --force-with-lease the build fails with exit status 128 for that commit');
+    expect(r.verdict === 'match' && r.matches[0]!.id).not.toBe('commits-exit-128');
+  });
+
+  it('does not propose terminating sessions when the person checked that none is open', () => {
+    const r = match('DROP DATABASE fails: database "reports" is being accessed by other users, but pg_stat_activity shows no other sessions running');
+    expect(r.verdict === 'match' && r.matches[0]!.id).not.toBe('database-drop-blocked');
+  });
+});
+
 describe('sentences wherever they are (issue 13 item 5)', () => {
   it("matches the guide's 7.4 sentence repeated in one line of over 1,000 bytes", () => {
     const line = Array.from({ length: 19 }, () => 'Build logs are not visible and the build cannot be aborted.').join(' ');

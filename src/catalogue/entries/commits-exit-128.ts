@@ -44,6 +44,12 @@ export const commitsExit128: CatalogueEntry = {
       'not our ref',
       'are too open',
       'unprotected private key file',
+      // The same two causes as people tell them (the sources below): a rewritten commit, a key file's mode.
+      'force-with-lease',
+      'push --force',
+      'force push',
+      'force-push',
+      'ssh key permission',
     ],
     // Git exits with 128 for every fatal error. Not this remedy: another product's git (the git-sync
     // sidecar), a commit that no longer exists after a force-push ("reference is not a tree", "not our

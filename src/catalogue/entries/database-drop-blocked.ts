@@ -46,6 +46,10 @@ export const databaseDropBlocked: CatalogueEntry = {
     // currently in use", Microsoft/vscode-mssql#949) is another product's: pg_stat_activity is not there,
     // and its sessions are ended with ALTER DATABASE … SET SINGLE_USER WITH ROLLBACK IMMEDIATE.
     excludes: [
+      // The person looked and no session is open: terminating sessions has nothing to end (a server that
+      // counts sessions it no longer has is another product's fault, not this remedy's).
+      'no other sessions',
+      'no sessions running',
       'source database',
       'rename to',
       'set tablespace',
