@@ -180,6 +180,17 @@ describe('the Slack listeners, called with injected ack, respond and payloads', 
       expect(hasButton(answer!, 'match-plan-fix')).toBe(true);
     });
 
+    it('reads the paste as the person typed it: a mention before it is no part of it, and Slack\'s escapes are undone once', async () => {
+      const mentioned = await paste('<@U0MEDIC> devtron build logs not visible');
+      expect(blocksText(replies(mentioned)[0]?.blocks)).toContain('`build-logs`');
+      const page = await paste('chart upload through the devtron ingress: &lt;title&gt;413 Request Entity Too Large&lt;/title&gt;');
+      const shown = JSON.stringify(replies(page)[0]?.blocks ?? []);
+      expect(shown).toContain('`upload-too-large`');
+      // Slack shows `&lt;` as "<": escaped once, the evidence reads <title>; escaped twice, it would read &lt;title&gt;.
+      expect(shown).toContain('&lt;title&gt;413');
+      expect(shown).not.toContain('&amp;lt;');
+    });
+
     it('stays silent on chatter, on bots and on edits', async () => {
       const before = posts();
       await paste('thanks, that worked! lunch at 12?');

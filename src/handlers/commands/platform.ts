@@ -4,7 +4,7 @@ import { slackMessage } from '../../views/slack/answer.js';
 import type { HandlerDeps } from '../deps.js';
 import { startFix } from '../start-fix.js';
 import { openUpgradeModal } from '../values/command.js';
-import { fromSlackText } from '../values/slack-text.js';
+import { fromSlackText } from '../slack-text.js';
 
 type Args = SlackCommandMiddlewareArgs & AllMiddlewareArgs;
 
@@ -18,7 +18,12 @@ export function platformCommand(deps: HandlerDeps) {
     // A signed command may come without its text field; it is then the bare command.
     const parsed = parseCommand(command.text ?? '');
     // Slack escapes &, < and > and wraps links: values are checked as the person typed them.
-    const asTyped = parsed.kind === 'values' && parsed.action === 'check' ? { ...parsed, text: fromSlackText(parsed.text) } : parsed;
+    const asTyped =
+      parsed.kind === 'values' && parsed.action === 'check'
+        ? { ...parsed, text: fromSlackText(parsed.text) }
+        : parsed.kind === 'match'
+          ? { ...parsed, text: fromSlackText(parsed.text, { mentions: 'drop' }) }
+          : parsed;
     const answer = await answerCommand(asTyped, {
       config,
       desk: deps.coordinator,
