@@ -10,9 +10,35 @@ const MESSAGE_FIELDS = ['msg', 'message', 'error', 'err'];
  * The text to show for a line: trimmed, without colour codes, and for a JSON log record (possibly
  * after a timestamp or pod prefix) its message fields, so the user sees the words that matched.
  */
-export function evidenceText(text: string, start: number): string {
-  const line = lineAt(text, start).replace(patterns.ansi, '').trim();
-  return cut(messageOf(line) ?? line);
+export function evidenceText(text: string, start: number, literal?: string): string {
+  const raw = lineAt(text, start);
+  const line = clean(raw).trim();
+  const message = messageOf(line);
+  if (message !== undefined) return cut(message);
+  // On a long line, the part around what matched, so that the person sees it rather than the line's start.
+  if (literal === undefined || raw.length <= EVIDENCE_CHARS) return cut(line);
+  const whole = wholeLine(text, start).trim();
+  const at = whole.toLowerCase().indexOf(literal);
+  if (at < 0) return cut(line);
+  if (at <= EVIDENCE_CHARS / 2) return cut(whole);
+  return `…${cut(whole.slice(at - AROUND_BEFORE, at + EVIDENCE_CHARS)).slice(0, EVIDENCE_CHARS - 2)}…`;
+}
+
+/** Characters shown before the match on a long line. */
+const AROUND_BEFORE = 100;
+/** How far into one line a match is looked for again (the scan reads any length; this only places the window). */
+const LOOK = 1024 * 1024;
+
+/** The line starting at `start`, up to LOOK characters, without terminal sequences. */
+function wholeLine(text: string, start: number): string {
+  let end = text.indexOf('\n', start);
+  if (end < 0) end = text.length;
+  return clean(text.slice(start, Math.min(end, start + LOOK)));
+}
+
+/** A line without terminal sequences: colours, and commands a terminal would act on (titles, clipboard, links). */
+function clean(line: string): string {
+  return line.replace(patterns.osc, '').replace(patterns.ansi, '');
 }
 
 function messageOf(line: string): string | undefined {
@@ -31,6 +57,7 @@ function messageOf(line: string): string | undefined {
 }
 
 function cut(s: string): string {
-  const flat = s.replace(patterns.controlChar, ' ');
+  // Escape and carriage return too: a stray ESC starts a sequence in a terminal, a \r rewrites the line.
+  const flat = s.replace(patterns.controlChar, ' ').replace(patterns.escOrReturn, ' ');
   return flat.length <= EVIDENCE_CHARS ? flat : `${flat.slice(0, EVIDENCE_CHARS - 1)}…`;
 }

@@ -48,7 +48,7 @@ function candidate(s: Scored, entry: CatalogueEntry, text: string, calibration: 
   for (const f of [...s.evidence].sort((a, b) => a.line - b.line)) {
     if (seen.has(f.line)) continue;
     seen.add(f.line);
-    evidence.push({ line: f.line, text: evidenceText(text, f.start), signature: f.signature });
+    evidence.push({ line: f.line, text: evidenceText(text, f.start, f.literal), signature: f.signature });
     if (evidence.length === EVIDENCE_CAP) break;
   }
   // Shown as a probability of being right (calibration.ts); the raw score only ranks and decides.

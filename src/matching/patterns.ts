@@ -40,7 +40,16 @@ export const patterns = {
   /** ANSI colour sequences, removed from evidence lines. */
   // eslint-disable-next-line no-control-regex -- matching control characters is the point
   ansi: /\u001b\[[0-9;?]*[ -/]*[@-~]/g,
+  /**
+   * Operating-system commands (ESC ] … BEL or ESC \\): a window title, a clipboard write (OSC 52), a
+   * hidden link (OSC 8). Removed from evidence with their content, which a terminal would act on.
+   */
+  // eslint-disable-next-line no-control-regex -- matching control characters is the point
+  osc: /\u001b\][^\u0007\u001b]{0,4096}(?:\u0007|\u001b\\)?/g,
   /** Control characters that do not occur in text (tab, newline, carriage return and escape excepted). */
   // eslint-disable-next-line no-control-regex -- matching control characters is the point
   controlChar: /[\u0001-\u0008\u000b\u000c\u000e-\u001a\u001c-\u001f\ufffd]/g,
+  /** Escape and carriage return, left in text for the scanner and taken out of what is shown. */
+  // eslint-disable-next-line no-control-regex -- matching control characters is the point
+  escOrReturn: /[\u001b\r]/g,
 } as const;

@@ -55,10 +55,12 @@ const NEUTRAL = new Set(['kube-system', 'default', 'argocd', 'pull', 'name', 'po
 /** Pastes up to this size are read whole; in longer ones, only around the evidence (linear either way). */
 const WHOLE = 8 * 1024;
 const AROUND = 1000;
+const HEAD = 2048;
 
 /** Reads the subject of a paste; `around` are the offsets of the evidence, for long pastes. */
 export function readSubject(text: string, around: readonly number[]): Subject {
-  const parts = (text.length <= WHOLE ? [text] : around.slice(0, 4).map((at) => text.slice(Math.max(0, at - AROUND), at + AROUND))).map((p) => p.toLowerCase());
+  // In a long paste, its start too: the person's own words ("devtron app deploy, namespace devtroncd:") come first.
+  const parts = (text.length <= WHOLE ? [text] : [text.slice(0, HEAD), ...around.slice(0, 4).map((at) => text.slice(Math.max(0, at - AROUND), at + AROUND))]).map((p) => p.toLowerCase());
   const mentions = (names: readonly string[]): boolean => parts.some((lower) => names.some((n) => lower.includes(n)));
   const platform = mentions(PLATFORM_NAMES) || mentions(PLATFORM_PLACES);
   const foreign: string[] = [];

@@ -37,3 +37,36 @@ describe('huge and binary input', () => {
     }
   });
 });
+
+describe('what the evidence shows back', () => {
+  const esc = '\u001b';
+  const evidence = (text: string): string => {
+    const r = match(text);
+    return r.verdict === 'no-match' ? '' : r.matches[0]!.evidence[0]!.text;
+  };
+
+  it("carries no terminal command: a pasted clipboard write or hidden link is gone with its content, so a person's terminal does not act on it", () => {
+    const shown = evidence(`Failed to update datasource. Reload new version and try again ${esc}]52;c;ZWNobyBwd25lZA==${esc}\\ ${esc}]8;;https://evil.example${esc}\\click${esc}]8;;${esc}\\`);
+    expect(shown).toContain('Failed to update datasource');
+    expect(shown).not.toContain(esc);
+    expect(shown).not.toContain('ZWNobyBwd25lZA');
+    expect(shown).not.toContain('evil.example');
+  });
+
+  it('shows the words that matched after thousands of colour codes, and no carriage return', () => {
+    expect(evidence(`${`${esc}[31m`.repeat(8000)}devtron: Failed to update datasource. Reload new version and try again`)).toBe('devtron: Failed to update datasource. Reload new version and try again');
+    expect(evidence('progress 10%\rprogress 50%\rdevtron: Failed to update datasource. Reload new version and try again')).not.toContain('\r');
+  });
+
+  it('on a long line, shows the part around what matched rather than the line start', () => {
+    const shown = evidence(`${'x '.repeat(20000)}devtron chart upload through the ingress: 413 Request Entity Too Large${' y'.repeat(20000)}`);
+    expect(shown).toContain('413 Request Entity Too Large');
+    expect(shown.length).toBeLessThanOrEqual(300);
+  });
+
+  it('reads the subject of a long paste from its start too: the platform named on the first line of a 10 KB describe', () => {
+    const events = 'Normal  Pulled  kubelet  Container image "quay.io/acme/web:1.4" already present on machine\n'.repeat(100);
+    const r = match(`devtron app deploy, namespace devtroncd, the upload through our ingress:\n${events}<head><title>413 Request Entity Too Large</title></head>`);
+    expect(r.verdict === 'match' && r.matches[0]!.id).toBe('upload-too-large');
+  });
+});
