@@ -16,6 +16,15 @@ export const redactionPatterns = {
   // Bolt's "Failed to verify authenticity: signature mismatch" keeps its words.
   keyValue:
     /(?<![A-Za-z0-9])(password|passwd|pwd|secret|token|api[_-]?key|apikey|access[_-]?key|private[_-]?key|credentials?|auth(?!entic|or(?!iz)))([A-Za-z0-9_.-]{0,40})(["']?[ \t]{0,10}[:=][ \t]{0,10}["']?)([^\s"',;}]{1,4000})/gi,
+  // An environment variable whose name ends in the word (PGPASSWORD=, MYSQLPASSWORD=), which keyValue's
+  // start-of-word anchor does not see.
+  envSecret: /\b([A-Z][A-Z0-9]{0,30}(?:PASSWORD|PASSWD|SECRET|TOKEN)=)([^\s"',;]{1,4000})/g,
+  // A command-line flag with its value after a space: `--password Sup3r`, `--token abc`.
+  flagSecret: /(--(?:password|passwd|token|secret|api-key|access-key)[ \t]+)(?!-)([^\s"']{1,4000})/gi,
+  // A password in a sentence, when it looks like one (a digit or a symbol in it): "the password is Sup3r!".
+  proseSecret: /\b(pass(?:word|wd|phrase)[ \t]+(?:is|was)[ \t]+["'`]?)([^\s"'`]{0,100}[0-9!@#$%^&*][^\s"'`]{0,100})/gi,
+  // The secret that follows its access key id on the same line.
+  awsPair: /\b((?:AKIA|ASIA)[0-9A-Z]{16})([\s:,;=|"']{1,10})([A-Za-z0-9/+]{40})(?![A-Za-z0-9/+])/g,
   slackToken: /\bx(?:ox[abprs]|app)-[A-Za-z0-9-]{8,}/g,
   githubToken: /\b(?:gh[pousr]_[A-Za-z0-9]{20,}|github_pat_[A-Za-z0-9_]{20,}|glpat-[A-Za-z0-9_-]{20,})/g,
   awsKey: /\b(?:AKIA|ASIA)[0-9A-Z]{16}\b/g,
@@ -36,6 +45,10 @@ export function redact(text: string): string {
     .replace(p.bearer, (_m, scheme: string) => `${scheme} ${MARK}`)
     .replace(p.urlCredentials, (_m, userPart: string) => `${userPart}:${MARK}@`)
     .replace(p.keyValue, (m, word: string, rest: string, sep: string, value: string) => (harmless(value) ? m : `${word}${rest}${sep}${MARK}`))
+    .replace(p.envSecret, (m, name: string, value: string) => (harmless(value) ? m : `${name}${MARK}`))
+    .replace(p.flagSecret, (m, flag: string, value: string) => (harmless(value) ? m : `${flag}${MARK}`))
+    .replace(p.proseSecret, (_m, words: string) => `${words}${MARK}`)
+    .replace(p.awsPair, (_m, _id: string, sep: string) => `${MARK}${sep}${MARK}`)
     .replace(p.slackToken, MARK)
     .replace(p.githubToken, MARK)
     .replace(p.awsKey, MARK)

@@ -14,6 +14,11 @@ describe('redacting pasted text', () => {
     ['key AKIAIOSFODNN7EXAMPLE used', 'key [redacted] used'],
     ['git clone https://ghp_abcdefghijklmnopqrstuvwxyz123456@github.com/org/repo', 'git clone https://[redacted]@github.com/org/repo'],
     ['id_token=eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJhZG1pbiJ9.c2lnbmF0dXJlMTIz', 'id_token=[redacted]'],
+    // Found by a newcomer's try: shown back in a match's evidence before.
+    ['PGPASSWORD=Pg5ecretPw psql -h db -c "DROP DATABASE orders"', 'PGPASSWORD=[redacted] psql -h db -c "DROP DATABASE orders"'],
+    ['argocd login cd.example.com --username admin --password Sup3rS3cret', 'argocd login cd.example.com --username admin --password [redacted]'],
+    ['the admin password is Sup3rS3cret! and it fails', 'the admin password is [redacted] and it fails'],
+    ['AKIAIOSFODNN7EXAMPLE wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY', '[redacted] [redacted]'],
   ])('%s', (input, expected) => {
     expect(redact(input)).toBe(expected);
   });
@@ -30,6 +35,8 @@ describe('redacting pasted text', () => {
       'E1121 10:00:00 invalid username or password',
       "x509: certificate has expired or is not yet valid",
       'token: ${GIT_TOKEN}',
+      'the password is wrong, or the password was changed',
+      'helm upgrade --password-stdin --token-file /tmp/t',
     ].join('\n');
     expect(redact(log)).toBe(log);
   });

@@ -1,3 +1,4 @@
+import { redact } from '../redact.js';
 import { lineAt } from './lines.js';
 import { patterns } from './patterns.js';
 
@@ -7,17 +8,17 @@ const EVIDENCE_CHARS = 300;
 const MESSAGE_FIELDS = ['msg', 'message', 'error', 'err'];
 
 /**
- * The text to show for a line: trimmed, without colour codes, and for a JSON log record (possibly
+ * The text to show for a line: trimmed, without terminal sequences and secrets (redact.ts), and for a JSON log record (possibly
  * after a timestamp or pod prefix) its message fields, so the user sees the words that matched.
  */
 export function evidenceText(text: string, start: number, literal?: string): string {
   const raw = lineAt(text, start);
-  const line = clean(raw).trim();
+  const line = redact(clean(raw)).trim();
   const message = messageOf(line);
-  if (message !== undefined) return cut(message);
+  if (message !== undefined) return cut(redact(message));
   // On a long line, the part around what matched, so that the person sees it rather than the line's start.
   if (literal === undefined || raw.length <= EVIDENCE_CHARS) return cut(line);
-  const whole = wholeLine(text, start).trim();
+  const whole = redact(wholeLine(text, start)).trim();
   const at = whole.toLowerCase().indexOf(literal);
   if (at < 0) return cut(line);
   if (at <= EVIDENCE_CHARS / 2) return cut(whole);

@@ -70,3 +70,12 @@ describe('what the evidence shows back', () => {
     expect(r.verdict === 'match' && r.matches[0]!.id).toBe('upload-too-large');
   });
 });
+
+describe('secrets in a paste', () => {
+  it('never come back in the evidence, on any surface that shows it (the CLI prints it as the matcher gives it)', () => {
+    const r = match('$ PGPASSWORD=Pg5ecretPw psql -h postgresql -U postgres -c "DROP DATABASE orders" → ERROR:  database "orders" is being accessed by other users');
+    const shown = JSON.stringify(r);
+    expect(r.verdict).toBe('match');
+    expect(shown).not.toContain('Pg5ecretPw');
+  });
+});
