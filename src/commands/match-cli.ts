@@ -35,7 +35,7 @@ export function matchJson(result: MatchResult): string {
 function matchText(result: MatchResult): string {
   // Binary input never gets here: readInput refuses it (exit 2), as every command that reads input does.
   if (result.verdict === 'no-match') return `no match: no catalogued remedy for this${result.nearest.length ? `\nnearest entries (explain only): ${result.nearest.join(', ')}` : ''}`;
-  const first = result.verdict === 'ask' ? `ask (${result.why}): no fix proposed; choose one of these` : undefined;
+  const first = result.verdict !== 'ask' ? undefined : result.why === 'applied' ? `ask (applied): the guide's remedy for ${result.matches[0]!.id} appears to be applied already and the error persists; no fix proposed` : `ask (${result.why}): no fix proposed; choose one of these`;
   const label = (i: number): string => (result.verdict === 'ask' ? `${i + 1}` : i === 0 ? 'match' : 'also possible');
   return [...(first ? [first] : []), ...result.matches
     .map((m, i) => [`${label(i)}: ${m.id} (guide ${m.ref}) ${m.title} — confidence ${m.confidence.toFixed(2)}`, ...m.evidence.map((e) => `  line ${e.line}: ${redact(e.text)}`)].join('\n'))]

@@ -60,6 +60,8 @@ describe('what the paste is about', () => {
     ['the selector', 'serviceMonitorSelectorNilUsesHelmValues: false is already set in our values, and app metrics are still absent on the dashboard', 'app-metrics-absent'],
     ['the cookie', 'I cleared the cookies and I still cannot log in with the right password', 'stale-session-cookie'],
     ['git-sensor', 'we restarted git-sensor twice and new commits are still not showing, auto build not triggered', 'git-sensor-stuck'],
+    ['the annotation, the status alone', 'already added proxy-body-size=500m, uploads still fail with 413', 'upload-too-large'],
+    ['the main pod', 'tried restarting the devtron pod, sso login still says no token provided', 'sso-login'],
   ])("does not propose the guide's remedy again when the person says it is done (%s) and the symptom persists", (_, paste, id) => {
     const r = match(paste);
     expect(r.verdict === 'ask' && [r.why, r.matches[0]!.id]).toEqual(['applied', id]);

@@ -56,7 +56,7 @@ export const ssoLogin: CatalogueEntry = {
       'malformed Dex configuration found',
     ],
     // The guide's remedy as people say they did it: with words saying the error persists, it is not proposed again.
-    applied: ['restarted the devtron pod', 'deleted the devtron pod', 'restarted devtron pod', 'deleting the devtron pod', 'restarted the orchestrator'],
+    applied: ['restarted the devtron pod', 'deleted the devtron pod', 'restarted devtron pod', 'deleting the devtron pod', 'restarting the devtron pod', 'restarted the orchestrator'],
   },
   detector: {
     kind: 'logLines',

@@ -6,7 +6,7 @@ export const uploadTooLarge: CatalogueEntry = {
   ref: '7.12',
   appliesTo: 'any-product',
   // The remedy is an ingress annotation: a 413 from a proxy that is not an ingress (a plain nginx, a
-  subject: { names: ['ingress'], platform: true },
+  subject: { names: ['ingress', 'proxy-body-size'], platform: true },
   title: 'Upload above a size fails',
   symptom: 'Uploading a file above a certain size fails.',
   cause: 'The ingress limits the request body size.',
@@ -31,6 +31,13 @@ export const uploadTooLarge: CatalogueEntry = {
       'request entity too large',
       'image push through ingress fails with 413',
       'upload fails with 413',
+      // The status alone, as people report it ("uploads still fail with 413", "the ingress returns 413").
+      'fail with 413',
+      'fails with 413',
+      'returns 413',
+      'returned 413',
+      'get 413',
+      'getting 413',
       '413 error when uploading',
       'not able to upload a file more than',
     ],
