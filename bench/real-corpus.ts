@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { match } from '../src/matching/index.js';
 
@@ -7,6 +7,8 @@ export interface RealPaste {
   readonly file: string;
   readonly expect: string | null;
   readonly split: 'tune' | 'heldout';
+  /** The thread, `owner/repo#N` or a web page's host and path. */
+  readonly thread: string;
 }
 
 export const realDir = join(import.meta.dirname, '..', 'test', 'fixtures', 'real');
@@ -27,4 +29,24 @@ export function tuneAnswers(): { score: number; right: boolean }[] {
       const r = match(readPaste(p), undefined, { calibration: [] });
       return r.verdict === 'no-match' ? [] : [{ score: r.matches[0]!.confidence, right: r.matches[0]!.id === p.expect }];
     });
+}
+
+const entriesDir = join(import.meta.dirname, '..', 'src', 'catalogue', 'entries');
+const catalogueSource = readdirSync(entriesDir).map((f) => readFileSync(join(entriesDir, f), 'utf8')).join('\n');
+
+/** Whether the catalogue's source cites the thread (as owner/repo#N, repo#N or its address). */
+export function citedByCatalogue(thread: string): boolean {
+  const hash = thread.indexOf('#');
+  if (hash < 0) return catalogueSource.includes(thread);
+  const [owner, repo] = thread.slice(0, hash).split('/');
+  const n = thread.slice(hash + 1);
+  // Cited when the text occurs with no digit after it (#12 is not #123).
+  const cites = (s: string): boolean => {
+    for (let at = catalogueSource.indexOf(s); at >= 0; at = catalogueSource.indexOf(s, at + 1)) {
+      const next = catalogueSource.charCodeAt(at + s.length);
+      if (!(next >= 48 && next <= 57)) return true;
+    }
+    return false;
+  };
+  return cites(`${owner}/${repo}#${n}`) || cites(`${repo}#${n}`) || cites(`github.com/${owner}/${repo}/issues/${n}`) || cites(`github.com/${owner}/${repo}/pull/${n}`);
 }
