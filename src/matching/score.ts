@@ -1,4 +1,4 @@
-import type { Hit, Hits } from './hits.js';
+import type { Hits } from './hits.js';
 import type { TableFact } from './kubectl.js';
 import { lineAt } from './lines.js';
 import { Kind, normaliseLiteral, type CompiledCatalogue } from './literals.js';
@@ -98,7 +98,7 @@ function tierScore(tier: Tier, distinct: number, bag: number): number {
 
 /** Scores every entry of the compiled catalogue against what the scan and the table reader found. */
 export function score(text: string, lines: number, compiled: CompiledCatalogue, hits: Hits, facts: readonly TableFact[]): Scored[] {
-  const { entries, refs } = compiled;
+  const { entries, refs, refKind } = compiled;
   const short = lines <= SHORT_PASTE_LINES;
   const prose = proseLines(text);
   const bags = bestBags(compiled, prose);
@@ -147,14 +147,18 @@ export function score(text: string, lines: number, compiled: CompiledCatalogue, 
     let found = specific[entry]!;
     const beforeVeto = raw[entry]!.length;
     if (ruledOutByVersion(e.versions, versions)) found = [];
-    const nearby = hits.nearby[entry]!;
-    const excludes = nearby.filter((h) => refs[h.ref]!.kind === Kind.Exclude);
-    if (excludes.length > 0) {
-      found = short ? [] : found.filter((f) => !excludes.some((x) => Math.abs(x.line - f.line) <= EXCLUDE_WINDOW));
+    // Excludes remove evidence; with none, there is nothing to remove.
+    if (found.length > 0) {
+      const excludes = nearbyLines(hits, refKind, entry, Kind.Exclude);
+      if (excludes.length > 0) found = short ? [] : found.filter((f) => !excludes.some((line) => Math.abs(line - f.line) <= EXCLUDE_WINDOW));
     }
+    // Context supports evidence near it, or anything in a short paste; in a long one, an entry without evidence has none.
     const contextRefs = new Set<number>();
-    for (const h of nearby) {
-      if (!contextRefs.has(h.ref) && refs[h.ref]!.kind === Kind.Context && supports(h, refs[h.ref]!.literal, found, short)) contextRefs.add(h.ref);
+    if (found.length > 0 || short) {
+      for (let i = hits.firstNearby(entry); i >= 0; i = hits.nextNearby(i)) {
+        const r = hits.nearbyRef(i);
+        if (refKind[r] === Kind.Context && !contextRefs.has(r) && supports(hits.nearbyLine(i), refs[r]!.literal, found, short)) contextRefs.add(r);
+      }
     }
     const platformSupport = (e.appliesTo ?? 'platform') === 'platform' && found.some((f) => f.downstream) && namesPlatform() ? 1 : 0;
     const context = Math.min(contextRefs.size + platformSupport, 2);
@@ -207,9 +211,16 @@ function keepMostSpecific(raw: readonly (readonly Found[])[]): Found[][] {
  * word of a text that matched ("discover" beside "no charts in discover" adds nothing the phrase did
  * not say).
  */
-function supports(h: Hit, literal: string, found: readonly Found[], short: boolean): boolean {
+function supports(line: number, literal: string, found: readonly Found[], short: boolean): boolean {
   if (found.some((f) => f.literal.includes(literal))) return false;
-  return short || found.some((f) => Math.abs(h.line - f.line) <= CONTEXT_WINDOW);
+  return short || found.some((f) => Math.abs(line - f.line) <= CONTEXT_WINDOW);
+}
+
+/** The lines of an entry's context or exclude hits of one kind. */
+function nearbyLines(hits: Hits, refKind: Uint8Array, entry: number, kind: Kind): number[] {
+  const lines: number[] = [];
+  for (let i = hits.firstNearby(entry); i >= 0; i = hits.nextNearby(i)) if (refKind[hits.nearbyRef(i)] === kind) lines.push(hits.nearbyLine(i));
+  return lines;
 }
 
 /**
