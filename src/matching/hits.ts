@@ -9,8 +9,8 @@ export const EVIDENCE_CAP = 5;
 const NEARBY_CAP = 4096;
 /** Table-marker lines kept; a pasted table longer than this is read only in part. */
 const MARKER_CAP = 4096;
-/** Room for this many context and exclude lines before the arrays grow (a 40 KB log has about a thousand). */
-const NEARBY_ROOM = 1024;
+/** Room for this many context and exclude lines before the array grows (a 40 KB log has about a thousand). */
+const NEARBY_ROOM = 2048;
 
 /** A line where a signature matched: its number, where it starts in the text, and which ref. */
 export interface Hit {
@@ -40,10 +40,8 @@ export class Hits {
   private readonly nearbyHead: Int32Array;
   private readonly nearbyTail: Int32Array;
   private readonly nearbyKept: Int32Array;
-  /** Per context or exclude hit: its line, its ref and the entry's next hit (-1: the last). */
-  private nearbyLines = new Int32Array(NEARBY_ROOM);
-  private nearbyRefs = new Int32Array(NEARBY_ROOM);
-  private nearbyNext = new Int32Array(NEARBY_ROOM);
+  /** Per context or exclude hit i: its line, its ref and the entry's next hit (-1: the last), at 3i, 3i + 1, 3i + 2. */
+  private nearbyHits = new Int32Array(3 * NEARBY_ROOM);
   private nearbyCount = 0;
 
   constructor(readonly compiled: CompiledCatalogue) {
@@ -86,25 +84,19 @@ export class Hits {
     if (this.nearbyKept[entry]! >= NEARBY_CAP) return;
     this.nearbyKept[entry]!++;
     const i = this.nearbyCount++;
-    if (i === this.nearbyLines.length) this.grow();
-    this.nearbyLines[i] = line;
-    this.nearbyRefs[i] = ref;
-    this.nearbyNext[i] = -1;
+    if (3 * i === this.nearbyHits.length) {
+      const wider = new Int32Array(2 * this.nearbyHits.length);
+      wider.set(this.nearbyHits);
+      this.nearbyHits = wider;
+    }
+    const hit = this.nearbyHits;
+    hit[3 * i] = line;
+    hit[3 * i + 1] = ref;
+    hit[3 * i + 2] = -1;
     const tail = this.nearbyTail[entry]!;
     if (tail < 0) this.nearbyHead[entry] = i;
-    else this.nearbyNext[tail] = i;
+    else hit[3 * tail + 2] = i;
     this.nearbyTail[entry] = i;
-  }
-
-  private grow(): void {
-    const wider = (a: Int32Array<ArrayBuffer>): Int32Array<ArrayBuffer> => {
-      const b = new Int32Array(a.length * 2);
-      b.set(a);
-      return b;
-    };
-    this.nearbyLines = wider(this.nearbyLines);
-    this.nearbyRefs = wider(this.nearbyRefs);
-    this.nearbyNext = wider(this.nearbyNext);
   }
 
   /** The entry's first context or exclude hit, in the order of the text, or -1. */
@@ -114,15 +106,15 @@ export class Hits {
 
   /** The entry's hit after hit i, or -1. */
   nextNearby(i: number): number {
-    return this.nearbyNext[i]!;
+    return this.nearbyHits[3 * i + 2]!;
   }
 
   nearbyLine(i: number): number {
-    return this.nearbyLines[i]!;
+    return this.nearbyHits[3 * i]!;
   }
 
   nearbyRef(i: number): number {
-    return this.nearbyRefs[i]!;
+    return this.nearbyHits[3 * i + 1]!;
   }
 
   /** The entry's context and exclude hits as lines and refs, in order: for inspection (the scorer walks the chain). */
