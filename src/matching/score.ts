@@ -1,3 +1,4 @@
+import type { CatalogueEntry } from '../catalogue/model.js';
 import type { Hits } from './hits.js';
 import type { TableFact } from './kubectl.js';
 import { lineAt } from './lines.js';
@@ -108,19 +109,10 @@ export function score(text: string, lines: number, compiled: CompiledCatalogue, 
     if (p === undefined) proseAt.set(line, (p = isProse(lineAt(text, start))));
     return p;
   };
-  const indexOfId = new Map(entries.map((e, i) => [e.id, i]));
-  const tableFound: Found[][] = entries.map(() => []);
-  for (const fact of facts) {
-    for (const rule of rulesFor(fact)) {
-      const i = indexOfId.get(rule.entry);
-      if (i !== undefined) {
-        tableFound[i]!.push({ line: fact.line, start: fact.start, signature: rule.signature, literal: normaliseLiteral(rule.signature), tier: rule.strength === 'strong' ? 'error' : 'weak' });
-      }
-    }
-  }
+  const tableFound = tableEvidence(entries, facts);
 
   const raw = entries.map((_, entry): Found[] => {
-    const found: Found[] = [...tableFound[entry]!];
+    const found: Found[] = tableFound ? [...tableFound[entry]!] : [];
     for (const h of hits.evidence[entry]!) {
       const ref = refs[h.ref]!;
       if (ref.kind === Kind.Downstream) {
@@ -144,7 +136,7 @@ export function score(text: string, lines: number, compiled: CompiledCatalogue, 
 
   return entries.map((e, entry): Scored => {
     const bag = bags[entry];
-    let found = specific[entry]!;
+    let found: readonly Found[] = specific[entry]!;
     const beforeVeto = raw[entry]!.length;
     if (ruledOutByVersion(e.versions, versions)) found = [];
     // Excludes remove evidence; with none, there is nothing to remove.
@@ -153,13 +145,7 @@ export function score(text: string, lines: number, compiled: CompiledCatalogue, 
       if (excludes.length > 0) found = short ? [] : found.filter((f) => !excludes.some((line) => Math.abs(line - f.line) <= EXCLUDE_WINDOW));
     }
     // Context supports evidence near it, or anything in a short paste; in a long one, an entry without evidence has none.
-    const contextRefs = new Set<number>();
-    if (found.length > 0 || short) {
-      for (let i = hits.firstNearby(entry); i >= 0; i = hits.nextNearby(i)) {
-        const r = hits.nearbyRef(i);
-        if (refKind[r] === Kind.Context && !contextRefs.has(r) && supports(hits.nearbyLine(i), refs[r]!.literal, found, short)) contextRefs.add(r);
-      }
-    }
+    const contextRefs = found.length > 0 || short ? supportingContext(hits, compiled, entry, found, short) : NO_CONTEXT;
     const platformSupport = (e.appliesTo ?? 'platform') === 'platform' && found.some((f) => f.downstream) && namesPlatform() ? 1 : 0;
     const context = Math.min(contextRefs.size + platformSupport, 2);
     if (found.length === 0) {
@@ -192,7 +178,18 @@ function namesAThing(literal: string): boolean {
  * Where two entries matched the same line and one's text contains the other's ("reset admin password"
  * and "admin password"), only the longer, more specific one is evidence.
  */
-function keepMostSpecific(raw: readonly (readonly Found[])[]): Found[][] {
+function keepMostSpecific(raw: readonly (readonly Found[])[]): readonly (readonly Found[])[] {
+  // Only on a line with evidence of two entries can one's text contain the other's: most pastes have none.
+  const owner = new Map<number, number>();
+  let shared = false;
+  raw.forEach((found, entry) => {
+    for (const f of found) {
+      const o = owner.get(f.line);
+      if (o === undefined) owner.set(f.line, entry);
+      else if (o !== entry) shared = true;
+    }
+  });
+  if (!shared) return raw;
   const byLine = new Map<number, { entry: number; literal: string }[]>();
   raw.forEach((found, entry) => {
     for (const f of found) {
@@ -214,6 +211,35 @@ function keepMostSpecific(raw: readonly (readonly Found[])[]): Found[][] {
 function supports(line: number, literal: string, found: readonly Found[], short: boolean): boolean {
   if (found.some((f) => f.literal.includes(literal))) return false;
   return short || found.some((f) => Math.abs(line - f.line) <= CONTEXT_WINDOW);
+}
+
+const NO_CONTEXT: ReadonlySet<number> = new Set();
+
+/** The refs of an entry's different context texts that support its evidence. */
+function supportingContext(hits: Hits, compiled: CompiledCatalogue, entry: number, found: readonly Found[], short: boolean): ReadonlySet<number> {
+  const { refs, refKind } = compiled;
+  let context: Set<number> | undefined;
+  for (let i = hits.firstNearby(entry); i >= 0; i = hits.nextNearby(i)) {
+    const r = hits.nearbyRef(i);
+    if (refKind[r] === Kind.Context && !context?.has(r) && supports(hits.nearbyLine(i), refs[r]!.literal, found, short)) (context ??= new Set()).add(r);
+  }
+  return context ?? NO_CONTEXT;
+}
+
+/** Per entry, the evidence the kubectl tables give it; undefined when the paste has no table facts. */
+function tableEvidence(entries: readonly CatalogueEntry[], facts: readonly TableFact[]): Found[][] | undefined {
+  if (facts.length === 0) return undefined;
+  const indexOfId = new Map(entries.map((e, i) => [e.id, i]));
+  const tableFound: Found[][] = entries.map(() => []);
+  for (const fact of facts) {
+    for (const rule of rulesFor(fact)) {
+      const i = indexOfId.get(rule.entry);
+      if (i !== undefined) {
+        tableFound[i]!.push({ line: fact.line, start: fact.start, signature: rule.signature, literal: normaliseLiteral(rule.signature), tier: rule.strength === 'strong' ? 'error' : 'weak' });
+      }
+    }
+  }
+  return tableFound;
 }
 
 /** The lines of an entry's context or exclude hits of one kind. */
