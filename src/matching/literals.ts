@@ -27,6 +27,9 @@ export interface CompiledCatalogue {
   /** Per pattern: the refs using it, refs[refStart[p] .. refStart[p + 1]). */
   readonly refStart: Int32Array;
   readonly refs: readonly Ref[];
+  /** Per ref: its entry and its kind, as the scanner reads them for every hit. */
+  readonly refEntry: Int32Array;
+  readonly refKind: Uint8Array;
   /** The prose index, built on first use. */
   readonly bag: BagIndex;
 }
@@ -88,6 +91,8 @@ function build(entries: readonly CatalogueEntry[]): CompiledCatalogue {
     automaton,
     refStart,
     refs,
+    refEntry: Int32Array.from(refs, (r) => r.entry),
+    refKind: Uint8Array.from(refs, (r) => r.kind),
     // Built when a paste first has a sentence to compare: most pastes are logs, and a command-line
     // start that never needs it should not pay for it.
     get bag() {

@@ -27,8 +27,11 @@ export const patterns = {
   sentenceEnd: /[.!?;]\s/,
   /** Where words split in a sentence; apostrophes stay inside words for contractions. */
   nonWord: /[^a-z0-9'\u2019]+/,
-  /** A 0.x platform version after a separator: `LTAG=v0.6.1`, `on 0.7.x`, `v0.6.29`; see versions.ts. */
-  platformVersion: /(?:^|[\s=:"'(])v?0\.(\d{1,2})(?:\.(\d{1,2}|x))?/gim,
+  /**
+   * A 0.x platform version after a separator: `LTAG=v0.6.1`, `on 0.7.x`, `v0.6.29`; see versions.ts. Sticky: it is
+   * tried only where a statement can start, the two characters before each "0." of the text and the "0." itself.
+   */
+  platformVersion: /(?:^|[\s=:"'(])v?0\.(\d{1,2})(?:\.(\d{1,2}|x))?/imy,
   /** A chain of Go-style error prefixes ("…server: x509: …"), a mark of machine output. */
   errorChain: /\w: [^\s:]+: /,
   /**

@@ -1,4 +1,5 @@
-import type { Hit, Hits } from './hits.js';
+import type { CatalogueEntry } from '../catalogue/model.js';
+import type { Hits } from './hits.js';
 import type { TableFact } from './kubectl.js';
 import { lineAt } from './lines.js';
 import { Kind, normaliseLiteral, type CompiledCatalogue } from './literals.js';
@@ -100,7 +101,7 @@ function tierScore(tier: Tier, distinct: number, bag: number): number {
 
 /** Scores every entry of the compiled catalogue against what the scan and the table reader found. */
 export function score(text: string, lines: number, compiled: CompiledCatalogue, hits: Hits, facts: readonly TableFact[]): Scored[] {
-  const { entries, refs } = compiled;
+  const { entries, refs, refKind } = compiled;
   const short = lines <= SHORT_PASTE_LINES;
   const prose = proseLines(text);
   const bags = bestBags(compiled, prose);
@@ -110,19 +111,10 @@ export function score(text: string, lines: number, compiled: CompiledCatalogue, 
     if (p === undefined) proseAt.set(line, (p = isProse(lineAt(text, start))));
     return p;
   };
-  const indexOfId = new Map(entries.map((e, i) => [e.id, i]));
-  const tableFound: Found[][] = entries.map(() => []);
-  for (const fact of facts) {
-    for (const rule of rulesFor(fact)) {
-      const i = indexOfId.get(rule.entry);
-      if (i !== undefined) {
-        tableFound[i]!.push({ line: fact.line, start: fact.start, signature: rule.signature, literal: normaliseLiteral(rule.signature), tier: rule.strength === 'strong' ? 'error' : 'weak', exact: rule.strength === 'strong' });
-      }
-    }
-  }
+  const tableFound = tableEvidence(entries, facts);
 
   const raw = entries.map((_, entry): Found[] => {
-    const found: Found[] = [...tableFound[entry]!];
+    const found: Found[] = tableFound ? [...tableFound[entry]!] : [];
     for (const h of hits.evidence[entry]!) {
       const ref = refs[h.ref]!;
       if (ref.kind === Kind.Downstream) {
@@ -146,18 +138,16 @@ export function score(text: string, lines: number, compiled: CompiledCatalogue, 
 
   return entries.map((e, entry): Scored => {
     const bag = bags[entry];
-    let found = specific[entry]!;
+    let found: readonly Found[] = specific[entry]!;
     const beforeVeto = raw[entry]!.length;
     if (ruledOutByVersion(e.versions, versions)) found = [];
-    const nearby = hits.nearby[entry]!;
-    const excludes = nearby.filter((h) => refs[h.ref]!.kind === Kind.Exclude);
-    if (excludes.length > 0) {
-      found = short ? [] : found.filter((f) => !excludes.some((x) => Math.abs(x.line - f.line) <= EXCLUDE_WINDOW));
+    // Excludes remove evidence; with none, there is nothing to remove.
+    if (found.length > 0) {
+      const excludes = nearbyLines(hits, refKind, entry, Kind.Exclude);
+      if (excludes.length > 0) found = short ? [] : found.filter((f) => !excludes.some((line) => Math.abs(line - f.line) <= EXCLUDE_WINDOW));
     }
-    const contextRefs = new Set<number>();
-    for (const h of nearby) {
-      if (!contextRefs.has(h.ref) && refs[h.ref]!.kind === Kind.Context && supports(h, refs[h.ref]!.literal, found, short)) contextRefs.add(h.ref);
-    }
+    // Context supports evidence near it, or anything in a short paste; in a long one, an entry without evidence has none.
+    const contextRefs = found.length > 0 || short ? supportingContext(hits, compiled, entry, found, short) : NO_CONTEXT;
     const platformSupport = (e.appliesTo ?? 'platform') === 'platform' && found.some((f) => f.downstream) && namesPlatform() ? 1 : 0;
     const context = Math.min(contextRefs.size + platformSupport, 2);
     if (found.length === 0) {
@@ -190,7 +180,18 @@ function namesAThing(literal: string): boolean {
  * Where two entries matched the same line and one's text contains the other's ("reset admin password"
  * and "admin password"), only the longer, more specific one is evidence.
  */
-function keepMostSpecific(raw: readonly (readonly Found[])[]): Found[][] {
+function keepMostSpecific(raw: readonly (readonly Found[])[]): readonly (readonly Found[])[] {
+  // Only on a line with evidence of two entries can one's text contain the other's: most pastes have none.
+  const owner = new Map<number, number>();
+  let shared = false;
+  raw.forEach((found, entry) => {
+    for (const f of found) {
+      const o = owner.get(f.line);
+      if (o === undefined) owner.set(f.line, entry);
+      else if (o !== entry) shared = true;
+    }
+  });
+  if (!shared) return raw;
   const byLine = new Map<number, { entry: number; literal: string }[]>();
   raw.forEach((found, entry) => {
     for (const f of found) {
@@ -209,9 +210,45 @@ function keepMostSpecific(raw: readonly (readonly Found[])[]): Found[][] {
  * word of a text that matched ("discover" beside "no charts in discover" adds nothing the phrase did
  * not say).
  */
-function supports(h: Hit, literal: string, found: readonly Found[], short: boolean): boolean {
+function supports(line: number, literal: string, found: readonly Found[], short: boolean): boolean {
   if (found.some((f) => f.literal.includes(literal))) return false;
-  return short || found.some((f) => Math.abs(h.line - f.line) <= CONTEXT_WINDOW);
+  return short || found.some((f) => Math.abs(line - f.line) <= CONTEXT_WINDOW);
+}
+
+const NO_CONTEXT: ReadonlySet<number> = new Set();
+
+/** The refs of an entry's different context texts that support its evidence. */
+function supportingContext(hits: Hits, compiled: CompiledCatalogue, entry: number, found: readonly Found[], short: boolean): ReadonlySet<number> {
+  const { refs, refKind } = compiled;
+  let context: Set<number> | undefined;
+  for (let i = hits.firstNearby(entry); i >= 0; i = hits.nextNearby(i)) {
+    const r = hits.nearbyRef(i);
+    if (refKind[r] === Kind.Context && !context?.has(r) && supports(hits.nearbyLine(i), refs[r]!.literal, found, short)) (context ??= new Set()).add(r);
+  }
+  return context ?? NO_CONTEXT;
+}
+
+/** Per entry, the evidence the kubectl tables give it; undefined when the paste has no table facts. */
+function tableEvidence(entries: readonly CatalogueEntry[], facts: readonly TableFact[]): Found[][] | undefined {
+  if (facts.length === 0) return undefined;
+  const indexOfId = new Map(entries.map((e, i) => [e.id, i]));
+  const tableFound: Found[][] = entries.map(() => []);
+  for (const fact of facts) {
+    for (const rule of rulesFor(fact)) {
+      const i = indexOfId.get(rule.entry);
+      if (i !== undefined) {
+        tableFound[i]!.push({ line: fact.line, start: fact.start, signature: rule.signature, literal: normaliseLiteral(rule.signature), tier: rule.strength === 'strong' ? 'error' : 'weak', exact: rule.strength === 'strong' });
+      }
+    }
+  }
+  return tableFound;
+}
+
+/** The lines of an entry's context or exclude hits of one kind. */
+function nearbyLines(hits: Hits, refKind: Uint8Array, entry: number, kind: Kind): number[] {
+  const lines: number[] = [];
+  for (let i = hits.firstNearby(entry); i >= 0; i = hits.nextNearby(i)) if (refKind[hits.nearbyRef(i)] === kind) lines.push(hits.nearbyLine(i));
+  return lines;
 }
 
 /**

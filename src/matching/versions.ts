@@ -16,13 +16,46 @@ type Version = readonly [number, number, number];
 export function statedVersions(text: string): Version[] {
   if (text.length > MAX_CHARS) return [];
   const found: Version[] = [];
-  for (const m of text.matchAll(patterns.platformVersion)) {
+  for (const m of versionStatements(text)) {
     const after = text.charCodeAt(m.index + m[0].length);
     // Part of a longer dotted or dashed token (0.22.30-rc, 0.5.0.1): not a version statement.
     if (after === 46 || after === 45 || (after >= 48 && after <= 57)) continue;
     found.push([0, Number(m[1]), m[2] === undefined || m[2] === 'x' ? 0 : Number(m[2])]);
   }
   return found;
+}
+
+/**
+ * The matches of patterns.platformVersion, left to right and not overlapping, as a global search gives
+ * them; but the pattern is tried only where one can start. Every statement has its "0." at most two
+ * characters after its start (a separator, then a "v"), so the next one starts no earlier than two
+ * characters before the next "0." of the text: `indexOf` finds those, instead of the regular
+ * expression trying every position of a long log, whose timestamps are full of "0.".
+ */
+function versionStatements(text: string): RegExpExecArray[] {
+  const re = patterns.platformVersion;
+  const out: RegExpExecArray[] = [];
+  let from = 0;
+  for (let at = text.indexOf('0.'); at >= 0; at = text.indexOf('0.', from)) {
+    // After a digit ("10:00:00.123", "1709287200.5"), a "0." starts no statement: a digit is neither a separator nor a "v".
+    const before = text.charCodeAt(at - 1);
+    if (before >= 48 && before <= 57) {
+      from = at + 1;
+      continue;
+    }
+    let m: RegExpExecArray | null = null;
+    for (let start = Math.max(from, at - 2); start <= at && m === null; start++) {
+      re.lastIndex = start;
+      m = re.exec(text);
+    }
+    if (m === null) {
+      from = at + 1;
+      continue;
+    }
+    out.push(m);
+    from = m.index + m[0].length;
+  }
+  return out;
 }
 
 function parse(v: string): Version {

@@ -26,6 +26,21 @@ describe('huge and binary input', () => {
     expect(match('PK\u0003\u0004\u0000\u0000exit status 128')).toEqual({ verdict: 'no-match', matches: [], nearest: [], note: 'binary' });
   });
 
+  it('an error line is found wherever it falls in a long paste, escapes and colour codes included', () => {
+    // Long texts are read a block of 65,536 characters at a time: a line across a block's end is read whole.
+    const lines = ['time="x" level=error msg="no token provided"', '{"level":"error","msg":"no\\u0020token\\u0020provided"}', '\u001b[31mno token provided\u001b[0m'];
+    for (const line of lines) {
+      for (let at = 65_536 - line.length; at <= 65_536; at++) {
+        const r = match(`${'x'.repeat(at - 1)}\n${line}\n`);
+        expect(r.verdict, `${line} at ${at}`).toBe('match');
+        if (r.verdict === 'match') expect(r.matches[0]!.evidence[0]!.line).toBe(2);
+      }
+    }
+    // Nor does a signature run on into the next word there ("provided" ends words, not "providedness").
+    const runOn = 'time="x" level=error msg="no token providedness"';
+    for (let at = 65_536 - runOn.length; at <= 65_536; at++) expect(match(`${'x'.repeat(at - 1)}\n${runOn}\n`).verdict, `at ${at}`).toBe('no-match');
+  });
+
   it('mostly non-printable text is binary', () => {
     const junk = Array.from({ length: 4000 }, (_, i) => String.fromCharCode(1 + (i % 8))).join('');
     expect(match(junk)).toMatchObject({ verdict: 'no-match', note: 'binary' });

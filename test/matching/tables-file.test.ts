@@ -29,7 +29,8 @@ function written(name: string): string {
 function found(text: string, compiled: CompiledCatalogue) {
   const { hits, lines } = scan(text, compiled);
   // As one string: deep equality over the hits of a long paste is slow for no gain.
-  return JSON.stringify({ lines, distinct: [...hits.distinct], evidence: hits.evidence, nearby: hits.nearby, markers: hits.markers });
+  const nearby = hits.evidence.map((_, entry) => hits.nearby(entry));
+  return JSON.stringify({ lines, evidence: hits.evidence, nearby, markers: hits.markers });
 }
 
 describe('the matcher tables compiled at build time', () => {
