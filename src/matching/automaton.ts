@@ -14,13 +14,15 @@
 export const CLASS_NEWLINE = 0;
 export const CLASS_ESCAPE = 1;
 export const CLASS_BACKSLASH = 2;
+/** Characters that show nothing (zero-width, direction marks and overrides): skipped, as if absent. */
+export const CLASS_INVISIBLE = 3;
 /** The first class the table handles; classes below it are special. */
-export const FIRST_TABLE_CLASS = 3;
-const CLASS_SPACE = 3;
+export const FIRST_TABLE_CLASS = 4;
+const CLASS_SPACE = 4;
 /** Non-word characters that appear in no literal. */
-const CLASS_OTHER = 4;
+const CLASS_OTHER = 5;
 /** Word characters (letters, digits, any non-ASCII) that appear in no literal. */
-const CLASS_OTHER_WORD = 5;
+const CLASS_OTHER_WORD = 6;
 
 /** A compiled automaton; read-only after construction. */
 export interface Automaton {
@@ -49,6 +51,12 @@ export interface Automaton {
 export const MAX_PATTERN_LENGTH = 250;
 
 const SPACES = [9, 11, 12, 13, 32, 0xa0, 0x2028, 0x2029];
+/**
+ * Zero-width space, joiners and word joiner, byte-order mark, soft hyphen, direction marks, embeddings,
+ * overrides and isolates: a paste copied from a web page carries them inside words ("up\u200bdate"), and
+ * a hostile one uses them to hide an error from a reader of the text.
+ */
+const INVISIBLE = [0xad, 0x200b, 0x200c, 0x200d, 0x200e, 0x200f, 0x202a, 0x202b, 0x202c, 0x202d, 0x202e, 0x2060, 0x2066, 0x2067, 0x2068, 0x2069, 0xfeff];
 
 function isWordChar(c: number): boolean {
   return (c >= 48 && c <= 57) || (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || c >= 128;
@@ -60,6 +68,7 @@ function buildClasses(patterns: readonly string[]): { classOf: Uint8Array; wordC
   const wordClass = new Uint8Array(256);
   for (let c = 0; c < 128; c++) classOf[c] = isWordChar(c) ? CLASS_OTHER_WORD : CLASS_OTHER;
   for (const s of SPACES) classOf[s] = CLASS_SPACE;
+  for (const c of INVISIBLE) classOf[c] = CLASS_INVISIBLE;
   wordClass[CLASS_OTHER_WORD] = 1;
   let next = CLASS_OTHER_WORD + 1;
   let backslashClass = CLASS_OTHER;

@@ -59,6 +59,6 @@ function messageOf(line: string): string | undefined {
 
 function cut(s: string): string {
   // Escape and carriage return too: a stray ESC starts a sequence in a terminal, a \r rewrites the line.
-  const flat = s.replace(patterns.controlChar, ' ').replace(patterns.escOrReturn, ' ');
+  const flat = s.replace(patterns.controlChar, ' ').replace(patterns.escOrReturn, ' ').replace(patterns.invisible, '');
   return flat.length <= EVIDENCE_CHARS ? flat : `${flat.slice(0, EVIDENCE_CHARS - 1)}…`;
 }

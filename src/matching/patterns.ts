@@ -55,4 +55,6 @@ export const patterns = {
   /** Escape and carriage return, left in text for the scanner and taken out of what is shown. */
   // eslint-disable-next-line no-control-regex -- matching control characters is the point
   escOrReturn: /[\u001b\r]/g,
+  /** Characters that show nothing or turn text around (see automaton.ts, INVISIBLE): taken out of what is shown. */
+  invisible: /[\u00ad\u200b-\u200f\u202a-\u202e\u2060\u2066-\u2069\ufeff]/g,
 } as const;

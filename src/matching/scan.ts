@@ -1,5 +1,5 @@
 import { endianness } from 'node:os';
-import { CLASS_BACKSLASH, CLASS_ESCAPE, CLASS_NEWLINE, FIRST_TABLE_CLASS } from './automaton.js';
+import { CLASS_BACKSLASH, CLASS_ESCAPE, CLASS_INVISIBLE, CLASS_NEWLINE, FIRST_TABLE_CLASS } from './automaton.js';
 import { Hits } from './hits.js';
 import type { CompiledCatalogue } from './literals.js';
 
@@ -63,6 +63,7 @@ export function scan(text: string, compiled: CompiledCatalogue): { hits: Hits; l
         i = skipAnsi(text, i);
         continue;
       }
+      if (k === CLASS_INVISIBLE) continue;
       if (k === CLASS_BACKSLASH) {
         const c = unescape(text, i);
         if (c < 0) {

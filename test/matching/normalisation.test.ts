@@ -16,6 +16,14 @@ describe('normalisation', () => {
     expect(ids('ERROR: Disk \t  QUOTA\texceeded')).toContain('probe');
   });
 
+  it('reads through characters that show nothing: a zero-width space inside a word, a direction override around the error, none shown back', () => {
+    const hidden = match('devtron: Failed to up\u200bdate data\u200dsource. Reload new version and try again');
+    expect(hidden.verdict === 'match' && hidden.matches[0]!.id).toBe('datasource-update-failed');
+    const turned = match('\u202eERROR:  database "orders" is being accessed by other users\u202c');
+    expect(turned.verdict === 'match' && turned.matches[0]!.id).toBe('database-drop-blocked');
+    expect(turned.verdict === 'match' && turned.matches[0]!.evidence[0]!.text).toBe('ERROR:  database "orders" is being accessed by other users');
+  });
+
   it('skips ANSI colour codes inside the text', () => {
     expect(ids('disk \u001b[1;31mquota\u001b[0m exceeded')).toContain('probe');
   });
