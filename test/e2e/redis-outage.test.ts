@@ -44,8 +44,11 @@ const msg = (line: string): string | undefined => {
   }
 };
 
-/** A Redis of the test's own, a simulated cluster and the fake Slack; the configuration file names the cluster (with `clusterKeys` added). */
-async function outageStack(name: string, clusterKeys = ''): Promise<{ redis: Awaited<ReturnType<typeof startOwnRedis>>; sim: Awaited<ReturnType<typeof startSimulatedCluster>>; fake: Awaited<ReturnType<typeof startFakeSlackApi>>; configFile: string }> {
+/**
+ * A Redis of the test's own, a simulated cluster and the fake Slack; the configuration file names the cluster
+ * (with `clusterKeys` added); `env` is the bot's and worker's environment on them, with a queue prefix of its own.
+ */
+async function outageStack(name: string, clusterKeys = ''): Promise<{ redis: Awaited<ReturnType<typeof startOwnRedis>>; sim: Awaited<ReturnType<typeof startSimulatedCluster>>; fake: Awaited<ReturnType<typeof startFakeSlackApi>>; configFile: string; prefix: string; env: Record<string, string> }> {
   const redis = await startOwnRedis();
   cleanups.push(() => redis.stop());
   const sim = await startSimulatedCluster();
@@ -56,23 +59,24 @@ async function outageStack(name: string, clusterKeys = ''): Promise<{ redis: Awa
   await sim.writeKubeconfig(join(dir, 'kubeconfig'));
   const configFile = join(dir, 'platform-medic.yaml');
   writeFileSync(configFile, `clusters:\n  - name: sim\n    kube: { source: kubeconfig, path: ${join(dir, 'kubeconfig')} }\n${clusterKeys}`);
-  return { redis, sim, fake, configFile };
+  const prefix = uniquePrefix(name);
+  const env = {
+    SLACK_BOT_TOKEN: fake.botToken,
+    SLACK_SIGNING_SECRET: signingSecret,
+    SLACK_API_URL: fake.apiUrl,
+    REDIS_URL: redis.url,
+    PLATFORM_MEDIC_CONFIG: configFile,
+    PLATFORM_MEDIC_QUEUE_PREFIX: prefix,
+    PORT: '0',
+    HEALTH_PORT: '0',
+    LOG_LEVEL: 'info',
+  };
+  return { redis, sim, fake, configFile, prefix, env };
 }
 
 describe('a Redis outage in the logs', () => {
   it('is logged once when it starts and once when it ends, by the bot and by a worker, with no raw stacks in between', async () => {
-    const { redis, fake, configFile } = await outageStack('outage');
-    const env = {
-      SLACK_BOT_TOKEN: fake.botToken,
-      SLACK_SIGNING_SECRET: signingSecret,
-      SLACK_API_URL: fake.apiUrl,
-      REDIS_URL: redis.url,
-      PLATFORM_MEDIC_CONFIG: configFile,
-      PLATFORM_MEDIC_QUEUE_PREFIX: uniquePrefix('outage'),
-      PORT: '0',
-      HEALTH_PORT: '0',
-      LOG_LEVEL: 'info',
-    };
+    const { redis, env } = await outageStack('outage');
     const bot = run(['bot'], env);
     const worker = run(['worker', '--cluster', 'sim'], env);
     await until('the bot start', () => bot.lines().some((l) => msg(l) === 'platform-medic bot started'), bot.lines);
@@ -101,21 +105,8 @@ describe('a Redis outage in the logs', () => {
   }, 90_000);
   it('with a doctor under way when Redis goes: the bot still writes only log records, no raw library errors', async () => {
     // The scheduled doctor every second, and no worker: each scan's doctor waits in the queue for one.
-    const { redis, fake, configFile } = await outageStack('outage-doctor', '    doctor: { channel: C0OUTAGEDOC }\n');
-    const prefix = uniquePrefix('outage-doctor');
-    const env = {
-      SLACK_BOT_TOKEN: fake.botToken,
-      SLACK_SIGNING_SECRET: signingSecret,
-      SLACK_API_URL: fake.apiUrl,
-      REDIS_URL: redis.url,
-      PLATFORM_MEDIC_CONFIG: configFile,
-      PLATFORM_MEDIC_QUEUE_PREFIX: prefix,
-      PLATFORM_MEDIC_DOCTOR_EVERY_OVERRIDE_SECONDS: '1',
-      PORT: '0',
-      HEALTH_PORT: '0',
-      LOG_LEVEL: 'info',
-    };
-    const bot = run(['bot'], env);
+    const { redis, prefix, env } = await outageStack('outage-doctor', '    doctor: { channel: C0OUTAGEDOC }\n');
+    const bot = run(['bot'], { ...env, PLATFORM_MEDIC_DOCTOR_EVERY_OVERRIDE_SECONDS: '1' });
     await until('the bot start', () => bot.lines().some((l) => msg(l) === 'platform-medic bot started'), bot.lines);
     const probe = new Redis(redis.url, { maxRetriesPerRequest: 1 });
     probe.on('error', () => undefined);
