@@ -60,7 +60,9 @@ const HEAD = 2048;
 /** Reads the subject of a paste; `around` are the offsets of the evidence, for long pastes. */
 export function readSubject(text: string, around: readonly number[]): Subject {
   // In a long paste, its start too: the person's own words ("devtron app deploy, namespace devtroncd:") come first.
-  const parts = (text.length <= WHOLE ? [text] : [text.slice(0, HEAD), ...around.slice(0, 4).map((at) => text.slice(Math.max(0, at - AROUND), at + AROUND))]).map((p) => p.toLowerCase());
+  // Evidence often starts on the same line twice (two texts of one line): each window is read once.
+  const windows = [...new Set(around.slice(0, 4))].map((at) => text.slice(Math.max(0, at - AROUND), at + AROUND));
+  const parts = (text.length <= WHOLE ? [text] : [text.slice(0, HEAD), ...windows]).map((p) => p.toLowerCase());
   const mentions = (names: readonly string[]): boolean => parts.some((lower) => names.some((n) => lower.includes(n)));
   const platform = mentions(PLATFORM_NAMES) || mentions(PLATFORM_PLACES);
   const foreign: string[] = [];

@@ -53,7 +53,8 @@ export function decide(text: string, scored: readonly Scored[], ranked: readonly
   const subject = readSubject(text, ranked.flatMap((s) => s.evidence.slice(0, 2).map((f) => f.start)));
   const applies = (s: Scored): string => entries[s.entry]!.appliesTo ?? 'platform';
   const othersOnly = !subject.platform && subject.foreign.length > 0;
-  // Others' objects are no subject for a platform-apps remedy: the apps the platform deploys have users' names.
+  // A platform remedy for a paste that names only others' objects or products is vetoed; a platform-apps one is
+  // not (the apps the platform deploys have users' names), and neither is a generic one.
   const candidates = othersOnly ? ranked.filter((s) => applies(s) !== 'platform') : ranked;
   const shown = (s: Scored): boolean => {
     const own = entries[s.entry]!.subject;
