@@ -8,15 +8,15 @@ const EVIDENCE_CHARS = 300;
 const MESSAGE_FIELDS = ['msg', 'message', 'error', 'err'];
 
 /**
- * The text to show for a line: trimmed, without terminal sequences and secrets (redact.ts), and for a JSON log record (possibly
- * after a timestamp or pod prefix) its message fields, so the user sees the words that matched.
+ * The text to show for a line: trimmed, without terminal sequences and secrets (redact.ts); for a JSON log
+ * record (possibly after a timestamp or pod prefix) its message fields, and on a long line the part around
+ * `literal` (what matched), so the user sees the words that matched.
  */
 export function evidenceText(text: string, start: number, literal?: string): string {
   const raw = lineAt(text, start);
   const line = redact(clean(raw)).trim();
   const message = messageOf(line);
   if (message !== undefined) return cut(redact(message));
-  // On a long line, the part around what matched, so that the person sees it rather than the line's start.
   if (literal === undefined || raw.length <= EVIDENCE_CHARS) return cut(line);
   const whole = redact(wholeLine(text, start)).trim();
   const at = whole.toLowerCase().indexOf(literal);
