@@ -111,7 +111,9 @@ const askWhy: Record<AskReason, string> = {
  * and its own choices; no fix is proposed and no choice is the primary one. The person picks.
  */
 export function askView(candidates: readonly Candidate[], why: AskReason, shown: Shown = textOnly): View {
-  const parts: Part[] = [...(shown.before ?? []), para(t`🤔 ${askWhy[why]} I am not proposing a fix: pick the one that fits, or explain them first.`)];
+  // The remedy already tried alone is not a choice between entries: it is explained, not picked.
+  const next = why === 'applied' && candidates.length === 1 ? 'I am not proposing it again: explain it, or run the doctor to see what the cluster shows.' : 'I am not proposing a fix: pick the one that fits, or explain them first.';
+  const parts: Part[] = [...(shown.before ?? []), para(t`🤔 ${askWhy[why]} ${next}`)];
   candidates.forEach((c, i) => {
     const needs = needsLine(c.id);
     parts.push(lines([t`${i + 1}. ${strong(c.title)} (${code(c.id)}, guide ${c.ref}) — confidence ${pct(c.confidence)}`, ...evidenceLines(c, shown), ...(needs ? [needs] : [])]));

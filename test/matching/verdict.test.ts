@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { matchView } from '../../src/core/match.js';
 import { match } from '../../src/matching/index.js';
-import { plainText } from '../../src/views/plain.js';
+import { plainText, toText } from '../../src/views/plain.js';
 
 /** Issue 13 items 7, 4 and 2: the three-way answer, least destructive first, and the paste's subject. */
 describe('the three-way answer', () => {
@@ -54,6 +54,9 @@ describe('what the paste is about', () => {
     expect(r.verdict).toBe('ask');
     expect(r.verdict === 'ask' && r.why).toBe('applied');
     expect(plainText(matchView(r).summary)).toContain('appears to be applied already');
+    // One remedy, already tried: nothing to pick between.
+    expect(toText(matchView(r))).toContain('I am not proposing it again');
+    expect(toText(matchView(r))).not.toContain('pick the one that fits');
   });
 
   it.each([
