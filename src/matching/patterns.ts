@@ -40,6 +40,13 @@ export const patterns = {
    * A word after "pod" in a sentence is not a name.
    */
   namedSubject: /(?:(?:\bnamespaces?|\bstatefulsets?(?:\.apps)?|\bdeployments?(?:\.apps)?|\bpods?|\bsecrets?|\bimage)(?: \\?"|: "?|=|\/)|\s-n |--namespace[ =])([a-z0-9][a-z0-9._\-/:@]{1,200})/gi,
+  /**
+   * What makes the platform's name that follows a denial ("our own proxy, not devtron"): tried on the few
+   * characters before a name only, anchored at their end.
+   */
+  deniedBefore: /(?:\bnot|n't|n\u2019t|\bnon-|\bunrelated to|\bnothing to do with|\binstead of|\boutside(?: of)?)(?: (?:the|a|an|our|any))? ?$/,
+  /** A speaker or channel before a chat line (`alice: `, `[devtron] `, `<bob> `), its name in a group: not a mark of machine output. */
+  speaker: /^(?:([a-z][a-z_]{1,30}): |\[([a-z][\w .#@-]{0,30})\] |<([a-z][\w.-]{0,30})> )/i,
   /** ANSI colour sequences, removed from evidence lines. */
   // eslint-disable-next-line no-control-regex -- matching control characters is the point
   ansi: /\u001b\[[0-9;?]*[ -/]*[@-~]/g,

@@ -64,7 +64,7 @@ export function readSubject(text: string, around: readonly number[]): Subject {
   const windows = [...new Set(around.slice(0, 4))].map((at) => text.slice(Math.max(0, at - AROUND), at + AROUND));
   const parts = (text.length <= WHOLE ? [text] : [text.slice(0, HEAD), ...windows]).map((p) => p.toLowerCase());
   const mentions = (names: readonly string[]): boolean => parts.some((lower) => names.some((n) => lower.includes(n)));
-  const platform = mentions(PLATFORM_NAMES) || mentions(PLATFORM_PLACES);
+  const platform = parts.some((lower) => namesPlatform(lower));
   const foreign: string[] = [];
   const products: string[] = [];
   for (const lower of parts) {
@@ -79,6 +79,19 @@ export function readSubject(text: string, around: readonly number[]): Subject {
     }
   }
   return { platform, foreign, products, mentions };
+}
+
+/** Looked at before a name for a denial ("not devtron", "nothing to do with devtron"). */
+const DENIAL_REACH = 24;
+
+/** Whether a lower-cased text names the platform other than to deny it: one plain mention is enough. */
+function namesPlatform(lower: string): boolean {
+  for (const name of [...PLATFORM_NAMES, ...PLATFORM_PLACES]) {
+    for (let at = lower.indexOf(name); at >= 0; at = lower.indexOf(name, at + name.length)) {
+      if (!patterns.deniedBefore.test(lower.slice(Math.max(0, at - DENIAL_REACH), at))) return true;
+    }
+  }
+  return false;
 }
 
 /** The name without the punctuation of the sentence it ends (a loop, not a pattern: see patterns.ts). */
