@@ -29,7 +29,17 @@ export function isProse(line: string): boolean {
   return isSentence(t);
 }
 
+/** Words that tools, not people, put before a colon or in brackets at the start of a line. */
+const TOOL_PREFIXES = new Set(
+  `error err fatal warning warn info information debug trace panic exception failed failure reason message msg status
+  details detail hint note remote stderr stdout level critical severe notice alert emerg caused output result response
+  request events event type kind name code e w i f`.split(patterns.whitespace),
+);
+
 function isSentence(t: string): boolean {
+  // A chat line's speaker or channel ("alice: …", "[devtron] …") is not a tool's prefix: the rest is read.
+  const speaker = patterns.speaker.exec(t);
+  if (speaker !== null && !TOOL_PREFIXES.has((speaker[1] ?? speaker[2] ?? speaker[3] ?? '').toLowerCase())) t = t.slice(speaker[0].length);
   return t.length > 0 && !LOG_MARKS.some((re) => re.test(t));
 }
 
