@@ -90,6 +90,11 @@ export interface Signatures {
    * saying the error persists, the entry is not proposed again (see matching/applied.ts).
    */
   readonly applied?: readonly string[];
+  /**
+   * Values that, right after an `applied` text, show the setting still at its default (the body size at
+   * nginx's 1m): that mention is the cause, not the fix in place.
+   */
+  readonly unapplied?: readonly string[];
   /** Texts that point elsewhere (near-misses): when present, the entry is not proposed. */
   readonly excludes?: readonly string[];
 }

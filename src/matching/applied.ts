@@ -16,5 +16,23 @@ export function alreadyApplied(text: string, entry: CatalogueEntry): boolean {
   const applied = entry.signatures.applied;
   if (!applied || applied.length === 0 || text.length > ACCOUNT_CHARS) return false;
   const lower = text.toLowerCase();
-  return applied.some((a) => lower.includes(a.toLowerCase())) && PERSISTS.some((p) => lower.includes(p));
+  const defaults = new Set((entry.signatures.unapplied ?? []).map((v) => v.toLowerCase()));
+  return applied.some((a) => shownInPlace(lower, a.toLowerCase(), defaults)) && PERSISTS.some((p) => lower.includes(p));
+}
+
+/** Whether some mention of the applied text is not followed by a default value (one of `defaults`). */
+function shownInPlace(lower: string, applied: string, defaults: ReadonlySet<string>): boolean {
+  for (let at = lower.indexOf(applied); at >= 0; at = lower.indexOf(applied, at + applied.length)) {
+    if (defaults.size === 0 || !defaults.has(valueAfter(lower, at + applied.length))) return true;
+  }
+  return false;
+}
+
+/** The value written at `from`, past spaces and quotes, up to the next space, quote or separator. */
+function valueAfter(lower: string, from: number): string {
+  let start = from;
+  while (start < lower.length && ' "\''.includes(lower[start]!)) start++;
+  let end = start;
+  while (end < lower.length && end - start < 32 && !' "\',;\n\r\t}'.includes(lower[end]!)) end++;
+  return lower.slice(start, end);
 }

@@ -57,6 +57,8 @@ export const uploadTooLarge: CatalogueEntry = {
     excludes: ['nginx.org/client-max-body-size', 'PayloadTooLargeError', 'MaxUploadSizeExceededException', 'RequestDataTooBig', 'LimitRequestBody', 'upload_max_filesize', 'post_max_size'],
     context: ['nginx', 'ingress', 'upload', 'proxy-body-size'],
     applied: ['proxy-body-size:', 'proxy-body-size=', 'proxy-body-size": '],
+    // ingress-nginx's default body size (its ConfigMap documentation: proxy-body-size, default 1m).
+    unapplied: ['1m', '1M'],
   },
   params: [{ name: 'size', description: 'the largest body to accept, an integer followed by m (MiB)', default: '100m', pattern: '^[1-9][0-9]{0,5}m$', example: '200m' }],
   detector: { kind: 'ingressBodySize', namespace: 'platformNamespace' },
