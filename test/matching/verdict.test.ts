@@ -177,3 +177,30 @@ describe('sentences wherever they are (issue 13 item 5)', () => {
     expect(r.verdict === 'match' && r.matches[0]!.id).toBe('build-logs');
   });
 });
+
+/** Found by trying the matcher as a newcomer would: how people write in chat. */
+describe("people's own ways of writing", () => {
+  it('does not take "not the platform" for the platform: a named product behind it keeps its remedy away', () => {
+    const paste = 'this is our own keycloak behind the ingress, not devtron. login says: Invalid username or password.';
+    expect(match(paste).verdict).toBe('no-match');
+    // Named plainly, the same words are about the platform.
+    expect(match('devtron login says: Invalid username or password.').verdict).not.toBe('no-match');
+  });
+
+  it.each([
+    ['a speaker before the sentence', 'alice: build logs are not visible in devtron, the logs tab stays empty'],
+    ['a channel tag before the sentence', '[devtron] build logs are not visible, the logs tab stays empty'],
+  ])('reads a sentence as a sentence with %s', (_, paste) => {
+    const r = match(paste);
+    expect(r.verdict === 'match' && r.matches[0]!.id).toBe('build-logs');
+  });
+
+  it("does not count the body-size annotation at its default (1m) as the guide's fix already applied", () => {
+    const paste = 'our ingress has nginx.ingress.kubernetes.io/proxy-body-size: 1m and uploads still fail with 413 Request Entity Too Large';
+    const r = match(paste);
+    expect(r.verdict === 'match' && r.matches[0]!.id).toBe('upload-too-large');
+    // Raised and still failing is the fix already tried.
+    const raised = match('our ingress has nginx.ingress.kubernetes.io/proxy-body-size: "1m" then proxy-body-size: 500m and uploads still fail with 413');
+    expect(raised.verdict === 'ask' && raised.why).toBe('applied');
+  });
+});
