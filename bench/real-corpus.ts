@@ -9,6 +9,8 @@ export interface RealPaste {
   readonly split: 'tune' | 'heldout';
   /** The thread, `owner/repo#N` or a web page's host and path. */
   readonly thread: string;
+  /** The collection round (3 for the third, files 400–799); the first two carry none. */
+  readonly round?: number;
 }
 
 export const realDir = join(import.meta.dirname, '..', 'test', 'fixtures', 'real');

@@ -12,8 +12,14 @@ const splits = args.filter((a) => a !== '--list');
 
 // `heldout-uncited`: the held-out pastes whose thread the catalogue's sources never cite (an entry's text
 // learnt from a held-out thread would make its paste easy; see bench/RESULTS.md).
-for (const split of splits.length > 0 ? splits : ['tune', 'heldout', 'heldout-uncited']) {
-  const pastes = split === 'heldout-uncited' ? realPastes.filter((p) => p.split === 'heldout' && !citedByCatalogue(p.thread)) : realPastes.filter((p) => p.split === split);
+// `tune-r3` / `heldout-r3`: the third collection round's pastes of each part (measured before anything was tuned on them).
+const select = (split: string): typeof realPastes => {
+  if (split === 'heldout-uncited') return realPastes.filter((p) => p.split === 'heldout' && !citedByCatalogue(p.thread));
+  if (split.endsWith('-r3')) return realPastes.filter((p) => p.split === split.slice(0, -3) && p.round === 3);
+  return realPastes.filter((p) => p.split === split);
+};
+for (const split of splits.length > 0 ? splits : ['tune', 'heldout', 'heldout-uncited', 'heldout-r3']) {
+  const pastes = select(split);
   let covered = 0, right = 0, askedCovered = 0, uncovered = 0, abstained = 0, askedUncovered = 0, wrong = 0;
   // Reliability: the confidence shown with the first entry, in bands of ten points, and how often that entry was right.
   const reliability = new Map<number, { shown: number; right: number }>();
@@ -39,7 +45,7 @@ for (const split of splits.length > 0 ? splits : ['tune', 'heldout', 'heldout-un
       else if (r.verdict === 'ask') askedCovered++;
       else if (top !== null) wrong++;
     }
-    if (list && split === 'tune' && !ok) console.log(`  ${p.file}: expected ${p.expect ?? 'nothing'}, got ${r.verdict} ${r.matches.map((m) => `${m.id}:${m.confidence}`).join(' ')}`);
+    if (list && split.startsWith('tune') && !ok) console.log(`  ${p.file}: expected ${p.expect ?? 'nothing'}, got ${r.verdict} ${r.matches.map((m) => `${m.id}:${m.confidence}`).join(' ')}`);
   }
   const f = (a: number, b: number): string => (a / b).toFixed(2);
   console.log(
