@@ -82,7 +82,18 @@ describe('platform-medic match and explain', spawning, () => {
   it('reads standard input, and exits 1 with an empty list on no match', () => {
     const r = spawnSync(process.execPath, ['--import', 'tsx', 'src/cli.ts', 'match', '--json'], { input: 'Killed: OOMKilled container app', encoding: 'utf8' });
     expect(r.status).toBe(1);
-    expect(JSON.parse(r.stdout)).toEqual({ verdict: 'no-match', matches: [] });
+    expect(JSON.parse(r.stdout)).toEqual({ verdict: 'no-match', nearest: [], matches: [] });
+  });
+
+  it("says no match when the paste shows the guide's remedy in place and the error persisting, naming the entry and the line", () => {
+    const paste = 'I have set nginx.ingress.kubernetes.io/proxy-body-size: 200m on the ingress and the upload still fails with 413 Request Entity Too Large';
+    const json = spawnSync(process.execPath, ['--import', 'tsx', 'src/cli.ts', 'match', '--json'], { input: paste, encoding: 'utf8' });
+    expect(json.status).toBe(1);
+    expect(JSON.parse(json.stdout)).toMatchObject({ verdict: 'no-match', note: 'applied', nearest: ['upload-too-large'], matches: [] });
+    const text = spawnSync(process.execPath, ['--import', 'tsx', 'src/cli.ts', 'match'], { input: paste, encoding: 'utf8' });
+    expect(text.status).toBe(1);
+    expect(text.stdout).toContain("no match (applied): the guide's remedy for upload-too-large (guide 7.12) appears to be applied already");
+    expect(text.stdout).toContain('line 1:');
   });
 
   it('refuses a missing file and an unknown flag with exit code 2', () => {

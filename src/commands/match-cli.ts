@@ -22,6 +22,7 @@ export function matchJson(result: MatchResult): string {
   return JSON.stringify({
     verdict: result.verdict,
     ...(result.verdict === 'ask' ? { why: result.why } : {}),
+    ...(result.verdict === 'no-match' ? { nearest: result.nearest, ...(result.note ? { note: result.note } : {}) } : {}),
     matches: result.matches.map((m) => ({
       id: m.id,
       ref: m.ref,
@@ -34,8 +35,12 @@ export function matchJson(result: MatchResult): string {
 
 function matchText(result: MatchResult): string {
   // Binary input never gets here: readInput refuses it (exit 2), as every command that reads input does.
+  if (result.verdict === 'no-match' && result.note === 'applied') {
+    const { tried } = result;
+    return [`no match (applied): the guide's remedy for ${tried.id} (guide ${tried.ref}) appears to be applied already and the error persists; the guide has nothing further, no fix proposed`, ...tried.evidence.map((e) => `  line ${e.line}: ${redact(e.text)}`), ...(result.nearest.length > 1 ? [`nearest entries (explain only): ${result.nearest.join(', ')}`] : [])].join('\n');
+  }
   if (result.verdict === 'no-match') return `no match: no catalogued remedy for this${result.nearest.length ? `\nnearest entries (explain only): ${result.nearest.join(', ')}` : ''}`;
-  const first = result.verdict !== 'ask' ? undefined : result.why === 'applied' ? `ask (applied): the guide's remedy for ${result.matches[0]!.id} appears to be applied already and the error persists; no fix proposed` : `ask (${result.why}): no fix proposed; choose one of these`;
+  const first = result.verdict !== 'ask' ? undefined : `ask (${result.why}): no fix proposed; choose one of these`;
   const label = (i: number): string => (result.verdict === 'ask' ? `${i + 1}` : i === 0 ? 'match' : 'also possible');
   return [...(first ? [first] : []), ...result.matches
     .map((m, i) => [`${label(i)}: ${m.id} (guide ${m.ref}) ${m.title} — confidence ${m.confidence.toFixed(2)}`, ...m.evidence.map((e) => `  line ${e.line}: ${redact(e.text)}`)].join('\n'))]

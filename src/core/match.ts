@@ -63,6 +63,7 @@ const withAfter = (parts: Part[], shown: Shown): Part[] => (shown.after && shown
  * `shown` adds the cluster's evidence (src/core/paste-view.ts); without it, the text's answer alone.
  */
 export function matchView(result: MatchResult, shown: Shown = textOnly): View {
+  if (result.verdict === 'no-match' && result.note === 'applied') return triedView(result.tried, result.nearest.slice(1), shown);
   if (result.verdict === 'no-match') {
     const why = result.note === 'binary' ? 'This looks like binary data, not text I can read.' : 'No catalogued remedy matches this.';
     const parts: Part[] = [para(t`🤷 ${why} I am not proposing a fix.`)];
@@ -103,22 +104,34 @@ const askWhy: Record<AskReason, string> = {
   close: 'These entries fit about equally well, so I am not choosing one for you.',
   gentler: 'This message has gentler explanations than the destructive remedy, so check those first.',
   subject: "Nothing here shows that this is about what the remedy changes (the platform, or for a generic remedy the kind of thing it acts on, such as an ingress), so it may be another product's error.",
-  applied: "The paste says this guide's remedy is already applied and the error persists; the guide has nothing further.",
 };
+
+/**
+ * A no-match because the guide's remedy is already in place and the error persists: what shows it, and no
+ * fix (proposing the same remedy again would be one that has already failed); the entry can be explained
+ * and the doctor run to see what the cluster shows.
+ */
+function triedView(tried: Candidate, others: readonly string[], shown: Shown): View {
+  const parts: Part[] = [
+    ...(shown.before ?? []),
+    para(t`🤷 The guide's remedy for ${code(tried.id)} (${tried.title}, guide ${tried.ref}) appears to be applied already and the error persists; the guide has nothing further for it. I am not proposing it again: explain it, or run the doctor to see what the cluster shows.`),
+    lines([t`${strong('What shows it')}`, ...evidenceLines(tried, shown)]),
+    { kind: 'choices', id: 'match-tried', choices: [explainChoice(tried.id, `Explain ${tried.id}`), ...others.map((id) => explainChoice(id, `Explain ${id}`))] },
+  ];
+  if (others.length > 0) parts.splice(parts.length - 1, 0, note(t`Other nearest entries, to read about: ${joined(others.map((id) => [code(id)]), ', ')}`));
+  return { summary: t`The guide's remedy for ${tried.id} appears to be applied already; no further remedy`, parts: withAfter(parts, shown) };
+}
 
 /**
  * An `ask` answer: the plausible entries in order (the least destructive first), each with its evidence
  * and its own choices; no fix is proposed and no choice is the primary one. The person picks.
  */
 export function askView(candidates: readonly Candidate[], why: AskReason, shown: Shown = textOnly): View {
-  // The remedy already tried alone is not a choice between entries: it is explained, not picked.
-  const next = why === 'applied' && candidates.length === 1 ? 'I am not proposing it again: explain it, or run the doctor to see what the cluster shows.' : 'I am not proposing a fix: pick the one that fits, or explain them first.';
-  const parts: Part[] = [...(shown.before ?? []), para(t`🤔 ${askWhy[why]} ${next}`)];
+  const parts: Part[] = [...(shown.before ?? []), para(t`🤔 ${askWhy[why]} I am not proposing a fix: pick the one that fits, or explain them first.`)];
   candidates.forEach((c, i) => {
     const needs = needsLine(c.id);
     parts.push(lines([t`${i + 1}. ${strong(c.title)} (${code(c.id)}, guide ${c.ref}) — confidence ${pct(c.confidence)}`, ...evidenceLines(c, shown), ...(needs ? [needs] : [])]));
     parts.push({ kind: 'choices', id: `match-ask-${c.id}`, choices: [planChoice(c.id, `Plan fix ${c.id}`, shown, false), explainChoice(c.id, `Explain ${c.id}`)] });
   });
-  const summary = why === 'applied' ? t`The guide's remedy for ${candidates[0]!.id} appears to be applied already` : t`Could be ${candidates.map((c) => c.id).join(' or ')}: which one?`;
-  return { summary, parts: withAfter(parts, shown) };
+  return { summary: t`Could be ${candidates.map((c) => c.id).join(' or ')}: which one?`, parts: withAfter(parts, shown) };
 }

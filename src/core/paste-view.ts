@@ -49,7 +49,7 @@ const seenBy = (order: readonly Weighed[], cluster: string, notPushed: string | 
  */
 export function pasteView(answer: PasteAnswer): View {
   const { result } = answer;
-  if (answer.kind === 'text' || result.verdict === 'no-match') return matchView(result);
+  if (answer.kind === 'text' || (result.verdict === 'no-match' && result.note !== 'applied')) return matchView(result);
   const planOn = answer.named && answer.cluster ? { planOn: answer.cluster } : {};
   if (answer.kind === 'pending') {
     const n = result.matches.length;
@@ -72,6 +72,8 @@ export function pasteView(answer: PasteAnswer): View {
       const before = para(t`🩺 The cluster decides: of the ${others + 1} entries this could be, ${strong(top.title)} is the one seen in ${code(cluster)}.`);
       return withSummary(topView(candidates, shown({ proposed: true, before: [before], plannableAlternatives: result.verdict === 'ask' })), t`Seen in ${cluster}: ${top.id} (guide ${top.ref}), proposed`);
     }
+    case 'tried':
+      return matchView(result, shown({}));
     case 'still-ask': {
       const seen = order.filter((w) => w.seen.state === 'present').length;
       const after = seen > 1 ? [t`🩺 ${seen} of these are seen in ${code(cluster)}: pick the one that fits.`] : [];
@@ -101,7 +103,9 @@ export function evidenceView(answer: PasteAnswer): View | undefined {
           ? t`The cluster confirms ${code(top.id)}: type ${code(plan)} to plan it.`
           : outcome === 'unchanged'
             ? t`The cluster could not tell; the answer from the text stands.`
-            : t`The cluster does not settle it: pick the one that fits.`;
+            : outcome === 'tried'
+              ? t`The guide's remedy for ${code(top.id)} appears to be applied already; the guide has nothing further, so no fix is proposed.`
+              : t`The cluster does not settle it: pick the one that fits.`;
   const summary = t`Evidence from ${cluster}: ${proposed ?? 'no fix proposed'}`;
   return { summary, parts: [{ kind: 'lines', lines: [t`🩺 ${strong('In')} ${code(cluster)}:`, ...lines] }, para(verdict), ...(needs ? [para(needs)] : [])] };
 }

@@ -31,9 +31,10 @@ export interface Weighed {
  * - `decided`: of the text's candidates exactly one is seen; it is proposed, first.
  * - `not-seen`: the text's proposal is absent from the cluster; it is not pushed (still plannable).
  * - `unchanged`: the cluster could not tell about the proposal (unknown, not observable); the text's answer stands.
- * - `still-ask`: an ask the cluster did not settle (none or several seen, or the fix is said to be applied).
+ * - `still-ask`: an ask the cluster did not settle (none or several seen).
+ * - `tried`: a remedy the paste shows applied already (a `no-match`): what the cluster shows of it, nothing proposed.
  */
-export type Outcome = 'confirmed' | 'decided' | 'not-seen' | 'unchanged' | 'still-ask';
+export type Outcome = 'confirmed' | 'decided' | 'not-seen' | 'unchanged' | 'still-ask' | 'tried';
 
 /**
  * A paste's answer as shown: the text's alone (`text`: nothing to check), the text's while the
@@ -83,19 +84,20 @@ function lowered(weighed: readonly Weighed[]): Weighed[] {
  * The text's answer and the cluster's findings → the answer shown. A `no-match` stays as it is (there
  * is nothing to check). The cluster decides between the text's candidates when exactly one of them is
  * seen; a proposal whose symptom the cluster does not show is not pushed; what the cluster cannot tell
- * (unknown, not observable) changes nothing. An `ask` because the fix is said to be applied already
- * stays an ask: proposing the same fix again is what it avoids, whatever the cluster shows.
+ * (unknown, not observable) changes nothing. A remedy shown already applied is a `no-match`, never
+ * proposed again whatever the cluster shows; what the cluster shows of its symptom is still shown.
  */
 export function reconcile(result: MatchResult, evidence: ClusterEvidence, named = false): PasteAnswer {
-  if (result.verdict === 'no-match') return { kind: 'text', result };
+  if (result.verdict === 'no-match' && result.note !== 'applied') return { kind: 'text', result };
   if (!evidence.ok) return { kind: 'unavailable', result, why: evidence.why, ...(evidence.cluster ? { cluster: evidence.cluster, named } : {}) };
   const base = { kind: 'checked', result, cluster: evidence.cluster, named } as const;
+  if (result.verdict === 'no-match') return { ...base, outcome: 'tried', order: [{ candidate: result.tried, seen: seenOf(evidence.findings, result.tried.id) }] };
   const weighed = result.matches.map((candidate): Weighed => ({ candidate, seen: seenOf(evidence.findings, candidate.id) }));
   const present = weighed.filter((w) => w.seen.state === 'present');
   const decided = (chosen: Weighed): PasteAnswer => ({ ...base, outcome: 'decided', order: [chosen, ...lowered(weighed.filter((w) => w !== chosen))], proposed: chosen.candidate.id });
   if (result.verdict === 'ask') {
-    if (result.why !== 'applied' && present.length === 1) return decided(present[0]!);
-    return { ...base, outcome: 'still-ask', order: result.why === 'applied' ? weighed : lowered(weighed) };
+    if (present.length === 1) return decided(present[0]!);
+    return { ...base, outcome: 'still-ask', order: lowered(weighed) };
   }
   const top = weighed[0]!;
   if (top.seen.state === 'present') return { ...base, outcome: 'confirmed', order: weighed, proposed: top.candidate.id };
@@ -103,7 +105,8 @@ export function reconcile(result: MatchResult, evidence: ClusterEvidence, named 
   return { ...base, outcome: 'unchanged', order: weighed, proposed: top.candidate.id };
 }
 
-/** The entries a paste's answer asks the cluster about: its candidates (none for a no-match). */
+/** The entries a paste's answer asks the cluster about: its candidates, or the remedy it shows applied already (none for another no-match). */
 export function entriesToCheck(result: MatchResult): string[] {
-  return result.verdict === 'no-match' ? [] : result.matches.map((m) => m.id);
+  if (result.verdict === 'no-match') return result.note === 'applied' ? [result.tried.id] : [];
+  return result.matches.map((m) => m.id);
 }

@@ -31,9 +31,14 @@ export function match(text: string, entries: readonly CatalogueEntry[] = catalog
     .filter((s) => s.confidence >= THRESHOLD)
     .sort((a, b) => b.confidence - a.confidence || b.evidence.length - a.evidence.length || firstLine(a) - firstLine(b) || a.entry - b.entry);
   const decision = decide(text, scored, ranked, entries);
-  if (decision.verdict === 'no-match') return { verdict: 'no-match', matches: [], nearest: nearest(scored, entries) };
   // The table was fitted for the catalogue's entries; another set of entries is shown its raw scores.
   const calibration = options.calibration ?? (entries === catalogue ? calibrationTable : []);
+  if (decision.verdict === 'no-match') {
+    const near = nearest(scored, entries);
+    if (!decision.tried) return { verdict: 'no-match', matches: [], nearest: near };
+    const tried = candidate(decision.tried, entries[decision.tried.entry]!, text, calibration);
+    return { verdict: 'no-match', matches: [], nearest: [tried.id, ...near.filter((id) => id !== tried.id)].slice(0, MAX_MATCHES), note: 'applied', tried };
+  }
   const matches = decision.order.map((s) => candidate(s, entries[s.entry]!, text, calibration));
   return decision.verdict === 'ask' ? { verdict: 'ask', matches, why: decision.why } : { verdict: 'match', matches };
 }

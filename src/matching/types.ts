@@ -23,21 +23,23 @@ export interface Candidate {
 /**
  * Why the matcher asks instead of proposing a fix: `close` (two or three entries are about as likely),
  * `gentler` (a destructive remedy whose gentler alternatives explain the same message), `subject` (the
- * paste names something other than the platform, whose remedy acts on the platform), `applied` (the
- * paste says the entry's fix is in place and the error persists).
+ * paste names something other than the platform, whose remedy acts on the platform).
  */
-export type AskReason = 'close' | 'gentler' | 'subject' | 'applied';
+export type AskReason = 'close' | 'gentler' | 'subject';
 
 /**
  * `match`: one entry clearly, its fix is proposed (alternatives after it). `ask`: two or three plausible
  * entries, or one with a doubt (`why`), shown for the person to choose; no fix is proposed. In both,
  * `matches` are at most 3, in the order shown. `no-match`: an abstention with the entries worth
- * explaining (never a fix); `note` says why when the reason is not the text itself ('binary').
+ * explaining (never a fix); `note` says why when the reason is not the text itself: 'binary', or 'applied'
+ * (the paste shows the guide's remedy for `tried` already in place and the error persisting: the guide has
+ * nothing further, and proposing the same remedy again would be one that has already failed).
  */
 export type MatchResult =
   | { readonly verdict: 'match'; readonly matches: readonly Candidate[] }
   | { readonly verdict: 'ask'; readonly matches: readonly Candidate[]; readonly why: AskReason }
-  | { readonly verdict: 'no-match'; readonly matches: readonly []; readonly nearest: readonly string[]; readonly note?: string };
+  | { readonly verdict: 'no-match'; readonly matches: readonly []; readonly nearest: readonly string[]; readonly note?: 'binary' }
+  | { readonly verdict: 'no-match'; readonly matches: readonly []; readonly nearest: readonly string[]; readonly note: 'applied'; readonly tried: Candidate };
 
 /** One band of the confidence calibration (calibration.ts): a raw score and how often answers there were right. */
 export interface CalibrationPoint {

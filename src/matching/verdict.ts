@@ -27,7 +27,7 @@ export const MAX_MATCHES = 3;
 export type Decision =
   | { readonly verdict: 'match'; readonly order: readonly Scored[] }
   | { readonly verdict: 'ask'; readonly order: readonly Scored[]; readonly why: AskReason }
-  | { readonly verdict: 'no-match' };
+  | { readonly verdict: 'no-match'; readonly tried?: Scored };
 
 const RISK = { 'read-only': 0, restart: 1, destructive: 2 } as const;
 
@@ -73,7 +73,8 @@ export function decide(text: string, scored: readonly Scored[], ranked: readonly
   const exact = top.evidence.some((f) => f.exact);
   if (subjectUnknown && !exact) return { verdict: 'no-match' };
   if (applies(top) === 'platform' && !subject.platform && !exact && top.confidence < SURE_OF_DESCRIPTION) return { verdict: 'no-match' };
-  if (alreadyApplied(text, topEntry)) return { verdict: 'ask', order: kept.slice(0, MAX_MATCHES), why: 'applied' };
+  // The guide's remedy shown in place with the error persisting: the guide has nothing further for it.
+  if (alreadyApplied(text, topEntry)) return { verdict: 'no-match', tried: top };
   const byId = new Map(entries.map((e, i) => [e.id, i]));
   // Only when the message the gentler entries share is all the paste shows ("reset the password" says which).
   const onlyShared = top.evidence.every((f) => topEntry.gentler?.forTexts.includes(f.literal));

@@ -75,11 +75,12 @@ describe('reconcile: an ask the cluster can settle', () => {
     expect(text(view)).toContain('🩺 not seen in prod-eu right now');
   });
 
-  it('does not propose a fix the paste says is applied already, even when its symptom is seen', () => {
+  it('does not propose a fix the paste says is applied already, even when its symptom is seen, and shows what the cluster shows of it', () => {
     const applied = match('I have set nginx.ingress.kubernetes.io/proxy-body-size: 200m on the ingress and the upload still fails with 413 Request Entity Too Large');
-    expect(applied).toMatchObject({ verdict: 'ask', why: 'applied' });
+    expect(applied).toMatchObject({ verdict: 'no-match', note: 'applied' });
+    expect(entriesToCheck(applied)).toEqual(['upload-too-large']);
     const answer = reconcile(applied, seen('prod-eu', finding('upload-too-large', 'present', { evidence: [{ object: 'ingress/devtroncd/devtron-ingress', detail: 'no proxy-body-size annotation' }] })));
-    expect(answer).toMatchObject({ kind: 'checked', outcome: 'still-ask' });
+    expect(answer).toMatchObject({ kind: 'checked', outcome: 'tried' });
     const view = pasteView(answer);
     expect(primary(view)).toEqual([]);
     expect(plainText(view.summary)).toContain('appears to be applied already');

@@ -56,8 +56,7 @@ describe('downstream effects of an entry\'s cause', () => {
 
   it('charts still missing after the refresh the guide prescribes are not answered with the refresh again', () => {
     const r = match('I clicked the Refresh Chart button and waited an hour, but the chart store still shows no charts.');
-    expect(r.verdict).toBe('ask');
-    if (r.verdict === 'ask') expect(r.why).toBe('applied');
+    expect(r.verdict === 'no-match' && r.note === 'applied' && r.tried.id).toBe('discover-no-charts');
   });
 });
 

@@ -51,11 +51,11 @@ describe('what the paste is about', () => {
   it('does not propose the body-size annotation again when the person says it is set and the 413 persists', () => {
     const paste = 'I have set nginx.ingress.kubernetes.io/proxy-body-size: 200m on the ingress and the upload still fails with 413 Request Entity Too Large';
     const r = match(paste);
-    expect(r.verdict).toBe('ask');
-    expect(r.verdict === 'ask' && r.why).toBe('applied');
+    // The guide has nothing further: no fix, and the entry tried named with what shows it (issue 13 item 3).
+    expect(r.verdict === 'no-match' && r.note === 'applied' && [r.note, r.tried.id, r.nearest[0]]).toEqual(['applied', 'upload-too-large', 'upload-too-large']);
     expect(plainText(matchView(r).summary)).toContain('appears to be applied already');
-    // One remedy, already tried: nothing to pick between.
     expect(toText(matchView(r))).toContain('I am not proposing it again');
+    expect(toText(matchView(r))).toContain('proxy-body-size: 200m');
     expect(toText(matchView(r))).not.toContain('pick the one that fits');
   });
 
@@ -67,7 +67,7 @@ describe('what the paste is about', () => {
     ['the main pod', 'tried restarting the devtron pod, sso login still says no token provided', 'sso-login'],
   ])("does not propose the guide's remedy again when the person says it is done (%s) and the symptom persists", (_, paste, id) => {
     const r = match(paste);
-    expect(r.verdict === 'ask' && [r.why, r.matches[0]!.id]).toEqual(['applied', id]);
+    expect(r.verdict === 'no-match' && r.note === 'applied' && r.tried.id).toBe(id);
   });
 
   it("vetoes a platform remedy for an error another product writes, named by the paste", () => {
@@ -201,6 +201,16 @@ describe("people's own ways of writing", () => {
     expect(r.verdict === 'match' && r.matches[0]!.id).toBe('upload-too-large');
     // Raised and still failing is the fix already tried.
     const raised = match('our ingress has nginx.ingress.kubernetes.io/proxy-body-size: "1m" then proxy-body-size: 500m and uploads still fail with 413');
-    expect(raised.verdict === 'ask' && raised.why).toBe('applied');
+    expect(raised.verdict === 'no-match' && raised.note).toBe('applied');
+  });
+
+  it('reads the fix in the configuration pasted beside the error as applied, unless the person says it worked', () => {
+    const args = 'kubectl top nodes\nerror: metrics not available yet\n\nmetrics-server args:\n        - --cert-dir=/tmp\n        - --kubelet-insecure-tls\n';
+    const r = match(`metrics-server: ${args}`);
+    expect(r.verdict === 'no-match' && r.note === 'applied' && r.tried.id).toBe('metrics-server-tls');
+    // Commented out, the flag is not in force.
+    expect(match(`metrics-server: ${args.replace('- --kubelet-insecure-tls', '# - --kubelet-insecure-tls')}`).verdict).toBe('match');
+    // Added and it works: the entry is confirmed, not tried and failed.
+    expect(match(`metrics-server: ${args}It works.`).verdict).toBe('match');
   });
 });
