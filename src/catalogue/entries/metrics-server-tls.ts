@@ -22,7 +22,20 @@ export const metricsServerTls: CatalogueEntry = {
       'metrics-server chart fails',
       'unable to deploy metrics-server',
     ],
+    // The scrape's and the metrics API's failures say metrics are missing, not why: a firewall, the
+    // aggregation layer switched off and a kubelet without a serving certificate ("remote error: tls:
+    // internal error") produce them as well (real threads: a k3s homelab behind ufw, Kubernetes the Hard
+    // Way's unreachable APIService). They support the entry; only the certificate's own error shows it.
     context: [
+      'failed to scrape node',
+      'unable to fully scrape metrics',
+      'no metrics to serve',
+      'MissingEndpoints',
+      'metrics api not available',
+      // kubectl top's answer when the server holds no metrics at all (top_node.go, top_pod.go).
+      'metrics not available yet',
+      'get nodes.metrics.k8s.io',
+      'get pods.metrics.k8s.io',
       'metrics-server',
       'kubelet',
       'scrape',
@@ -54,15 +67,6 @@ export const metricsServerTls: CatalogueEntry = {
       'tls: failed to verify certificate',
       'x509: certificate signed by unknown authority',
       'x509: certificate is valid for',
-      'failed to scrape node',
-      'unable to fully scrape metrics',
-      'no metrics to serve',
-      'MissingEndpoints',
-      'metrics api not available',
-      // kubectl top's answer when the server holds no metrics at all (top_node.go, top_pod.go).
-      'metrics not available yet',
-      'get nodes.metrics.k8s.io',
-      'get pods.metrics.k8s.io',
     ],
     excludes: [
       'context deadline exceeded',
