@@ -50,6 +50,9 @@ export const commitsExit128: CatalogueEntry = {
       'force push',
       'force-push',
       'ssh key permission',
+      // git 2.35.2's ownership check on a clone another user made (safe.directory): a new token or a re-save
+      // fetches nothing (devtron-labs/devtron#3881, fixed in git-sensor's code).
+      'dubious ownership',
     ],
     // Git exits with 128 for every fatal error. Not this remedy: another product's git (the git-sync
     // sidecar), a commit that no longer exists after a force-push ("reference is not a tree", "not our

@@ -40,6 +40,9 @@ export const uploadTooLarge: CatalogueEntry = {
       'getting 413',
       '413 error when uploading',
       'not able to upload a file more than',
+      // As people name the status in a sentence ("rejected by nginx with a 413 error").
+      '413 error',
+      'rejected with a 413',
     ],
     // Downstream: what the 413 page looks like to the tool behind it (the docker client pushing through
     // the ingress). Not this remedy: NGINX Inc's controller reads its own nginx.org/ annotation, and an
@@ -54,7 +57,8 @@ export const uploadTooLarge: CatalogueEntry = {
     // same 413 from wherever it came. PHP's own limits (upload_max_filesize, post_max_size) are the
     // application's, as AWS re:Post's ingress page notes beside proxy-body-size.
     downstream: ['error parsing HTTP 413 response body', 'HTTP 413', 'status code 413', '413 Payload Too Large', '413 Content Too Large', 'The requested URL returned error: 413'],
-    excludes: ['nginx.org/client-max-body-size', 'PayloadTooLargeError', 'MaxUploadSizeExceededException', 'RequestDataTooBig', 'LimitRequestBody', 'upload_max_filesize', 'post_max_size'],
+    // NGINX Inc's controller reads only its own nginx.org/ annotations: nginx.org/client-max-body-size (or client_max_body_size, as people misspell it).
+    excludes: ['nginx.org/client', 'PayloadTooLargeError', 'MaxUploadSizeExceededException', 'RequestDataTooBig', 'LimitRequestBody', 'upload_max_filesize', 'post_max_size'],
     context: ['nginx', 'ingress', 'upload', 'proxy-body-size'],
     applied: ['proxy-body-size:', 'proxy-body-size=', 'proxy-body-size": '],
     // ingress-nginx's default body size (its ConfigMap documentation: proxy-body-size, default 1m).
