@@ -95,6 +95,12 @@ export interface Signatures {
    * nginx's 1m): that mention is the cause, not the fix in place.
    */
   readonly unapplied?: readonly string[];
+  /**
+   * Marks of the entry's cause, when its symptoms have many causes: without one of these anywhere in the
+   * paste, the symptoms alone are not this entry (an ImagePullBackOff with no refusal of credentials in
+   * sight is a tag, a network or a rate limit as often as a private registry).
+   */
+  readonly requires?: readonly string[];
   /** Texts that point elsewhere (near-misses): when present, the entry is not proposed. */
   readonly excludes?: readonly string[];
 }

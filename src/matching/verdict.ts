@@ -48,11 +48,19 @@ const rank = (a: Scored, b: Scored): number => b.confidence - a.confidence || a.
  * subject unknown, an exact error of the entry is worth asking about; a description is not worth a fix
  * and the entry is only named as nearest.
  */
-export function decide(text: string, scored: readonly Scored[], ranked: readonly Scored[], entries: readonly CatalogueEntry[]): Decision {
-  if (ranked.length === 0) return { verdict: 'no-match' };
-  const subject = readSubject(text, ranked.flatMap((s) => s.evidence.slice(0, 2).map((f) => f.start)));
+export function decide(text: string, scored: readonly Scored[], rankedByScore: readonly Scored[], entries: readonly CatalogueEntry[]): Decision {
+  if (rankedByScore.length === 0) return { verdict: 'no-match' };
+  const subject = readSubject(text, rankedByScore.flatMap((s) => s.evidence.slice(0, 2).map((f) => f.start)));
   const applies = (s: Scored): string => entries[s.entry]!.appliesTo ?? 'platform';
   const othersOnly = !subject.platform && subject.foreign.length > 0;
+  // An entry whose symptoms have many causes is only a candidate when the paste shows a mark of its own
+  // (read where the subject is read: the whole of a short paste, around the evidence in a long one).
+  const causeShown = (s: Scored): boolean => {
+    const marks = entries[s.entry]!.signatures.requires;
+    return marks === undefined || subject.mentions(marks);
+  };
+  const ranked = rankedByScore.filter(causeShown);
+  if (ranked.length === 0) return { verdict: 'no-match' };
   // A platform remedy for a paste that names only others' objects or products is vetoed; a platform-apps one is
   // not (the apps the platform deploys have users' names), and neither is a generic one.
   const candidates = othersOnly ? ranked.filter((s) => applies(s) !== 'platform') : ranked;

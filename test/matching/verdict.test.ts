@@ -205,12 +205,34 @@ describe("people's own ways of writing", () => {
   });
 
   it('reads the fix in the configuration pasted beside the error as applied, unless the person says it worked', () => {
-    const args = 'kubectl top nodes\nerror: metrics not available yet\n\nmetrics-server args:\n        - --cert-dir=/tmp\n        - --kubelet-insecure-tls\n';
+    const args = 'kubectl top nodes\nerror: metrics not available yet\nE0116 scraper.go:149] "Failed to scrape node" err="Get \\"https://10.0.0.4:10250/metrics/resource\\": x509: cannot validate certificate for 10.0.0.4 because it doesn\'t contain any IP SANs"\n\nmetrics-server args:\n        - --cert-dir=/tmp\n        - --kubelet-insecure-tls\n';
     const r = match(`metrics-server: ${args}`);
     expect(r.verdict === 'no-match' && r.note === 'applied' && r.tried.id).toBe('metrics-server-tls');
     // Commented out, the flag is not in force.
     expect(match(`metrics-server: ${args.replace('- --kubelet-insecure-tls', '# - --kubelet-insecure-tls')}`).verdict).toBe('match');
     // Added and it works: the entry is confirmed, not tried and failed.
     expect(match(`metrics-server: ${args}It works.`).verdict).toBe('match');
+  });
+});
+
+describe("an entry's cause, not only its symptom (issue 13 items 1 and 2)", () => {
+  it('does not propose registry credentials for a pull that fails with no refusal of credentials in sight', () => {
+    const r = match('devtron app deployment is Degraded, pods stuck in ImagePullBackOff since the registry cache restart');
+    expect(r.verdict).toBe('no-match');
+    expect(r.verdict === 'no-match' && r.nearest).toContain('image-pull-private-registry');
+    // The registry's refusal is the entry's own mark.
+    const refused = match('devtron app deployment is Degraded, pods stuck in ImagePullBackOff: 401 Unauthorized from our private registry');
+    expect(refused.verdict === 'match' && refused.matches[0]!.id).toBe('image-pull-private-registry');
+  });
+
+  it("does not propose metrics-server's flag for 'Metrics API not available' alone: a firewall gives it too", () => {
+    expect(match('kubectl top nodes → timeout ~60s or "Metrics API not available"').verdict).toBe('no-match');
+    const x509 = 'kubectl top nodes: Metrics API not available\nmetrics-server: "Failed to scrape node" err="Get \\"https://10.0.0.4:10250/metrics/resource\\": x509: cannot validate certificate for 10.0.0.4 because it doesn\'t contain any IP SANs"';
+    expect(match(x509).verdict === 'match' && match(x509).matches[0]!.id).toBe('metrics-server-tls');
+  });
+
+  it("does not propose the body-size annotation for NGINX Inc's controller, whatever the spelling of its own annotation", () => {
+    const paste = "client_max_body_size is not reflected, it defaults to 1m and ends up with 413 error. ingress.yaml:\n  annotations:\n    nginx.org/client_max_body_size: \"999m\"";
+    expect(match(paste).verdict).toBe('no-match');
   });
 });

@@ -51,6 +51,8 @@ export const imagePullPrivateRegistry: CatalogueEntry = {
       'manage access',
       'auto-inject credentials',
     ],
+    // The registry refused the credentials, or the person says the registry is private or lacks permission.
+    requires: ['401', '403', 'unauthorized', 'denied', 'authentication required', 'no basic auth', 'authoriz', 'credential', 'private', 'permission', 'forbidden'],
     excludes: [
       'manifest unknown',
       'not found: manifest',
@@ -64,6 +66,8 @@ export const imagePullPrivateRegistry: CatalogueEntry = {
       'no such host',
       'server gave HTTP response to HTTPS client',
       'x509: certificate signed by unknown authority',
+      // A write conflict on the pull secret the platform injects is a conflict, not a refusal of credentials.
+      'the object has been modified',
     ],
     // A pull that cannot reach the registry, resolve its name or trust its certificate fails before any
     // credential is read: credentials injected to the cluster change nothing. Sources: the Kubernetes
