@@ -47,6 +47,16 @@ const PLATFORM_PLACES = [
   'clusters & environments',
   'allow insecure connection',
   'discover section',
+  // Its build and deploy screens, API path and chart job, as the guide and its users name them.
+  'select material',
+  'build & deploy',
+  'config & secrets',
+  '/orchestrator/',
+  'chart-sync',
+  'gitops module',
+  'auto-inject credentials',
+  'container registries',
+  'chart repositories',
 ];
 
 /** Subjects that say nothing about whose problem it is: system namespaces and placeholders. */
