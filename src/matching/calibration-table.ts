@@ -1,13 +1,13 @@
 import type { CalibrationPoint } from './types.js';
 
 /**
- * Written by `npx tsx bench/calibrate.ts --write` from the tune part of test/fixtures/real (100
+ * Written by `npx tsx bench/calibrate.ts --write` from the tune part of test/fixtures/real (99
  * answers showing an entry first, 68 right); do not edit by hand.
  */
 export const calibrationTable: readonly CalibrationPoint[] = [
   {
-    score: 0.739,
-    right: 0.552
+    score: 0.737,
+    right: 0.561
   },
   {
     score: 0.963,

@@ -236,3 +236,10 @@ describe("an entry's cause, not only its symptom (issue 13 items 1 and 2)", () =
     expect(match(paste).verdict).toBe('no-match');
   });
 });
+
+describe('another path than the remedy (issue 13 item 2)', () => {
+  it("does not propose the platform's injected registry credentials for a pull secret made by hand", () => {
+    const paste = 'kubectl create secret docker-registry harbor-registry-secret --docker-server=harbor.example.com --docker-username=robot$ci --docker-password=xxx\nthe pod still shows ImagePullBackOff: unauthorized: authentication required';
+    expect(match(paste).verdict).toBe('no-match');
+  });
+});

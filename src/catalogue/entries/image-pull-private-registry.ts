@@ -68,6 +68,12 @@ export const imagePullPrivateRegistry: CatalogueEntry = {
       'x509: certificate signed by unknown authority',
       // A write conflict on the pull secret the platform injects is a conflict, not a refusal of credentials.
       'the object has been modified',
+      // A pull secret the person makes by hand (the Kubernetes documentation's recipe) is another path than
+      // the platform's injected credentials, and its own mistakes (a robot account's `$` unescaped, the wrong
+      // server) are not mended by injecting them: real threads of plain Kubernetes with Harbor and Nexus.
+      'create secret docker-registry',
+      '--docker-server',
+      'regcred',
     ],
     // A pull that cannot reach the registry, resolve its name or trust its certificate fails before any
     // credential is read: credentials injected to the cluster change nothing. Sources: the Kubernetes
