@@ -1,7 +1,7 @@
 import type { CalibrationPoint } from './types.js';
 
 /**
- * Written by `npx tsx bench/calibrate.ts --write` from the tune part of test/fixtures/real (99
+ * Written by `npx tsx bench/calibrate.ts --write` from the tune part of test/fixtures/real (98
  * answers showing an entry first, 68 right); do not edit by hand.
  */
 export const calibrationTable: readonly CalibrationPoint[] = [
@@ -10,7 +10,7 @@ export const calibrationTable: readonly CalibrationPoint[] = [
     right: 0.561
   },
   {
-    score: 0.963,
-    right: 0.837
+    score: 0.964,
+    right: 0.857
   }
 ];

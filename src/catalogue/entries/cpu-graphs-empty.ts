@@ -13,6 +13,8 @@ export const cpuGraphsEmpty: CatalogueEntry = {
     // In the guide's source's words: docs/FAQs/devtron-troubleshoot.md §12 ("CPU metrics are not showing but
     // memory metrics are visible in graphs"; remove image!="" from the CPU queries).
     context: ['cpu', 'grafana', 'container_cpu_usage_seconds_total', 'memory'],
+    // The guide's fix as people say they did it ("I've already removed the label `image!=""`").
+    applied: ['removed the label `image!=""`', 'removed `image!=""`', 'removed image!=""', "removed image!=''", 'removed the image!=""', 'removed the filter image!=""'],
   },
   // The CPU panels graph this metric; the store is asked whether the filter leaves any of its series.
   detector: { kind: 'cpuImageFilter', metric: 'container_cpu_usage_seconds_total' },
