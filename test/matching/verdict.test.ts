@@ -65,6 +65,7 @@ describe('what the paste is about', () => {
     ['git-sensor', 'we restarted git-sensor twice and new commits are still not showing, auto build not triggered', 'git-sensor-stuck'],
     ['the annotation, the status alone', 'already added proxy-body-size=500m, uploads still fail with 413', 'upload-too-large'],
     ['the main pod', 'tried restarting the devtron pod, sso login still says no token provided', 'sso-login'],
+    ['the migrations', 'devtron main pod: panic: ERROR #42P01 relation "gitops_config" does not exist. I manually executed the SQL migration scripts but it still does not start', 'install-jobs-failed'],
     ['the CPU filter', 'devtron app metrics: I already removed image!="" from the CPU panel query and the cpu graphs are still empty', 'cpu-graphs-empty'],
   ])("does not propose the guide's remedy again when the person says it is done (%s) and the symptom persists", (_, paste, id) => {
     const r = match(paste);

@@ -68,6 +68,9 @@ export const installJobsFailed: CatalogueEntry = {
     excludes: [
       'you must be logged in to the server',
     ],
+    // The guide's remedy runs the migrations again; people say they did it by hand ("manually execute the
+    // files in script / SQL, but it still doesn't work").
+    applied: ['manually execute the', 'manually executed the', 'ran the migration scripts', 'ran the migrations manually', 're-ran the migrator', 'reapplied the migrator', 'applied the migrator manifest again'],
   },
   detector: { kind: 'jobsIncomplete', namespace: 'platformNamespace' },
   stages: [
