@@ -121,6 +121,8 @@ interface Doc {
   readonly text: string;
   readonly stems: readonly string[];
   readonly weight: number;
+  /** Its most telling stem (the one fewest entries share): a sentence without it is about something else. */
+  readonly rarest: string;
 }
 
 /** The entries' phrases, titles and symptoms, indexed by stem; built once per entry set. */
@@ -143,7 +145,11 @@ export function buildBagIndex(entries: readonly CatalogueEntry[]): BagIndex {
   for (const t of texts) for (const s of t.stems) entriesWith.set(s, (entriesWith.get(s) ?? new Set()).add(t.entry));
   const idf = new Map<string, number>();
   for (const [s, set] of entriesWith) idf.set(s, Math.log(1 + entries.length / set.size));
-  const docs = texts.map((t) => ({ ...t, weight: t.stems.reduce((sum, s) => sum + idf.get(s)!, 0) }));
+  const docs = texts.map((t) => ({
+    ...t,
+    weight: t.stems.reduce((sum, s) => sum + idf.get(s)!, 0),
+    rarest: t.stems.reduce((a, b) => (idf.get(b)! > idf.get(a)! ? b : a)),
+  }));
   const byStem = new Map<string, number[]>();
   docs.forEach((d, i) => {
     for (const s of d.stems) byStem.set(s, [...(byStem.get(s) ?? []), i]);
@@ -165,7 +171,8 @@ export interface BagMatch {
 /** Per entry (by index), the best coverage of any of its texts by the given stems. */
 export function bagMatches(index: BagIndex, stems: readonly string[], entryCount: number): (BagMatch | undefined)[] {
   const covered = new Map<number, { weight: number; shared: number }>();
-  for (const s of new Set(stems)) {
+  const present = new Set(stems);
+  for (const s of present) {
     for (const d of index.byStem.get(s) ?? []) {
       const c = covered.get(d) ?? { weight: 0, shared: 0 };
       c.weight += index.idf.get(s)!;
@@ -176,6 +183,7 @@ export function bagMatches(index: BagIndex, stems: readonly string[], entryCount
   const best: (BagMatch | undefined)[] = new Array(entryCount).fill(undefined);
   for (const [d, c] of covered) {
     const doc = index.docs[d]!;
+    if (!present.has(doc.rarest)) continue;
     const coverage = c.weight / doc.weight;
     const prev = best[doc.entry];
     if (!prev || coverage > prev.coverage || (coverage === prev.coverage && c.shared > prev.shared)) {

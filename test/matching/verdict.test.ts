@@ -245,3 +245,12 @@ describe('another path than the remedy (issue 13 item 2)', () => {
     expect(match(paste).verdict).toBe('no-match');
   });
 });
+
+describe('sentences are compared word by word (issue 13 item 1)', () => {
+  it("does not take a sentence for a phrase when the phrase's most telling word is missing", () => {
+    // Three of "git sensor volume full"'s four words, but nothing is full: the keys were lost on restart.
+    const r = match('If git-sensor restarts, then ssh keys directory content get lost due to non persistent volume.');
+    expect(r.verdict === 'match' ? r.matches[0]!.id : null).not.toBe('git-sensor-volume-full');
+    expect(match('the git-sensor volume is full again, new commits are not fetched').verdict).not.toBe('no-match');
+  });
+});
