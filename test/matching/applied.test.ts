@@ -1,10 +1,12 @@
 import { describe, expect, it } from 'vitest';
+import { matchView } from '../../src/core/match.js';
 import { match } from '../../src/matching/index.js';
+import { toText } from '../../src/views/plain.js';
 
 /**
  * "Already applied" withholds the guide's fix: only what shows the fix in force may do so. A fix the person
  * asks about, has not made yet, or removed (a diff's removed line, a block headed "before") is still to be
- * proposed.
+ * proposed; a fix in force is named with the line that shows it, secrets redacted.
  */
 
 const x509 = 'E0101 12:00:00.000000       1 scraper.go:140] "Failed to scrape node" err="Get \\"https://10.0.0.5:10250/metrics/resource\\": x509: cannot validate certificate for 10.0.0.5 because it doesn\'t contain any IP SANs" node="node-1"';
@@ -46,5 +48,25 @@ describe('a fix the paste only mentions is not applied', () => {
 
   it('reads the fix as a person sees it, through characters that show nothing', () => {
     expect(verdictOf(`I set nginx.ingress.kubernetes.io/proxy\u200b-body-size: 200m on the ingress and uploads still fail\n${entity}`)).toBe('applied upload-too-large');
+  });
+});
+
+describe('what shows the fix in force', () => {
+  it('names the line of the configuration that holds the fix, with its secrets redacted', () => {
+    const paste = `metrics-server keeps failing:\n${x509}\nmy deployment args:\n      containers:\n      - args:\n        - --cert-dir=/tmp\n        - --kubelet-insecure-tls --token=abcd1234abcd1234abcd1234`;
+    const r = match(paste);
+    expect(r.verdict === 'no-match' && r.note === 'applied' && r.tried.evidence.map((e) => e.line)).toContain(7);
+    const text = toText(matchView(r));
+    expect(text).toContain('line 7: - --kubelet-insecure-tls --token=[redacted]');
+    expect(text).not.toContain('abcd1234');
+  });
+
+  it('names the annotation that holds the fix beside the sentence and the error, with its secrets redacted', () => {
+    const paste = `I set this on my ingress but uploads still fail with 413:\nmetadata:\n  annotations:\n    nginx.ingress.kubernetes.io/proxy-body-size: 200m # PGPASSWORD=hunter2hunter2\n${entity}`;
+    const r = match(paste);
+    expect(r.verdict === 'no-match' && r.note === 'applied' && r.tried.evidence.map((e) => e.line)).toEqual([1, 4, 5]);
+    const text = toText(matchView(r));
+    expect(text).toContain('line 4: nginx.ingress.kubernetes.io/proxy-body-size: 200m # PGPASSWORD=[redacted]');
+    expect(text).not.toContain('hunter2');
   });
 });
