@@ -93,15 +93,25 @@ export function readSubject(text: string, around: readonly number[]): Subject {
 
 /** Looked at before a name for a denial ("not devtron", "nothing to do with devtron"). */
 const DENIAL_REACH = 24;
+/** Looked at before a denied name for the question it may start instead ("why doesn't devtron …"). */
+const QUESTION_REACH = 48;
 
 /** Whether a lower-cased text names the platform other than to deny it: one plain mention is enough. */
 function namesPlatform(lower: string): boolean {
   for (const name of [...PLATFORM_NAMES, ...PLATFORM_PLACES]) {
     for (let at = lower.indexOf(name); at >= 0; at = lower.indexOf(name, at + name.length)) {
-      if (!patterns.deniedBefore.test(lower.slice(Math.max(0, at - DENIAL_REACH), at))) return true;
+      if (!denied(lower, at)) return true;
     }
   }
   return false;
+}
+
+/** Whether the name at `at` follows a denial, and not a question's contraction ("why doesn't devtron"). */
+function denied(lower: string, at: number): boolean {
+  if (!patterns.deniedBefore.test(lower.slice(Math.max(0, at - DENIAL_REACH), at))) return false;
+  const from = Math.max(0, at - QUESTION_REACH);
+  // A window cut inside the text does not start a clause: a word character stands for what was cut.
+  return !patterns.askedBefore.test(`${from > 0 ? 'x' : ''}${lower.slice(from, at)}`);
 }
 
 /** The name without the punctuation of the sentence it ends (a loop, not a pattern: see patterns.ts). */

@@ -188,6 +188,20 @@ describe("people's own ways of writing", () => {
   });
 
   it.each([
+    ["a question's contraction", "dashboard login fails with correct credentials, why doesn't devtron accept them?"],
+    ['a question starting with it', "Isn't devtron supposed to accept them? Dashboard login fails with correct credentials."],
+    ['a curly apostrophe', 'dashboard login fails with correct credentials. Why can\u2019t devtron accept them?'],
+  ])('takes the platform named in a question (%s) for the platform, not for a denial', (_, paste) => {
+    // As when it is named plainly: '(devtron)' after the same words.
+    const plain = match('dashboard login fails with correct credentials (devtron)');
+    expect(plain.verdict).toBe('match');
+    const r = match(paste);
+    expect(r.verdict === 'match' && r.matches.map((m) => m.id)).toEqual(plain.matches.map((m) => m.id));
+    // Denied by its subject, it is still a denial.
+    expect(match("dashboard login fails with correct credentials; it isn't devtron, it is our own portal").verdict).toBe('no-match');
+  });
+
+  it.each([
     ['a speaker before the sentence', 'alice: build logs are not visible in devtron, the logs tab stays empty'],
     ['a channel tag before the sentence', '[devtron] build logs are not visible, the logs tab stays empty'],
   ])('reads a sentence as a sentence with %s', (_, paste) => {
