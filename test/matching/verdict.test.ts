@@ -209,6 +209,17 @@ describe("people's own ways of writing", () => {
     expect(r.verdict === 'match' && r.matches[0]!.id).toBe('build-logs');
   });
 
+  it.each([
+    ['a program naming itself', 'kubelet: terminal disconnected'],
+    ['a command-line tool naming itself', 'kubectl: admin password not working'],
+    ["a logger's thread and level", '[main] INFO  c.e.App - terminal disconnected'],
+  ])("reads a tool's line as machine output (%s), not as a person's sentence", (_, paste) => {
+    // A log line that only carries an entry's words in it is not the person describing the symptom.
+    expect(match(paste).verdict).toBe('no-match');
+    // A person saying the same words is.
+    expect(match(`alice: ${paste.replace(/^\S+: |^\[main\] INFO {2}c\.e\.App - /, '')}`).verdict).toBe('match');
+  });
+
   it("does not count the body-size annotation at its default (1m) as the guide's fix already applied", () => {
     const paste = 'our ingress has nginx.ingress.kubernetes.io/proxy-body-size: 1m and uploads still fail with 413 Request Entity Too Large';
     const r = match(paste);
