@@ -250,6 +250,14 @@ describe("an entry's cause, not only its symptom (issue 13 items 1 and 2)", () =
     expect(refused.verdict === 'match' && refused.matches[0]!.id).toBe('image-pull-private-registry');
   });
 
+  it("does not take a status code's digits inside a pod's hash or a port for the registry's refusal", () => {
+    expect(match('devtron app deployment is Degraded, pod payments-api-7f84015d-x2x stuck in ImagePullBackOff since the registry cache restart').verdict).toBe('no-match');
+    expect(match('devtron app deployment is Degraded, pods stuck in ImagePullBackOff pulling from cache.internal:14030 since the registry cache restart').verdict).toBe('no-match');
+    // The status itself is the refusal.
+    const refused = match('devtron app deployment is Degraded, pods stuck in ImagePullBackOff, the registry answers 401');
+    expect(refused.verdict === 'match' && refused.matches[0]!.id).toBe('image-pull-private-registry');
+  });
+
   it("does not propose metrics-server's flag for 'Metrics API not available' alone: a firewall gives it too", () => {
     expect(match('kubectl top nodes → timeout ~60s or "Metrics API not available"').verdict).toBe('no-match');
     const x509 = 'kubectl top nodes: Metrics API not available\nmetrics-server: "Failed to scrape node" err="Get \\"https://10.0.0.4:10250/metrics/resource\\": x509: cannot validate certificate for 10.0.0.4 because it doesn\'t contain any IP SANs"';
