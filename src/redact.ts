@@ -15,10 +15,11 @@ export const redactionPatterns = {
   // `auth` takes authorization, auth_token, …, but not the words authentic(ity) and author(ity):
   // Bolt's "Failed to verify authenticity: signature mismatch" keeps its words.
   keyValue:
-    /(?<![A-Za-z0-9])(password|passwd|pwd|secret|token|api[_-]?key|apikey|access[_-]?key|private[_-]?key|credentials?|auth(?!entic|or(?!iz)))([A-Za-z0-9_.-]{0,40})(["']?[ \t]{0,10}[:=][ \t]{0,10}["']?)([^\s"',;}]{1,4000})/gi,
-  // An environment variable whose name ends in the word (PGPASSWORD=, MYSQLPASSWORD=), which keyValue's
-  // start-of-word anchor does not see.
-  envSecret: /\b([A-Z][A-Z0-9]{0,30}(?:PASSWORD|PASSWD|SECRET|TOKEN)=)([^\s"',;]{1,4000})/g,
+    // A quoted value runs to its closing quote, spaces and all ("Hunter 2 secret").
+    /(?<![A-Za-z0-9])(password|passwd|pwd|secret|token|api[_-]?key|apikey|access[_-]?key|private[_-]?key|credentials?|auth(?!entic|or(?!iz)))([A-Za-z0-9_.-]{0,40})(["']?[ \t]{0,10}[:=][ \t]{0,10}["']?)((?<=")[^"\n]{1,4000}|(?<=')[^'\n]{1,4000}|(?<!["'])[^\s"',;}]{1,4000})/gi,
+  // An environment variable whose name ends in the word (PGPASSWORD=, MYSQLPASSWORD=, DB_PASS=), which
+  // keyValue's start-of-word anchor does not see.
+  envSecret: /\b([A-Z][A-Z0-9_]{0,30}(?:PASSWORD|PASSWD|PASS|PWD|SECRET|TOKEN)=)([^\s"',;]{1,4000})/g,
   // A command-line flag with its value after a space: `--password Sup3r`, `--token abc`.
   flagSecret: /(--(?:password|passwd|token|secret|api-key|access-key)[ \t]+)(?!-)([^\s"']{1,4000})/gi,
   // A password in a sentence, when it looks like one (a digit or a symbol in it): "the password is Sup3r!".

@@ -96,6 +96,16 @@ describe('platform-medic match and explain', spawning, () => {
     expect(text.stdout).toContain('line 1:');
   });
 
+  it('--json names the entry tried and the lines that show it, as the text does, secrets redacted', () => {
+    const paste = 'metrics-server: x509: cannot validate certificate for 10.0.0.5 because it doesn\'t contain any IP SANs\nargs:\n- --kubelet-insecure-tls --token=abcd1234abcd1234abcd1234';
+    const json = spawnSync(process.execPath, ['--import', 'tsx', 'src/cli.ts', 'match', '--json'], { input: paste, encoding: 'utf8' });
+    expect(json.status).toBe(1);
+    const answer = JSON.parse(json.stdout);
+    expect(answer).toMatchObject({ verdict: 'no-match', note: 'applied', nearest: ['metrics-server-tls'], matches: [], tried: { id: 'metrics-server-tls', ref: '7.15' } });
+    expect(answer.tried.evidence).toContainEqual({ line: 3, text: '- --kubelet-insecure-tls --token=[redacted]' });
+    expect(json.stdout).not.toContain('abcd1234');
+  });
+
   it('refuses a missing file and an unknown flag with exit code 2', () => {
     expect(cli(['match', '/nonexistent/x.log']).err).toContain('cannot read /nonexistent/x.log: no such file');
     expect(cli(['match', '--yaml']).code).toBe(2);

@@ -19,6 +19,11 @@ describe('redacting pasted text', () => {
     ['argocd login cd.example.com --username admin --password Sup3rS3cret', 'argocd login cd.example.com --username admin --password [redacted]'],
     ['the admin password is Sup3rS3cret! and it fails', 'the admin password is [redacted] and it fails'],
     ['AKIAIOSFODNN7EXAMPLE wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY', '[redacted] [redacted]'],
+    // Found by a hostile paster's try: a line shown back as the fix already applied.
+    ['- --kubelet-insecure-tls --password="Hunter 2 secret" --v=2', '- --kubelet-insecure-tls --password="[redacted]" --v=2'],
+    ["  password: 'correct horse battery'", "  password: '[redacted]'"],
+    ['{"token": "abc def ghi", "user": "admin"}', '{"token": "[redacted]", "user": "admin"}'],
+    ['DB_PASS=Hunter2secret MYSQL_PWD=Hunter2secret next', 'DB_PASS=[redacted] MYSQL_PWD=[redacted] next'],
   ])('%s', (input, expected) => {
     expect(redact(input)).toBe(expected);
   });

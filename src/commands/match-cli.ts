@@ -2,7 +2,7 @@ import { readInput } from './input.js';
 import { explainView, unknownEntryView } from '../core/catalogue.js';
 import { parseFlags } from '../cli-flags.js';
 import { findEntry } from '../catalogue/index.js';
-import { match, type MatchResult } from '../matching/index.js';
+import { match, type Candidate, type MatchResult } from '../matching/index.js';
 import { redact } from '../redact.js';
 import { plainText, toText } from '../views/plain.js';
 
@@ -17,19 +17,22 @@ export interface CliIO {
 }
 
 
-/** The `--json` answer: exactly one object, evidence redacted. */
+const candidateJson = (m: Candidate) => ({
+  id: m.id,
+  ref: m.ref,
+  title: m.title,
+  confidence: Math.round(m.confidence * 1000) / 1000,
+  evidence: m.evidence.map((e) => ({ line: e.line, text: redact(e.text) })),
+});
+
+/** The `--json` answer: exactly one object, evidence redacted; for 'applied', the entry tried and the lines that show it, as the text prints them. */
 export function matchJson(result: MatchResult): string {
   return JSON.stringify({
     verdict: result.verdict,
     ...(result.verdict === 'ask' ? { why: result.why } : {}),
     ...(result.verdict === 'no-match' ? { nearest: result.nearest, ...(result.note ? { note: result.note } : {}) } : {}),
-    matches: result.matches.map((m) => ({
-      id: m.id,
-      ref: m.ref,
-      title: m.title,
-      confidence: Math.round(m.confidence * 1000) / 1000,
-      evidence: m.evidence.map((e) => ({ line: e.line, text: redact(e.text) })),
-    })),
+    ...(result.verdict === 'no-match' && result.note === 'applied' ? { tried: candidateJson(result.tried) } : {}),
+    matches: result.matches.map(candidateJson),
   });
 }
 

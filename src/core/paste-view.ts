@@ -52,7 +52,8 @@ export function pasteView(answer: PasteAnswer): View {
   if (answer.kind === 'text' || (result.verdict === 'no-match' && result.note !== 'applied')) return matchView(result);
   const planOn = answer.named && answer.cluster ? { planOn: answer.cluster } : {};
   if (answer.kind === 'pending') {
-    const n = result.matches.length;
+    // A remedy tried already is the one symptom checked (a no-match has no matches of its own).
+    const n = result.verdict === 'no-match' ? 1 : result.matches.length;
     return matchView(result, { proposed: true, ...planOn, after: [t`🩺 Checking ${code(answer.cluster)} for ${n === 1 ? 'this symptom' : 'these symptoms'} (read-only)…`] });
   }
   if (answer.kind === 'unavailable') return matchView(result, { proposed: true, ...planOn, after: [unavailableLine(answer.why)] });

@@ -4,7 +4,8 @@ import type { CatalogueEntry } from '../catalogue/model.js';
  * "Already tried": the paste shows the entry's fix in place (one of its `applied` texts), either as a line
  * of the person's configuration (`- --kubelet-insecure-tls` in the args they paste beside the error) or
  * in a sentence that says the error persists. Proposing the same fix again would be a remedy that has
- * already failed.
+ * already failed. A fix only mentioned is not in place: asked about ("should I add …?"), not made yet, a
+ * diff's removed line, or a block the person heads as what they had before; then the fix is proposed.
  */
 
 /** Words with which people say that what they did has not helped. */
@@ -13,43 +14,125 @@ const PERSISTS = ['still', 'already', 'no effect', 'did not help', "didn't help"
 /** Words with which people say that what they did worked: the fix shown is then the entry's, confirmed. */
 const WORKED = ['it works', 'it worked', 'works now', 'working now', 'fixed it', 'that fixed', 'this fixed', 'which fixed', 'solved it', 'resolved it', 'problem solved', 'issue resolved'];
 
+/**
+ * Words before the fix, in its clause, that make it a question, a suggestion or a fix not made: "should I
+ * add", "do I need", "a colleague suggests", "I have not added … yet". Read on the clause's last characters.
+ */
+const NOT_MADE = /\b(?:should|shall|must i|do i need|does it need|need to|needs to|have to|has to|try|trying to|want to|going to|plan to|whether|suggest\w*|recommend\w*|advis\w*|instead of|without|not yet|never|haven't|have not|hasn't|has not|didn't|did not)\b/;
+
+/**
+ * A heading that says the lines under it are not what is in force: what the person had before, or what is
+ * suggested or asked about (a heading ending in a question mark).
+ */
+const NOT_IN_FORCE = /\b(?:before|old|previous(?:ly)?|original(?:ly)?|removed|deleted|used to|should|suggest\w*|recommend\w*|advis\w*)\b|\?$/;
+
+/** A paste that shows a unified diff (a hunk, a git header, a "+++" file line): a line starting with "-" is one it removes. */
+const DIFF_MARK = /^(?:@@ -\d|\+\+\+ \S|diff --git )/m;
+
+/** Characters that show nothing (see patterns.ts, invisible): the fix is read as a person sees it. */
+const INVISIBLE = /[\u00ad\u200b-\u200f\u202a-\u202e\u2060\u2066-\u2069\ufeff]/g;
+
 /** Pastes longer than this are logs, not a person's account of what they tried. */
 const ACCOUNT_CHARS = 64 * 1024;
+/** How far back a clause is read for words that the fix is not made, and how many lines a heading is looked for. */
+const CLAUSE_BACK = 80;
+const HEADING_LINES = 12;
 
-/** Whether the paste says the entry's fix is already applied and the error persists. */
-export function alreadyApplied(text: string, entry: CatalogueEntry): boolean {
+/** Where the paste shows the fix in force: the 1-based line, and the applied text as written in the catalogue. */
+export interface Applied {
+  readonly line: number;
+  readonly literal: string;
+}
+
+/** Where the paste says the entry's fix is already applied and the error persists; undefined when it does not. */
+export function alreadyApplied(text: string, entry: CatalogueEntry): Applied | undefined {
   const applied = entry.signatures.applied;
-  if (!applied || applied.length === 0 || text.length > ACCOUNT_CHARS) return false;
-  const lower = text.toLowerCase();
+  if (!applied || applied.length === 0 || text.length > ACCOUNT_CHARS) return undefined;
+  // Invisible characters are taken out, never added or turned into line breaks: line numbers stay the text's.
+  const lower = text.replace(INVISIBLE, '').toLowerCase();
   const defaults = new Set((entry.signatures.unapplied ?? []).map((v) => v.toLowerCase()));
   const persists = PERSISTS.some((p) => lower.includes(p));
-  if (!persists && WORKED.some((w) => lower.includes(w))) return false;
-  return applied.some((a) => shownInPlace(lower, a.toLowerCase(), defaults, persists));
+  if (!persists && WORKED.some((w) => lower.includes(w))) return undefined;
+  const diff = DIFF_MARK.test(lower);
+  for (const literal of applied) {
+    const at = shownInPlace(lower, literal.toLowerCase(), defaults, persists, diff);
+    if (at >= 0) return { line: lineNumber(lower, at), literal };
+  }
+  return undefined;
 }
 
 /**
- * Whether some mention of the applied text shows the fix in place: not followed by a default value (one of
- * `defaults`), and either a configuration line of its own or, in a sentence, with words that it persists.
+ * Where a mention of the applied text shows the fix in place (-1 when none does): not followed by a default
+ * value (one of `defaults`), and either a configuration line of its own or, in a sentence, with words that it
+ * persists and none that it is asked about or not made.
  */
-function shownInPlace(lower: string, applied: string, defaults: ReadonlySet<string>, persists: boolean): boolean {
+function shownInPlace(lower: string, applied: string, defaults: ReadonlySet<string>, persists: boolean, diff: boolean): number {
   for (let at = lower.indexOf(applied); at >= 0; at = lower.indexOf(applied, at + applied.length)) {
-    if (defaults.size > 0 && defaults.has(valueAfter(lower, at + applied.length))) continue;
-    if (persists || startsConfigLine(lower, at)) return true;
+    const valueEnd = at + applied.length;
+    if (defaults.size > 0 && defaults.has(valueAfter(lower, valueEnd))) continue;
+    const config = configLine(lower, at, diff);
+    if (config === 'removed') continue;
+    if (config === 'in-force' || (persists && !notMade(lower, at, valueEnd))) return at;
+  }
+  return -1;
+}
+
+/**
+ * Whether the line holding `at` starts with it, past indentation, one list dash and quotes: a key or an
+ * argument of the configuration in force ('in-force'), unless a diff removes it or a heading above says it
+ * is not in force ('removed'); 'none' when the line is not configuration (a commented `# - --flag`, a diff's
+ * added `+ --flag`, a sentence).
+ */
+function configLine(lower: string, at: number, diff: boolean): 'in-force' | 'removed' | 'none' {
+  let dashes = 0;
+  let i = at - 1;
+  for (; i >= 0 && lower[i] !== '\n'; i--) {
+    const c = lower[i]!;
+    if (c === '-') dashes++;
+    else if (!' \t"\''.includes(c)) return 'none';
+  }
+  // A list item under a diff's "-" (`-   - --flag`), or a line a unified diff removes (`-  --flag`).
+  if (dashes > 1 || (diff && lower[i + 1] === '-')) return 'removed';
+  return underNotInForce(lower, i) ? 'removed' : 'in-force';
+}
+
+/** Whether the block that ends at line break `end` is headed by a line that says it is not in force (NOT_IN_FORCE). */
+function underNotInForce(lower: string, end: number): boolean {
+  for (let n = 0; n < HEADING_LINES && end > 0; n++) {
+    const start = lower.lastIndexOf('\n', end - 1) + 1;
+    const line = lower.slice(start, end).trim();
+    if (line === '') return false;
+    const heading = line.startsWith('#') || line.startsWith('//') || ((line.endsWith(':') || line.endsWith('?')) && !line.startsWith('-'));
+    if (heading && NOT_IN_FORCE.test(line)) return true;
+    end = start - 1;
   }
   return false;
 }
 
 /**
- * Whether the line holding `at` starts with it, past indentation, a list's dash and quotes: a key or an
- * argument of the configuration in force (a commented `# - --flag` or a diff's added `+ --flag` is not).
+ * Whether the clause around a mention asks about the fix or says it is not made: words of NOT_MADE before it
+ * in its clause, or the clause ending in a question mark.
  */
-function startsConfigLine(lower: string, at: number): boolean {
-  for (let i = at - 1; i >= 0; i--) {
-    const c = lower[i]!;
-    if (c === '\n') return true;
-    if (!' \t-"\''.includes(c)) return false;
-  }
-  return true;
+function notMade(lower: string, at: number, from: number): boolean {
+  let start = at;
+  while (start > 0 && at - start < CLAUSE_BACK && !clauseEndsAt(lower, start - 1)) start--;
+  if (NOT_MADE.test(lower.slice(start, at))) return true;
+  let end = from;
+  while (end < lower.length && end - from < CLAUSE_BACK && !clauseEndsAt(lower, end)) end++;
+  return lower[end] === '?';
+}
+
+/** Whether a clause ends at `i`: a line break, or , ; ? ! or a full stop followed by a space (not a dot in a name). */
+function clauseEndsAt(lower: string, i: number): boolean {
+  const c = lower[i]!;
+  if (c === '\n' || c === '?' || c === '!' || c === ';') return true;
+  return (c === ',' || c === '.') && (i + 1 >= lower.length || ' \t\n'.includes(lower[i + 1]!));
+}
+
+function lineNumber(lower: string, at: number): number {
+  let line = 1;
+  for (let i = lower.indexOf('\n'); i >= 0 && i < at; i = lower.indexOf('\n', i + 1)) line++;
+  return line;
 }
 
 /** The value written at `from`, past spaces and quotes, up to the next space, quote or separator. */

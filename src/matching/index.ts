@@ -9,6 +9,7 @@ import { scan } from './scan.js';
 import { score, THRESHOLD, type Scored } from './score.js';
 import type { Candidate, Evidence, MatchResult } from './types.js';
 import { decide, MAX_MATCHES } from './verdict.js';
+import type { Applied } from './applied.js';
 import { probability, type CalibrationPoint } from './calibration.js';
 import { calibrationTable } from './calibration-table.js';
 
@@ -36,7 +37,7 @@ export function match(text: string, entries: readonly CatalogueEntry[] = catalog
   if (decision.verdict === 'no-match') {
     const near = nearest(scored, entries);
     if (!decision.tried) return { verdict: 'no-match', matches: [], nearest: near };
-    const tried = candidate(decision.tried, entries[decision.tried.entry]!, text, calibration);
+    const tried = candidate(decision.tried, entries[decision.tried.entry]!, text, calibration, decision.applied);
     return { verdict: 'no-match', matches: [], nearest: [tried.id, ...near.filter((id) => id !== tried.id)].slice(0, MAX_MATCHES), note: 'applied', tried };
   }
   const matches = decision.order.map((s) => candidate(s, entries[s.entry]!, text, calibration));
@@ -47,17 +48,27 @@ function firstLine(s: Scored): number {
   return s.evidence.reduce((m, e) => Math.min(m, e.line), Infinity);
 }
 
-function candidate(s: Scored, entry: CatalogueEntry, text: string, calibration: readonly CalibrationPoint[]): Candidate {
+/** The candidate shown for a scored entry; for a remedy the paste shows applied, with the line that shows it among its evidence. */
+function candidate(s: Scored, entry: CatalogueEntry, text: string, calibration: readonly CalibrationPoint[], applied?: Applied): Candidate {
   const seen = new Set<number>();
   const evidence: Evidence[] = [];
-  for (const f of [...s.evidence].sort((a, b) => a.line - b.line)) {
+  const shown = applied ? [{ line: applied.line, start: lineStart(text, applied.line), literal: applied.literal.toLowerCase(), signature: applied.literal }] : [];
+  for (const f of [...shown, ...[...s.evidence].sort((a, b) => a.line - b.line)]) {
     if (seen.has(f.line)) continue;
     seen.add(f.line);
     evidence.push({ line: f.line, text: evidenceText(text, f.start, f.literal), signature: f.signature });
     if (evidence.length === EVIDENCE_CAP) break;
   }
+  if (applied) evidence.sort((a, b) => a.line - b.line);
   // Shown as a probability of being right (calibration.ts); the raw score only ranks and decides.
   return { id: entry.id, ref: entry.ref, title: entry.title, confidence: probability(s.confidence, calibration), evidence };
+}
+
+/** Where the 1-based `line` of the text starts. */
+function lineStart(text: string, line: number): number {
+  let at = 0;
+  for (let n = 1; n < line; n++) at = text.indexOf('\n', at) + 1;
+  return at;
 }
 
 /** Up to three entries the paste has something to do with, for "explain" (never a fix). */

@@ -45,6 +45,12 @@ export const patterns = {
    * characters before a name only, anchored at their end.
    */
   deniedBefore: /(?:\bnot|n't|n\u2019t|\bnon-|\bunrelated to|\bnothing to do with|\binstead of|\boutside(?: of)?)(?: (?:the|a|an|our|any))? ?$/,
+  /**
+   * A contraction that starts a question rather than denying the name after it ("why doesn't devtron …",
+   * "Isn't devtron supposed to …"): the auxiliary first in its clause, or after a question word or a
+   * conjunction. Tried on the characters before a name that deniedBefore found denied, anchored at their end.
+   */
+  askedBefore: /(?:^|[^\w\s'\u2019]\s*|\b(?:why|how|what|when|where|who|which|so|and|but|or|then)\s+)[a-z]+(?:n't|n\u2019t)(?: (?:the|a|an|our|any))? ?$/,
   /** A speaker or channel before a chat line (`alice: `, `[devtron] `, `<bob> `), its name in a group: not a mark of machine output. */
   speaker: /^(?:([a-z][a-z_]{1,30}): |\[([a-z][\w .#@-]{0,30})\] |<([a-z][\w.-]{0,30})> )/i,
   /** ANSI colour sequences, removed from evidence lines. */

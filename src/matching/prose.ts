@@ -29,17 +29,30 @@ export function isProse(line: string): boolean {
   return isSentence(t);
 }
 
-/** Words that tools, not people, put before a colon or in brackets at the start of a line. */
+/**
+ * Words that tools, not people, put before a colon or in brackets at the start of a line: levels and
+ * fields, and the programs that name themselves before their messages (`curl: (22) …`, `kubelet: Failed to
+ * pull image …`, `docker: Error response from daemon: …`).
+ */
 const TOOL_PREFIXES = new Set(
   `error err fatal warning warn info information debug trace panic exception failed failure reason message msg status
   details detail hint note remote stderr stdout level critical severe notice alert emerg caused output result response
-  request events event type kind name code e w i f`.split(patterns.whitespace),
+  request events event type kind name code e w i f
+  kubelet kubectl helm docker dockerd containerd crictl podman curl wget git ssh scp sudo bash sh zsh make npm yarn pip
+  go java python node kernel systemd journalctl`.split(patterns.whitespace),
 );
+
+/** A log level first after a thread or logger in brackets (`[main] INFO  c.e.App - …`): a log line, not a chat line. */
+const LEVEL_FIRST = /^(?:TRACE|DEBUG|INFO|WARN|WARNING|ERROR|ERR|FATAL|PANIC|CRITICAL|NOTICE|SEVERE)\b/;
 
 function isSentence(t: string): boolean {
   // A chat line's speaker or channel ("alice: …", "[devtron] …") is not a tool's prefix: the rest is read.
   const speaker = patterns.speaker.exec(t);
-  if (speaker !== null && !TOOL_PREFIXES.has((speaker[1] ?? speaker[2] ?? speaker[3] ?? '').toLowerCase())) t = t.slice(speaker[0].length);
+  if (speaker !== null && !TOOL_PREFIXES.has((speaker[1] ?? speaker[2] ?? speaker[3] ?? '').toLowerCase())) {
+    const rest = t.slice(speaker[0].length);
+    if (LEVEL_FIRST.test(rest)) return false;
+    t = rest;
+  }
   return t.length > 0 && !LOG_MARKS.some((re) => re.test(t));
 }
 

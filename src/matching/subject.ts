@@ -73,7 +73,7 @@ export function readSubject(text: string, around: readonly number[]): Subject {
   // Evidence often starts on the same line twice (two texts of one line): each window is read once.
   const windows = [...new Set(around.slice(0, 4))].map((at) => text.slice(Math.max(0, at - AROUND), at + AROUND));
   const parts = (text.length <= WHOLE ? [text] : [text.slice(0, HEAD), ...windows]).map((p) => p.toLowerCase());
-  const mentions = (names: readonly string[]): boolean => parts.some((lower) => names.some((n) => lower.includes(n)));
+  const mentions = (names: readonly string[]): boolean => parts.some((lower) => names.some((n) => (NUMBER.test(n) ? hasNumber(lower, n) : lower.includes(n))));
   const platform = parts.some((lower) => namesPlatform(lower));
   const foreign: string[] = [];
   const products: string[] = [];
@@ -91,17 +91,39 @@ export function readSubject(text: string, around: readonly number[]): Subject {
   return { platform, foreign, products, mentions };
 }
 
+/** A name that is a number (a status code): found only as a number of its own. */
+const NUMBER = /^\d+$/;
+
+/** Whether `lower` holds the number `n` with no letter or digit either side (not inside a pod's hash, a port or a time). */
+function hasNumber(lower: string, n: string): boolean {
+  const alnum = (c: string | undefined): boolean => c !== undefined && /[a-z0-9]/.test(c);
+  for (let at = lower.indexOf(n); at >= 0; at = lower.indexOf(n, at + 1)) {
+    if (!alnum(lower[at - 1]) && !alnum(lower[at + n.length])) return true;
+  }
+  return false;
+}
+
 /** Looked at before a name for a denial ("not devtron", "nothing to do with devtron"). */
 const DENIAL_REACH = 24;
+/** Looked at before a denied name for the question it may start instead ("why doesn't devtron …"). */
+const QUESTION_REACH = 48;
 
 /** Whether a lower-cased text names the platform other than to deny it: one plain mention is enough. */
 function namesPlatform(lower: string): boolean {
   for (const name of [...PLATFORM_NAMES, ...PLATFORM_PLACES]) {
     for (let at = lower.indexOf(name); at >= 0; at = lower.indexOf(name, at + name.length)) {
-      if (!patterns.deniedBefore.test(lower.slice(Math.max(0, at - DENIAL_REACH), at))) return true;
+      if (!denied(lower, at)) return true;
     }
   }
   return false;
+}
+
+/** Whether the name at `at` follows a denial, and not a question's contraction ("why doesn't devtron"). */
+function denied(lower: string, at: number): boolean {
+  if (!patterns.deniedBefore.test(lower.slice(Math.max(0, at - DENIAL_REACH), at))) return false;
+  const from = Math.max(0, at - QUESTION_REACH);
+  // A window cut inside the text does not start a clause: a word character stands for what was cut.
+  return !patterns.askedBefore.test(`${from > 0 ? 'x' : ''}${lower.slice(from, at)}`);
 }
 
 /** The name without the punctuation of the sentence it ends (a loop, not a pattern: see patterns.ts). */

@@ -1,6 +1,6 @@
 import type { CatalogueEntry } from '../catalogue/model.js';
 import { THRESHOLD, type Scored } from './score.js';
-import { alreadyApplied } from './applied.js';
+import { alreadyApplied, type Applied } from './applied.js';
 import { isRegistry } from './products.js';
 import { readSubject } from './subject.js';
 import type { AskReason } from './types.js';
@@ -27,7 +27,7 @@ export const MAX_MATCHES = 3;
 export type Decision =
   | { readonly verdict: 'match'; readonly order: readonly Scored[] }
   | { readonly verdict: 'ask'; readonly order: readonly Scored[]; readonly why: AskReason }
-  | { readonly verdict: 'no-match'; readonly tried?: Scored };
+  | { readonly verdict: 'no-match'; readonly tried?: Scored; readonly applied?: Applied };
 
 const RISK = { 'read-only': 0, restart: 1, destructive: 2 } as const;
 
@@ -82,7 +82,8 @@ export function decide(text: string, scored: readonly Scored[], rankedByScore: r
   if (subjectUnknown && !exact) return { verdict: 'no-match' };
   if (applies(top) === 'platform' && !subject.platform && !exact && top.confidence < SURE_OF_DESCRIPTION) return { verdict: 'no-match' };
   // The guide's remedy shown in place with the error persisting: the guide has nothing further for it.
-  if (alreadyApplied(text, topEntry)) return { verdict: 'no-match', tried: top };
+  const applied = alreadyApplied(text, topEntry);
+  if (applied) return { verdict: 'no-match', tried: top, applied };
   const byId = new Map(entries.map((e, i) => [e.id, i]));
   // Only when the message the gentler entries share is all the paste shows ("reset the password" says which).
   const onlyShared = top.evidence.every((f) => topEntry.gentler?.forTexts.includes(f.literal));

@@ -121,6 +121,40 @@ describe('pasted errors answered with the cluster\'s evidence', () => {
     }
   });
 
+  it("answers a paste that shows the guide's fix in place with no fix at all, the line that shows it (redacted), then what the cluster shows of it", async () => {
+    const applied = [
+      'I set this on our ingress and uploads still fail with 413:',
+      '  annotations:',
+      '    nginx.ingress.kubernetes.io/proxy-body-size: 200m # PGPASSWORD=Sup3rSecret99',
+      '<html><head><title>413 Request Entity Too Large</title></head>',
+    ].join('\n');
+    const ts = await paste(applied);
+    const answer = await updated(ts);
+    const first = firstPosted(ts);
+    expect(first.text).toBe("The guide's remedy for upload-too-large appears to be applied already; no further remedy");
+    expect(blocksText(first.blocks as StoredMessage['blocks'])).toContain('🩺 Checking `sim` for this symptom (read-only)…');
+    // Healthy: the platform ingress has its body-size annotation.
+    expect(answer.text).toBe("The guide's remedy for upload-too-large appears to be applied already; no further remedy");
+    const text = blocksText(answer.blocks);
+    expect(text).toContain("appears to be applied already and the error persists; the guide has nothing further for it. I am not proposing it again");
+    expect(text).toContain('line 3: `nginx.ingress.kubernetes.io/proxy-body-size: 200m # PGPASSWORD=[redacted]`');
+    expect(text).toContain('🩺 not seen in `sim` right now');
+    expect(JSON.stringify(answer)).not.toContain('Sup3rSecret99');
+    // Nothing to plan: only explaining, and no primary choice.
+    expect(primary(answer)).toEqual([]);
+    expect(buttons(answer).map((b) => b.text.text)).toEqual(['Explain upload-too-large']);
+    expect(stack.fake.messages(channel).filter((m) => m.thread_ts === ts)).toHaveLength(1);
+
+    // With the symptom present, the cluster's objects are shown, and still no fix is proposed.
+    await stack.sim.break('upload-too-large');
+    await stack.sim.settle();
+    const again = await paste(applied);
+    const seen = await updated(again);
+    expect(seen.text).toBe("The guide's remedy for upload-too-large appears to be applied already; no further remedy");
+    expect(blocksText(seen.blocks)).toMatch(/🩺 seen in `sim`: `ingress\/devtroncd\/[\w-]+`/);
+    expect(buttons(seen).map((b) => b.text.text)).toEqual(['Explain upload-too-large']);
+  });
+
   it('answers /platform match privately from the text, then replaces that answer with the evidence', async () => {
     const res = await stack.slash(`match cluster: sim ${backoff}`, person, { responseId: 'match-evidence' });
     expect(res.json).toMatchObject({ response_type: 'ephemeral', text: expect.stringMatching(/^Likely install-jobs-failed \(guide 7\.1\), confidence \d+%$/) });

@@ -190,11 +190,36 @@ describe("people's own ways of writing", () => {
   });
 
   it.each([
+    ["a question's contraction", "dashboard login fails with correct credentials, why doesn't devtron accept them?"],
+    ['a question starting with it', "Isn't devtron supposed to accept them? Dashboard login fails with correct credentials."],
+    ['a curly apostrophe', 'dashboard login fails with correct credentials. Why can\u2019t devtron accept them?'],
+  ])('takes the platform named in a question (%s) for the platform, not for a denial', (_, paste) => {
+    // As when it is named plainly: '(devtron)' after the same words.
+    const plain = match('dashboard login fails with correct credentials (devtron)');
+    expect(plain.verdict).toBe('match');
+    const r = match(paste);
+    expect(r.verdict === 'match' && r.matches.map((m) => m.id)).toEqual(plain.matches.map((m) => m.id));
+    // Denied by its subject, it is still a denial.
+    expect(match("dashboard login fails with correct credentials; it isn't devtron, it is our own portal").verdict).toBe('no-match');
+  });
+
+  it.each([
     ['a speaker before the sentence', 'alice: build logs are not visible in devtron, the logs tab stays empty'],
     ['a channel tag before the sentence', '[devtron] build logs are not visible, the logs tab stays empty'],
   ])('reads a sentence as a sentence with %s', (_, paste) => {
     const r = match(paste);
     expect(r.verdict === 'match' && r.matches[0]!.id).toBe('build-logs');
+  });
+
+  it.each([
+    ['a program naming itself', 'kubelet: terminal disconnected'],
+    ['a command-line tool naming itself', 'kubectl: admin password not working'],
+    ["a logger's thread and level", '[main] INFO  c.e.App - terminal disconnected'],
+  ])("reads a tool's line as machine output (%s), not as a person's sentence", (_, paste) => {
+    // A log line that only carries an entry's words in it is not the person describing the symptom.
+    expect(match(paste).verdict).toBe('no-match');
+    // A person saying the same words is.
+    expect(match(`alice: ${paste.replace(/^\S+: |^\[main\] INFO {2}c\.e\.App - /, '')}`).verdict).toBe('match');
   });
 
   it("does not count the body-size annotation at its default (1m) as the guide's fix already applied", () => {
@@ -224,6 +249,14 @@ describe("an entry's cause, not only its symptom (issue 13 items 1 and 2)", () =
     expect(r.verdict === 'no-match' && r.nearest).toContain('image-pull-private-registry');
     // The registry's refusal is the entry's own mark.
     const refused = match('devtron app deployment is Degraded, pods stuck in ImagePullBackOff: 401 Unauthorized from our private registry');
+    expect(refused.verdict === 'match' && refused.matches[0]!.id).toBe('image-pull-private-registry');
+  });
+
+  it("does not take a status code's digits inside a pod's hash or a port for the registry's refusal", () => {
+    expect(match('devtron app deployment is Degraded, pod payments-api-7f84015d-x2x stuck in ImagePullBackOff since the registry cache restart').verdict).toBe('no-match');
+    expect(match('devtron app deployment is Degraded, pods stuck in ImagePullBackOff pulling from cache.internal:14030 since the registry cache restart').verdict).toBe('no-match');
+    // The status itself is the refusal.
+    const refused = match('devtron app deployment is Degraded, pods stuck in ImagePullBackOff, the registry answers 401');
     expect(refused.verdict === 'match' && refused.matches[0]!.id).toBe('image-pull-private-registry');
   });
 

@@ -1,0 +1,72 @@
+import { describe, expect, it } from 'vitest';
+import { matchView } from '../../src/core/match.js';
+import { match } from '../../src/matching/index.js';
+import { toText } from '../../src/views/plain.js';
+
+/**
+ * "Already applied" withholds the guide's fix: only what shows the fix in force may do so. A fix the person
+ * asks about, has not made yet, or removed (a diff's removed line, a block headed "before") is still to be
+ * proposed; a fix in force is named with the line that shows it, secrets redacted.
+ */
+
+const x509 = 'E0101 12:00:00.000000       1 scraper.go:140] "Failed to scrape node" err="Get \\"https://10.0.0.5:10250/metrics/resource\\": x509: cannot validate certificate for 10.0.0.5 because it doesn\'t contain any IP SANs" node="node-1"';
+const entity = '<html><head><title>413 Request Entity Too Large</title></head>';
+
+const verdictOf = (paste: string): string => {
+  const r = match(paste);
+  return r.verdict === 'no-match' ? (r.note === 'applied' ? `applied ${r.tried.id}` : 'no-match') : `${r.verdict} ${r.matches[0]!.id}`;
+};
+
+describe('a fix the paste only mentions is not applied', () => {
+  it.each([
+    ['a question about the flag', `metrics-server still failing:\n${x509}\nShould I add --kubelet-insecure-tls to the args?`, 'match metrics-server-tls'],
+    ['a question about the annotation', `Do I need nginx.ingress.kubernetes.io/proxy-body-size: 200m on the ingress? Uploads still fail:\n${entity}`, 'match upload-too-large'],
+    ['a fix not made yet', `I have not added nginx.ingress.kubernetes.io/proxy-body-size: 200m to the ingress yet, uploads still fail:\n${entity}`, 'match upload-too-large'],
+    ['a suggestion', `metrics-server still failing, a colleague suggests --kubelet-insecure-tls\n${x509}`, 'match metrics-server-tls'],
+  ])('%s', (_, paste, verdict) => {
+    expect(verdictOf(paste)).toBe(verdict);
+  });
+
+  it('still reads an account of the fix followed by a question as applied', () => {
+    expect(verdictOf(`I set nginx.ingress.kubernetes.io/proxy-body-size: 200m on the ingress, why is it still failing?\n${entity}`)).toBe('applied upload-too-large');
+    expect(verdictOf(`I already added --kubelet-insecure-tls, what else can I do?\n${x509}`)).toBe('applied metrics-server-tls');
+  });
+
+  it("does not read a flag a review's diff removes as in force", () => {
+    const review = `${x509}\nHere is the review of my change, is this right?\n       - args:\n         - --cert-dir=/tmp\n-        - --kubelet-insecure-tls\n+        - --kubelet-preferred-address-types=InternalIP`;
+    expect(verdictOf(review)).toBe('match metrics-server-tls');
+    const unified = `${x509}\n--- a/metrics-server.yaml\n+++ b/metrics-server.yaml\n@@ -10,3 +10,2 @@\n         args:\n-        --kubelet-insecure-tls\n         --cert-dir=/tmp`;
+    expect(verdictOf(unified)).toBe('match metrics-server-tls');
+    // The flag kept in the diff's context, or on a plain list, is in force.
+    expect(verdictOf(`${x509}\n@@ -10,3 +10,2 @@\n         - --kubelet-insecure-tls\n-        - --cert-dir=/tmp`)).toBe('applied metrics-server-tls');
+  });
+
+  it('does not read a block the person heads as what they had before as in force', () => {
+    expect(verdictOf(`${x509}\n# before:\n#   args:\n- --kubelet-insecure-tls\n# after: removed it as security asked`)).toBe('match metrics-server-tls');
+    expect(verdictOf(`${x509}\nour metrics-server args:\n- --cert-dir=/tmp\n- --kubelet-insecure-tls`)).toBe('applied metrics-server-tls');
+  });
+
+  it('reads the fix as a person sees it, through characters that show nothing', () => {
+    expect(verdictOf(`I set nginx.ingress.kubernetes.io/proxy\u200b-body-size: 200m on the ingress and uploads still fail\n${entity}`)).toBe('applied upload-too-large');
+  });
+});
+
+describe('what shows the fix in force', () => {
+  it('names the line of the configuration that holds the fix, with its secrets redacted', () => {
+    const paste = `metrics-server keeps failing:\n${x509}\nmy deployment args:\n      containers:\n      - args:\n        - --cert-dir=/tmp\n        - --kubelet-insecure-tls --token=abcd1234abcd1234abcd1234`;
+    const r = match(paste);
+    expect(r.verdict === 'no-match' && r.note === 'applied' && r.tried.evidence.map((e) => e.line)).toContain(7);
+    const text = toText(matchView(r));
+    expect(text).toContain('line 7: - --kubelet-insecure-tls --token=[redacted]');
+    expect(text).not.toContain('abcd1234');
+  });
+
+  it('names the annotation that holds the fix beside the sentence and the error, with its secrets redacted', () => {
+    const paste = `I set this on my ingress but uploads still fail with 413:\nmetadata:\n  annotations:\n    nginx.ingress.kubernetes.io/proxy-body-size: 200m # PGPASSWORD=hunter2hunter2\n${entity}`;
+    const r = match(paste);
+    expect(r.verdict === 'no-match' && r.note === 'applied' && r.tried.evidence.map((e) => e.line)).toEqual([1, 4, 5]);
+    const text = toText(matchView(r));
+    expect(text).toContain('line 4: nginx.ingress.kubernetes.io/proxy-body-size: 200m # PGPASSWORD=[redacted]');
+    expect(text).not.toContain('hunter2');
+  });
+});
