@@ -11,6 +11,8 @@ import { namedProducts } from './products.js';
 export interface Subject {
   /** The paste names the platform, one of its components, or a place of its dashboard. */
   readonly platform: boolean;
+  /** The paste names the platform only to deny it ("it isn't devtron, it is our own portal"). */
+  readonly denied: boolean;
   /** A namespace, pod, StatefulSet, deployment or image that is not the platform's, or another product by name. */
   readonly foreign: readonly string[];
   /** Other products named by the paste (a part of `foreign`). */
@@ -74,7 +76,9 @@ export function readSubject(text: string, around: readonly number[]): Subject {
   const windows = [...new Set(around.slice(0, 4))].map((at) => text.slice(Math.max(0, at - AROUND), at + AROUND));
   const parts = (text.length <= WHOLE ? [text] : [text.slice(0, HEAD), ...windows]).map((p) => p.toLowerCase());
   const mentions = (names: readonly string[]): boolean => parts.some((lower) => names.some((n) => (NUMBER.test(n) ? hasNumber(lower, n) : lower.includes(n))));
-  const platform = parts.some((lower) => namesPlatform(lower));
+  const named = parts.map((lower) => namesPlatform(lower));
+  const platform = named.some((n) => n === 'plainly');
+  const denied = !platform && named.some((n) => n === 'denied');
   const foreign: string[] = [];
   const products: string[] = [];
   for (const lower of parts) {
@@ -88,7 +92,7 @@ export function readSubject(text: string, around: readonly number[]): Subject {
       if (foreign.length < 10 && !foreign.includes(product)) foreign.push(product);
     }
   }
-  return { platform, foreign, products, mentions };
+  return { platform, denied, foreign, products, mentions };
 }
 
 /** A name that is a number (a status code): found only as a number of its own. */
@@ -108,14 +112,16 @@ const DENIAL_REACH = 24;
 /** Looked at before a denied name for the question it may start instead ("why doesn't devtron …"). */
 const QUESTION_REACH = 48;
 
-/** Whether a lower-cased text names the platform other than to deny it: one plain mention is enough. */
-function namesPlatform(lower: string): boolean {
+/** How a lower-cased text names the platform: plainly (one plain mention is enough), only to deny it, or not at all. */
+function namesPlatform(lower: string): 'plainly' | 'denied' | 'no' {
+  let deniedOnly = false;
   for (const name of [...PLATFORM_NAMES, ...PLATFORM_PLACES]) {
     for (let at = lower.indexOf(name); at >= 0; at = lower.indexOf(name, at + name.length)) {
-      if (!denied(lower, at)) return true;
+      if (!denied(lower, at)) return 'plainly';
+      deniedOnly = true;
     }
   }
-  return false;
+  return deniedOnly ? 'denied' : 'no';
 }
 
 /** Whether the name at `at` follows a denial, and not a question's contraction ("why doesn't devtron"). */

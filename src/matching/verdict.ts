@@ -52,7 +52,8 @@ export function decide(text: string, scored: readonly Scored[], rankedByScore: r
   if (rankedByScore.length === 0) return { verdict: 'no-match' };
   const subject = readSubject(text, rankedByScore.flatMap((s) => s.evidence.slice(0, 2).map((f) => f.start)));
   const applies = (s: Scored): string => entries[s.entry]!.appliesTo ?? 'platform';
-  const othersOnly = !subject.platform && subject.foreign.length > 0;
+  // Another product or object named, or the platform named only to deny it: the paste is about something else.
+  const othersOnly = !subject.platform && (subject.foreign.length > 0 || subject.denied);
   // An entry whose symptoms have many causes is only a candidate when the paste shows a mark of its own
   // (read where the subject is read: the whole of a short paste, around the evidence in a long one).
   const causeShown = (s: Scored): boolean => {

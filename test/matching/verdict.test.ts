@@ -199,8 +199,9 @@ describe("people's own ways of writing", () => {
     expect(plain.verdict).toBe('match');
     const r = match(paste);
     expect(r.verdict === 'match' && r.matches.map((m) => m.id)).toEqual(plain.matches.map((m) => m.id));
-    // Denied by its subject, it is still a denial.
-    expect(match("dashboard login fails with correct credentials; it isn't devtron, it is our own portal").verdict).toBe('no-match');
+    // Denied by its subject, it is still a denial, and the platform's remedies are not for it.
+    expect(match("build logs are not visible and the build cannot be aborted; it isn't devtron, it is our own CI").verdict).toBe('no-match');
+    expect(match('build logs are not visible and the build cannot be aborted (devtron)').verdict).toBe('match');
   });
 
   it.each([
