@@ -50,6 +50,8 @@ export function alreadyApplied(text: string, entry: CatalogueEntry): Applied | u
   if (!applied || applied.length === 0 || text.length > ACCOUNT_CHARS) return undefined;
   // Invisible characters are taken out, never added or turned into line breaks: line numbers stay the text's.
   const lower = text.replace(INVISIBLE, '').toLowerCase();
+  // Most pastes never mention the fix: the rest of the reading is only for those that do.
+  if (!applied.some((a) => lower.includes(a.toLowerCase()))) return undefined;
   const defaults = new Set((entry.signatures.unapplied ?? []).map((v) => v.toLowerCase()));
   const persists = PERSISTS.some((p) => lower.includes(p));
   if (!persists && WORKED.some((w) => lower.includes(w))) return undefined;
