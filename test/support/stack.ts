@@ -20,6 +20,7 @@ import { startFakeSlackApi, type FakeSlackApi, type StoredMessage } from '../fak
 import { deliver, interactionPayload, slashPayload } from './slack-envelopes.js';
 import { blockActionsBody, postSigned, slashCommandBody, type SignedResponse } from './slack-requests.js';
 import { FAKE_WORKSPACE } from './slack-workspace.js';
+import { medicArgs } from './medic-process.js';
 
 /** Redis of the tests: REDIS_URL, or the local default that .ci/run starts. */
 export const testRedisUrl = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
@@ -95,7 +96,7 @@ function waitForStart(child: ChildProcess, log: () => string): Promise<void> {
 /** Starts a worker exactly as deployed: its own process, `platform-medic worker --cluster NAME`. */
 export function spawnWorker(env: Record<string, string>, cluster: string): { child: ChildProcess; log: () => string; started: Promise<void> } {
   let out = '';
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli.ts', 'worker', '--cluster', cluster], {
+  const child = spawn(process.execPath, medicArgs('worker', '--cluster', cluster), {
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
