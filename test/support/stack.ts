@@ -165,12 +165,17 @@ export async function startStack(name: string, options: StackOptions = {}): Prom
   const config = loadConfig({ env });
   const silent = pino({ level: 'silent' }, new Writable({ write: (_c, _e, cb) => cb() }));
   const botLogger = options.botLog ? createLogger(config.logLevel, options.botLog) : silent;
-  const early = options.doctorChannel ? spawnWorker(env, 'sim') : undefined;
-  await early?.started;
+  // The worker's process starts while the bot does, as their pods would; with a scheduled doctor it is
+  // up first, since the bot's first scan needs it.
+  let worker = spawnWorker(env, 'sim');
+  worker.started.catch(() => undefined); // awaited below, after the bot's start
+  if (options.doctorChannel) await worker.started;
   const bot = createSlackBot(config, botLogger);
-  const port = await bot.start();
+  const port = await bot.start().catch((err: unknown) => {
+    worker.child.kill('SIGKILL');
+    throw err;
+  });
   const eventsUrl = `http://127.0.0.1:${port}/slack/events`;
-  let worker = early ?? spawnWorker(env, 'sim');
   await worker.started;
   const workers = [worker];
   const queue = new Queue(clusterQueueName('sim'), { connection: { url: options.redisUrl ?? testRedisUrl }, prefix: config.queuePrefix });
