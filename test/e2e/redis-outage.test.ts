@@ -7,7 +7,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { startSimulatedCluster } from '../../src/cluster/sim/index.js';
 import { startFakeSlackApi } from '../fakes/slack-api.js';
 import { startOwnRedis } from '../support/own-redis.js';
-import { signingSecret, uniquePrefix } from '../support/stack.js';
+import { signingSecret } from '../support/slack-workspace.js';
+import { uniquePrefix } from '../support/test-redis.js';
 import { medicArgs } from '../support/medic-process.js';
 
 const cleanups: (() => Promise<unknown>)[] = [];

@@ -9,7 +9,7 @@ import { deletePrefix } from '../../src/jobs/cleanup.js';
 import { startClusterWorker, type ClusterWorker } from '../../src/jobs/worker.js';
 import { runTerminal } from '../../src/terminal/session.js';
 import { startOwnRedis, type OwnRedis } from '../support/own-redis.js';
-import { testRedisUrl, uniquePrefix } from '../support/stack.js';
+import { testRedisUrl, uniquePrefix } from '../support/test-redis.js';
 import { medicArgs } from '../support/medic-process.js';
 
 const silent = pino({ level: 'silent' }, new Writable({ write: (_c, _e, cb) => cb() }));
