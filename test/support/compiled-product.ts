@@ -10,9 +10,9 @@
  * are links to the real ones: paths the product finds beside its own modules resolve as they do in the
  * checkout, and the process runs from the checkout's directory as before.
  */
-import { chmodSync, mkdtempSync, readdirSync, rmSync, symlinkSync } from 'node:fs';
+import { chmodSync, cpSync, mkdtempSync, readdirSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 import type { TestProject } from 'vitest/node';
@@ -26,14 +26,19 @@ declare module 'vitest' {
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 
-function sourceFiles(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? sourceFiles(join(dir, e.name)) : e.name.endsWith('.ts') ? [join(dir, e.name)] : []));
+function filesUnder(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? filesUnder(join(dir, e.name)) : [join(dir, e.name)]));
 }
 
-/** Compiles src/ into `out`/src, with the options tsx gives esbuild (target this Node, names kept). */
+/**
+ * Compiles src/ into `out`/src, with the options tsx gives esbuild (target this Node, names kept);
+ * any other file under src/ is copied beside the modules, where the product would look for it.
+ */
 async function compile(out: string): Promise<void> {
+  const files = filesUnder(join(root, 'src'));
+  for (const file of files.filter((f) => !f.endsWith('.ts'))) cpSync(file, join(out, relative(root, file)));
   await build({
-    entryPoints: sourceFiles(join(root, 'src')),
+    entryPoints: files.filter((f) => f.endsWith('.ts')),
     outdir: join(out, 'src'),
     outbase: join(root, 'src'),
     format: 'esm',
