@@ -4,10 +4,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { startSimulatedCluster } from '../src/cluster/sim/index.js';
+import { medicArgs } from './support/medic-process.js';
 
 /** Runs the command-line entry point as a user would, with only the given environment. */
 function cli(args: string[], env: Record<string, string> = {}, options: { input?: string; uid?: number } = {}) {
-  const r = spawnSync(process.execPath, ['--import', 'tsx', 'src/cli.ts', ...args], {
+  const r = spawnSync(process.execPath, medicArgs(...args), {
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', PLATFORM_MEDIC_CONFIG: '', ...env },
     encoding: 'utf8',
     timeout: 60_000,
@@ -80,7 +81,7 @@ describe('platform-medic match and explain', spawning, () => {
   });
 
   it('reads standard input, and exits 1 with an empty list on no match', () => {
-    const r = spawnSync(process.execPath, ['--import', 'tsx', 'src/cli.ts', 'match', '--json'], { input: 'Killed: OOMKilled container app', encoding: 'utf8' });
+    const r = spawnSync(process.execPath, medicArgs('match', '--json'), { input: 'Killed: OOMKilled container app', encoding: 'utf8' });
     expect(r.status).toBe(1);
     expect(JSON.parse(r.stdout)).toEqual({ verdict: 'no-match', nearest: [], matches: [] });
   });
@@ -252,7 +253,7 @@ describe('the simulated cluster has one name', spawning, () => {
 describe('a reader that closes early (`| head -1`)', spawning, () => {
   /** Runs the CLI with its standard output closed by the reader before anything is written. */
   function withClosedOutput(args: string[]): Promise<{ code: number | null; err: string }> {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli.ts', ...args], {
+    const child = spawn(process.execPath, medicArgs(...args), {
       env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', PLATFORM_MEDIC_CONFIG: '' },
       stdio: ['ignore', 'pipe', 'pipe'],
     });

@@ -12,7 +12,7 @@ import { RedisUnavailableError } from '../src/jobs/redis.js';
 import { DashboardError } from '../src/remedies/dashboard/client.js';
 import { DatabaseFailure } from '../src/remedies/database/errors.js';
 import { SlackStartError } from '../src/slack/app.js';
-import { testRedisUrl } from './support/stack.js';
+import { testRedisUrl } from './support/test-redis.js';
 
 /** What a real call failed with. */
 async function failureOf(call: () => Promise<unknown>): Promise<unknown> {

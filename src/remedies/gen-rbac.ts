@@ -60,7 +60,8 @@ export async function runGenRbac(args: readonly string[], io: { stdout: { write(
     clusters = loadConfig({ file: opts['config'], env: {} }).clusters;
   } catch (err) {
     if (!(err instanceof ConfigError)) throw err;
-    io.stderr.write(`gen:rbac: ${err.problems.join('; ').replace(/\s*\n\s*/g, ' ')}\n`);
+    // Each run of white space that holds a line break becomes one space: one line on standard error.
+    io.stderr.write(`gen:rbac: ${err.problems.join('; ').replace(/\s+/g, (run) => (run.includes('\n') ? ' ' : run))}\n`);
     return 2;
   }
   const out = resolve(opts['out'] ?? '.');

@@ -4,6 +4,7 @@ import { catalogue, checkCatalogue, findEntry, guideRefs } from '../../src/catal
 import type { CatalogueEntry } from '../../src/catalogue/model.js';
 import { explainView, listView } from '../../src/core/catalogue.js';
 import { toText } from '../../src/views/plain.js';
+import { medicArgs } from '../support/medic-process.js';
 
 /** Every guide reference any entry names, with the entries that name it. */
 function claims(): Map<string, string[]> {
@@ -14,7 +15,7 @@ function claims(): Map<string, string[]> {
 
 /** The command line as a person runs it; only the catalogue commands, which need no Redis or cluster. */
 function cli(args: string[]): string {
-  const r = spawnSync(process.execPath, ['--import', 'tsx', 'src/cli.ts', ...args], {
+  const r = spawnSync(process.execPath, medicArgs(...args), {
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', PLATFORM_MEDIC_CONFIG: '' },
     encoding: 'utf8',
     timeout: 60_000,

@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { catalogue } from '../../src/catalogue/index.js';
 import { runDoctorCommand } from '../../src/commands/doctor-cli.js';
 import { InputError } from '../../src/errors.js';
+import { medicArgs } from '../support/medic-process.js';
 
 function sink() {
   let text = '';
@@ -69,7 +70,7 @@ describe('platform-medic doctor', () => {
   });
 
   it('exits 2 with one line for bad input, as a user runs it', () => {
-    const r = spawnSync(process.execPath, ['--import', 'tsx', 'src/cli.ts', 'doctor', '--kubeconfig', '/nonexistent/kubeconfig'], {
+    const r = spawnSync(process.execPath, medicArgs('doctor', '--kubeconfig', '/nonexistent/kubeconfig'), {
       env: { PATH: process.env.PATH ?? '', HOME: '/tmp', PLATFORM_MEDIC_CONFIG: '' },
       encoding: 'utf8',
       timeout: 60_000,

@@ -10,7 +10,7 @@ import { deletePrefix } from '../../src/jobs/cleanup.js';
 import { clusterQueueName } from '../../src/jobs/names.js';
 import { startClusterWorker, type ClusterWorker } from '../../src/jobs/worker.js';
 import { runTerminal } from '../../src/terminal/session.js';
-import { testRedisUrl, uniquePrefix } from '../support/stack.js';
+import { testRedisUrl, uniquePrefix } from '../support/test-redis.js';
 import { fast } from './support.js';
 
 const silent = pino({ level: 'silent' }, new Writable({ write: (_c, _e, cb) => cb() }));

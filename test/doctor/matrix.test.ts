@@ -53,7 +53,9 @@ async function cluster(id?: string) {
   const manifests = await manifestServer();
   // Entry 16 lives in the platform's database: its broken state needs one (the local PostgreSQL, as the demo's).
   const database = id === 'database-drop-blocked' ? { database: localDatabase } : {};
-  const h = await harness({ hideMarkers: true, platformAddresses: true, manifestBaseUrl: manifests.url, platformVersion: id === 'admin-password-reset-legacy' ? 'v0.6.4' : 'v0.6.29', ...database });
+  // A grown claim shows its new capacity after 300 ms, not the default 20 s: settle() would wait out the
+  // whole delay before the doctor looks again (the slow resize is claim-resize-admission.test.ts's).
+  const h = await harness({ hideMarkers: true, platformAddresses: true, manifestBaseUrl: manifests.url, platformVersion: id === 'admin-password-reset-legacy' ? 'v0.6.4' : 'v0.6.29', volumeResizeMs: 300, ...database });
   await h.sim.settle();
   return { ...h, doctor: () => scan(h.ctx.gateway, h.ctx.names, catalogue) };
 }

@@ -13,7 +13,7 @@ import { finishedStatuses } from '../../src/jobs/requests.js';
 import { startClusterWorker } from '../../src/jobs/worker.js';
 import { terminalLifecycle } from '../../src/terminal/lifecycle.js';
 import type { Question, TerminalAction } from '../../src/terminal/reporter.js';
-import { testRedisUrl, uniquePrefix } from '../support/stack.js';
+import { testRedisUrl, uniquePrefix } from '../support/test-redis.js';
 
 /*
  * Every entry with cluster, dashboard or database steps, tried as a person tries it in the demo: the

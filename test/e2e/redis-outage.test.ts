@@ -7,7 +7,9 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { startSimulatedCluster } from '../../src/cluster/sim/index.js';
 import { startFakeSlackApi } from '../fakes/slack-api.js';
 import { startOwnRedis } from '../support/own-redis.js';
-import { signingSecret, uniquePrefix } from '../support/stack.js';
+import { signingSecret } from '../support/slack-workspace.js';
+import { uniquePrefix } from '../support/test-redis.js';
+import { medicArgs } from '../support/medic-process.js';
 
 const cleanups: (() => Promise<unknown>)[] = [];
 afterEach(async () => {
@@ -17,7 +19,7 @@ afterEach(async () => {
 /** A process of the product as deployed; its whole output, line by line. */
 function run(args: string[], env: Record<string, string>): { child: ChildProcess; lines: () => string[] } {
   let out = '';
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli.ts', ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, medicArgs(...args), { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
   child.stderr!.on('data', (d: Buffer) => (out += d.toString()));
   cleanups.push(async () => {

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { deletePrefix } from '../../src/jobs/cleanup.js';
 import { SharedTokenBuckets } from '../../src/jobs/token-buckets.js';
 import { budgetNotice, PasteBudget, type Admission } from '../../src/handlers/paste-budget.js';
-import { testRedisUrl, uniquePrefix } from '../support/stack.js';
+import { testRedisUrl, uniquePrefix } from '../support/test-redis.js';
 
 /**
  * Paste budgets on a real Redis, with the clock in the test's hands: a bucket per person and per

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
 import type { HandlerDeps } from '../../src/handlers/deps.js';
 import { startFix } from '../../src/handlers/start-fix.js';
-import { testRedisUrl } from '../support/stack.js';
+import { testRedisUrl } from '../support/test-redis.js';
 
 /**
  * The one decision start-fix makes about an error: whether it means "the queue is unreachable". Given

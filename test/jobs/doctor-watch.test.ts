@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { catalogue } from '../../src/catalogue/index.js';
-import { eventually } from '../support/stack.js';
+import { eventually } from '../support/eventually.js';
 import { entries, report, watchesOnRealRedis } from '../support/watch.js';
 
 const [a, b, c, d, e] = entries;

@@ -2,7 +2,7 @@ import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { deletePrefix } from '../../src/jobs/cleanup.js';
 import { RemedyGuards } from '../../src/jobs/lifecycle/guards.js';
-import { testRedisUrl, uniquePrefix } from '../support/stack.js';
+import { testRedisUrl, uniquePrefix } from '../support/test-redis.js';
 
 const minute = 60_000;
 

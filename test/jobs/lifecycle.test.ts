@@ -9,7 +9,7 @@ import { RemedyCoordinator, type ApprovalPolicy, type RemedyReporter } from '../
 import { RedisOutageLog } from '../../src/jobs/redis-outage.js';
 import { RequestStore, type RemedyRequest } from '../../src/jobs/requests.js';
 import { startClusterWorker } from '../../src/jobs/worker.js';
-import { testRedisUrl, uniquePrefix } from '../support/stack.js';
+import { testRedisUrl, uniquePrefix } from '../support/test-redis.js';
 
 const silent = pino({ level: 'silent' }, new Writable({ write: (_c, _e, cb) => cb() }));
 

@@ -4,7 +4,7 @@ import type { DoctorReport } from '../../src/doctor/index.js';
 import { deletePrefix } from '../../src/jobs/cleanup.js';
 import { DoctorResults } from '../../src/jobs/doctor-results.js';
 import { RequestStore, type RemedyRequest } from '../../src/jobs/requests.js';
-import { testRedisUrl, uniquePrefix } from '../support/stack.js';
+import { testRedisUrl, uniquePrefix } from '../support/test-redis.js';
 
 const request = (id: string, over: Partial<RemedyRequest> = {}): RemedyRequest => ({
   id,

@@ -1,6 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { match } from '../../src/matching/index.js';
+import { medicArgs } from '../support/medic-process.js';
 
 /**
  * When the matcher abstains it may name entries worth explaining. They must share real evidence with
@@ -52,7 +53,7 @@ const dnsToDatabase = '2025-03-04T09:21:07Z ERROR orders: failed to connect to p
 
 /** `platform-medic match` as a person runs it, the paste on standard input. */
 function matchCommand(paste: string): { code: number | null; out: string } {
-  const r = spawnSync(process.execPath, ['--import', 'tsx', 'src/cli.ts', 'match'], {
+  const r = spawnSync(process.execPath, medicArgs('match'), {
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', PLATFORM_MEDIC_CONFIG: '' },
     input: paste,
     encoding: 'utf8',

@@ -11,11 +11,13 @@ import { startSimulatedCluster, type SimulatedCluster } from '../../src/cluster/
 import { startPrivateRedis, type PrivateRedis } from '../../src/jobs/private-redis.js';
 import { metricNames } from '../../src/observability/metrics.js';
 import { defaultPlatformNames } from '../../src/platform-names.js';
+import { workerSubject } from '../../src/remedies/rbac-manifest.js';
 import { workerRbac } from '../../src/remedies/rbac.js';
 import { podSpec, readObjects, workloadOf, type Container } from '../deploy/manifests.js';
 import { startFakeSlackApi, type FakeSlackApi } from '../fakes/slack-api.js';
 import { postSigned, slashCommandBody } from '../support/slack-requests.js';
-import { signingSecret, testRedisUrl, uniquePrefix, workerSubject } from '../support/stack.js';
+import { signingSecret } from '../support/slack-workspace.js';
+import { testRedisUrl, uniquePrefix } from '../support/test-redis.js';
 
 /**
  * The image's start commands, run from the built output (dist/) with the environment the manifests
@@ -94,7 +96,7 @@ describe('the built output starts with the manifests\' commands and environment'
     const build = spawnSync('npm', ['run', 'build'], { cwd: root, encoding: 'utf8' });
     expect(build.status, build.stdout + build.stderr).toBe(0);
     expect(existsSync(join(root, 'dist/src/cli.js'))).toBe(true);
-    sim = await startSimulatedCluster({ policy: { subject: workerSubject, ...workerRbac(catalogue, defaultPlatformNames) } });
+    sim = await startSimulatedCluster({ policy: { subject: workerSubject(defaultPlatformNames), ...workerRbac(catalogue, defaultPlatformNames) } });
     await sim.writeKubeconfig(join(dir, 'kubeconfig'));
     redis = await startPrivateRedis();
     fake = await startFakeSlackApi({ rateLimit: false });

@@ -3,7 +3,7 @@ import { cached, type ReadinessCheck } from '../../src/observability/checks.js';
 import { connectProbeRedis, redisCheck } from '../../src/observability/checks.js';
 import { requestKind } from '../../src/observability/bolt.js';
 import { Health, startHealthServer, createMetrics, metricNames } from '../../src/observability/index.js';
-import { testRedisUrl } from '../support/stack.js';
+import { testRedisUrl } from '../support/test-redis.js';
 
 function counting(fail = false): ReadinessCheck & { calls: number } {
   const c = {

@@ -7,6 +7,7 @@ import { promisify } from 'node:util';
 import { afterEach, describe, expect, it } from 'vitest';
 import { parseAllDocuments } from 'yaml';
 import { runGenRbac } from '../../src/remedies/gen-rbac.js';
+import { medicArgs } from '../support/medic-process.js';
 
 /**
  * `npm run gen:rbac -- --config FILE --out DIR`, the command docs/operations.md gives an admin who
@@ -90,7 +91,7 @@ describe('gen:rbac --config FILE', { timeout: 120_000 }, () => {
     const dir = await scratch();
     const config = join(dir, 'platform-medic.yaml');
     await writeFile(config, 'clusters:\n  - name: prod-ap\n    ciNamespace: builds\n');
-    const r = await promisify(execFile)(process.execPath, ['--import', 'tsx', 'src/cli.ts', 'gen-rbac', '--config', config, '--out', dir], { cwd: root, env: { PATH: process.env.PATH } });
+    const r = await promisify(execFile)(process.execPath, medicArgs('gen-rbac', '--config', config, '--out', dir), { cwd: root, env: { PATH: process.env.PATH } });
     expect(r.stdout).toBe(`wrote ${join(dir, 'rbac-prod-ap.yaml')} (cluster prod-ap: namespaces builds, devtroncd)\n`);
     const mine = await readFile(join(dir, 'rbac-prod-ap.yaml'), 'utf8');
     expect(mine).toContain('namespace: builds');

@@ -17,3 +17,9 @@ export const FAKE_WORKSPACE = Object.freeze({
   /** Slack still sends the deprecated verification token in payloads; nothing should rely on it. */
   verificationToken: 'fake-verification-token',
 });
+
+/**
+ * The signing secret the bots of the test stacks (stack.ts) are configured with, hex as Slack's are;
+ * FAKE_WORKSPACE.signingSecret is the one the fake's own tests of Bolt use.
+ */
+export const signingSecret = '8f742231b10e8888abcd99yyyzzz85a5'.replace(/[^0-9a-f]/g, 'a');

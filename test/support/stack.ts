@@ -19,12 +19,14 @@ import { createSlackBot, type SlackBot } from '../../src/slack/app.js';
 import { startFakeSlackApi, type FakeSlackApi, type StoredMessage } from '../fakes/slack-api.js';
 import { deliver, interactionPayload, slashPayload } from './slack-envelopes.js';
 import { blockActionsBody, postSigned, slashCommandBody, type SignedResponse } from './slack-requests.js';
-import { FAKE_WORKSPACE } from './slack-workspace.js';
+import { FAKE_WORKSPACE, signingSecret } from './slack-workspace.js';
+import { eventually } from './eventually.js';
+import { testRedisUrl, uniquePrefix } from './test-redis.js';
+import { medicArgs } from './medic-process.js';
 
-/** Redis of the tests: REDIS_URL, or the local default that .ci/run starts. */
-export const testRedisUrl = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+// The light helpers too, for the files that start a stack.
+export { testRedisUrl, uniquePrefix, eventually, signingSecret };
 
-export const signingSecret = '8f742231b10e8888abcd99yyyzzz85a5'.replace(/[^0-9a-f]/g, 'a');
 export const channel = 'C0PLATFORM';
 export const approver = 'U0APPROVER';
 export const secondApprover = 'U0APPROVER2';
@@ -40,11 +42,6 @@ export function workerPolicy(options: { podDeletes?: boolean } = {}): SimPolicy 
   if (options.podDeletes !== false) return base;
   const strip = (rules: PolicyRule[]) => rules.map((r) => (r.resources.includes('pods') ? { ...r, verbs: r.verbs.filter((v) => v !== 'delete') } : r));
   return { ...base, clusterRules: strip(base.clusterRules), namespaceRules: Object.fromEntries(Object.entries(base.namespaceRules).map(([ns, rules]) => [ns, strip(rules)])) };
-}
-
-/** A unique key prefix, so tests sharing one Redis never see each other's queues. */
-export function uniquePrefix(name: string): string {
-  return `test-${name}-${process.pid}-${Math.random().toString(36).slice(2, 8)}`;
 }
 
 /** Everything of the product, running for real: Slack fake, Bolt bot, Redis, worker process, cluster. */
@@ -95,7 +92,7 @@ function waitForStart(child: ChildProcess, log: () => string): Promise<void> {
 /** Starts a worker exactly as deployed: its own process, `platform-medic worker --cluster NAME`. */
 export function spawnWorker(env: Record<string, string>, cluster: string): { child: ChildProcess; log: () => string; started: Promise<void> } {
   let out = '';
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli.ts', 'worker', '--cluster', cluster], {
+  const child = spawn(process.execPath, medicArgs('worker', '--cluster', cluster), {
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -164,12 +161,17 @@ export async function startStack(name: string, options: StackOptions = {}): Prom
   const config = loadConfig({ env });
   const silent = pino({ level: 'silent' }, new Writable({ write: (_c, _e, cb) => cb() }));
   const botLogger = options.botLog ? createLogger(config.logLevel, options.botLog) : silent;
-  const early = options.doctorChannel ? spawnWorker(env, 'sim') : undefined;
-  await early?.started;
+  // The worker's process starts while the bot does, as their pods would; with a scheduled doctor it is
+  // up first, since the bot's first scan needs it.
+  let worker = spawnWorker(env, 'sim');
+  worker.started.catch(() => undefined); // awaited below, after the bot's start
+  if (options.doctorChannel) await worker.started;
   const bot = createSlackBot(config, botLogger);
-  const port = await bot.start();
+  const port = await bot.start().catch((err: unknown) => {
+    worker.child.kill('SIGKILL');
+    throw err;
+  });
   const eventsUrl = `http://127.0.0.1:${port}/slack/events`;
-  let worker = early ?? spawnWorker(env, 'sim');
   await worker.started;
   const workers = [worker];
   const queue = new Queue(clusterQueueName('sim'), { connection: { url: options.redisUrl ?? testRedisUrl }, prefix: config.queuePrefix });
@@ -280,19 +282,6 @@ export function requestIdOf(card: StoredMessage): string {
   const m = /\\"r\\":\\"(r[a-z0-9]+)\\"/.exec(JSON.stringify(card.blocks));
   if (!m) throw new Error(`no request id on the card ${card.ts}`);
   return m[1]!;
-}
-
-/**
- * Resolves with the first truthy value of an asynchronous probe (a queue, Redis, the audit trail):
- * for what the fake Slack's event-driven `waitFor` cannot see. Fails with `what` after the timeout.
- */
-export async function eventually<T>(probe: () => Promise<T | undefined | null | false>, { what = 'condition', timeoutMs = 15_000 } = {}): Promise<T> {
-  for (const deadline = Date.now() + timeoutMs; ; ) {
-    const value = await probe();
-    if (value !== undefined && value !== null && value !== false) return value;
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
 }
 
 /** The jobs of one remedy (plans, runs, continuations) in the given states of the cluster's queue. */

@@ -6,7 +6,7 @@ import { loadConfig, type Config } from '../../src/config.js';
 import { deletePrefix } from '../../src/jobs/cleanup.js';
 import { startClusterWorker, type ClusterWorker } from '../../src/jobs/worker.js';
 import { runTerminal, stripControl } from '../../src/terminal/session.js';
-import { testRedisUrl, uniquePrefix } from './stack.js';
+import { testRedisUrl, uniquePrefix } from './test-redis.js';
 
 const silent = pino({ level: 'silent' }, new Writable({ write: (_c, _e, cb) => cb() }));
 

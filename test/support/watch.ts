@@ -10,7 +10,7 @@ import type { ClearedBy, WatchReporter } from '../../src/jobs/watch/reporter.js'
 import { WatchState, type WatchPost } from '../../src/jobs/watch/state.js';
 import { applyScan, type ScanInput } from '../../src/jobs/watch/watch-scan.js';
 import { deletePrefix } from '../../src/jobs/cleanup.js';
-import { testRedisUrl, uniquePrefix } from './stack.js';
+import { testRedisUrl, uniquePrefix } from './test-redis.js';
 
 /** What the watch said, in order: a reporter that keeps each call, and answers a new message with its ts. */
 export class RecordingReporter implements WatchReporter {

@@ -9,7 +9,8 @@ import { deletePrefix } from '../../src/jobs/cleanup.js';
 import { startClusterWorker, type ClusterWorker } from '../../src/jobs/worker.js';
 import { runTerminal } from '../../src/terminal/session.js';
 import { startOwnRedis, type OwnRedis } from '../support/own-redis.js';
-import { testRedisUrl, uniquePrefix } from '../support/stack.js';
+import { testRedisUrl, uniquePrefix } from '../support/test-redis.js';
+import { medicArgs } from '../support/medic-process.js';
 
 const silent = pino({ level: 'silent' }, new Writable({ write: (_c, _e, cb) => cb() }));
 
@@ -81,7 +82,7 @@ describe('the terminal when Redis loses its state', () => {
     };
     const terminal = (): { child: ChildProcess; out: () => string } => {
       let out = '';
-      const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli.ts', 'terminal', '--broken', 'build-logs'], {
+      const child = spawn(process.execPath, medicArgs('terminal', '--broken', 'build-logs'), {
         env: { ...process.env, REDIS_URL: testRedisUrl, PLATFORM_MEDIC_QUEUE_PREFIX: base, PLATFORM_MEDIC_WAIT_OVERRIDE_SECONDS: '600', PLATFORM_MEDIC_CONFIG: '' },
         stdio: ['pipe', 'pipe', 'pipe'],
       });

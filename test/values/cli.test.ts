@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseCommand } from '../../src/core/parse.js';
 import { runValuesCommand, valuesTerminalAnswer } from '../../src/commands/values-cli.js';
+import { medicArgs } from '../support/medic-process.js';
 
 const fixtures = join(import.meta.dirname, 'fixtures');
 
@@ -67,7 +68,7 @@ describe('platform-medic values', () => {
   });
 
   it('is wired into the platform-medic command itself', () => {
-    const r = spawnSync(process.execPath, ['--import', 'tsx', 'src/cli.ts', 'values', 'check', join(fixtures, 's3-keys.yaml')], { encoding: 'utf8', timeout: 30_000, env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp' } });
+    const r = spawnSync(process.execPath, medicArgs('values', 'check', join(fixtures, 's3-keys.yaml')), { encoding: 'utf8', timeout: 30_000, env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp' } });
     expect(r.status).toBe(0);
     expect(r.stdout).toContain('No problems found');
   });

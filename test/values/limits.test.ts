@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { valuesAnswer } from '../../src/views/slack/values.js';
 import { checkValues } from '../../src/values/check.js';
 import { blocksToText } from '../../src/views/text.js';
+import { medicArgs } from '../support/medic-process.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'medic-values-limits-'));
 
@@ -13,7 +14,7 @@ const dir = mkdtempSync(join(tmpdir(), 'medic-values-limits-'));
 function check(name: string, text: string, json = false) {
   const file = join(dir, name);
   writeFileSync(file, text);
-  const r = spawnSync(process.execPath, ['--import', 'tsx', 'src/cli.ts', 'values', 'check', ...(json ? ['--json'] : []), file], {
+  const r = spawnSync(process.execPath, medicArgs('values', 'check', ...(json ? ['--json'] : []), file), {
     encoding: 'utf8',
     timeout: 60_000,
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', PLATFORM_MEDIC_CONFIG: '' },

@@ -26,7 +26,7 @@ export const dashboardsMissing: FaultEntry = {
 /** The CPU queries of App Details' CPU dashboard that still filter on image (entry 11). */
 function filteredCpuQueries({ dashboard }: SimView): number {
   const cpu = dashboard.appDetailsOrg()?.dashboards.find((d) => d.uid === cpuUid);
-  const exprs = JSON.stringify(cpu?.model ?? {}).match(/container_cpu[a-z_]*\{[^}]*image!=/g);
+  const exprs = JSON.stringify(cpu?.model ?? {}).match(/\bcontainer_cpu[a-z_]*\{[^{}]*image!=/g);
   return exprs?.length ?? 0;
 }
 

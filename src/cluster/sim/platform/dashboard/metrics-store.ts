@@ -38,7 +38,7 @@ export function containerSeries(pods: readonly KubeObject[]): Series[] {
 
 type Matcher = (labels: Readonly<Record<string, string>>) => boolean;
 
-const selectorPattern = /^\s*count\s*\(\s*([A-Za-z_:][A-Za-z0-9_:]*)\s*(?:\{([^{}]*)\})?\s*\)\s*$/;
+const selectorPattern = /^\s*count\s*\(\s*([A-Za-z_:][A-Za-z0-9_:]*)\s*(?:\{([^{}]*)\}\s*)?\)\s*$/;
 const matcherPattern = /^\s*([A-Za-z_][A-Za-z0-9_]*)\s*(=~|!~|!=|=)\s*(?:"((?:[^"\\]|\\.)*)"|'((?:[^'\\]|\\.)*)')\s*$/;
 
 function matcherOf(text: string): Matcher | undefined {

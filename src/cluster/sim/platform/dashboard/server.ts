@@ -59,6 +59,13 @@ export interface DashboardServer {
   close(): Promise<void>;
 }
 
+/** An address without its trailing slashes; a loop, as `/\/+$/` takes quadratic time on a long run of slashes. */
+function withoutTrailingSlashes(address: string): string {
+  let end = address.length;
+  while (end > 0 && address[end - 1] === '/') end--;
+  return address.slice(0, end);
+}
+
 const API_ROOT = '/grafana';
 const CATALOGUE_ROOT = '/catalogue/api/dashboards';
 
@@ -89,7 +96,7 @@ export async function startDashboardServer(options: DashboardServerOptions): Pro
   const user = options.user ?? 'admin';
   let password = options.password;
   const metrics = options.metrics;
-  const sameAddress = (a: string, b: string) => a.replace(/\/+$/, '') === b.replace(/\/+$/, '');
+  const sameAddress = (a: string, b: string) => withoutTrailingSlashes(a) === withoutTrailingSlashes(b);
   const routeOptions: RouteOptions = {
     staleVersionStatus: options.staleVersionStatus ?? 409,
     ...(metrics ? { proxy: (ds, path, query) => (sameAddress(ds.url, metrics.url) ? answerQuery(path, query, metrics.series()) : undefined) } : {}),
