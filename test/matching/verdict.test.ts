@@ -288,3 +288,23 @@ describe('sentences are compared word by word (issue 13 item 1)', () => {
     expect(match('the git-sensor volume is full again, new commits are not fetched').verdict).not.toBe('no-match');
   });
 });
+
+describe('knowledge added from the third round of real pastes', () => {
+  it("does not propose re-saving the repository for git's ownership check, which a new token cannot pass", () => {
+    const r = match("git-sensor-0: error in fetching repo: fatal: detected dubious ownership in repository at '/git-base/42/checkout'\nexit status 128");
+    expect(r.verdict === 'match' ? r.matches[0]!.id : null).not.toBe('commits-exit-128');
+  });
+
+  it('reads the 413 as people put it in a sentence', () => {
+    const r = match('reports above 1 MB are rejected by the ingress with a 413');
+    expect(r.verdict === 'match' && r.matches[0]!.id).toBe('upload-too-large');
+  });
+
+  it("takes the platform's own screens and paths for the platform", async () => {
+    const { readSubject } = await import('../../src/matching/subject.js');
+    for (const text of ['Select Material shows no commits', 'the Build & Deploy tab', 'PUT /orchestrator/cluster failed', 'chart-sync-28613580-7zq2k error in updating']) {
+      expect(readSubject(text, []).platform).toBe(true);
+    }
+    expect(readSubject('the material was selected and the build deployed', []).platform).toBe(false);
+  });
+});
