@@ -1,4 +1,5 @@
 import type { CatalogueEntry } from '../catalogue/model.js';
+import { patterns } from './patterns.js';
 
 /**
  * "Already tried": the paste shows the entry's fix in place (one of its `applied` texts), either as a line
@@ -13,24 +14,6 @@ const PERSISTS = ['still', 'already', 'no effect', 'did not help', "didn't help"
 
 /** Words with which people say that what they did worked: the fix shown is then the entry's, confirmed. */
 const WORKED = ['it works', 'it worked', 'works now', 'working now', 'fixed it', 'that fixed', 'this fixed', 'which fixed', 'solved it', 'resolved it', 'problem solved', 'issue resolved'];
-
-/**
- * Words before the fix, in its clause, that make it a question, a suggestion or a fix not made: "should I
- * add", "do I need", "a colleague suggests", "I have not added … yet". Read on the clause's last characters.
- */
-const NOT_MADE = /\b(?:should|shall|must i|do i need|does it need|need to|needs to|have to|has to|try|trying to|want to|going to|plan to|whether|suggest\w*|recommend\w*|advis\w*|instead of|without|not yet|never|haven't|have not|hasn't|has not|didn't|did not)\b/;
-
-/**
- * A heading that says the lines under it are not what is in force: what the person had before, or what is
- * suggested or asked about (a heading ending in a question mark).
- */
-const NOT_IN_FORCE = /\b(?:before|old|previous(?:ly)?|original(?:ly)?|removed|deleted|used to|should|suggest\w*|recommend\w*|advis\w*)\b|\?$/;
-
-/** A paste that shows a unified diff (a hunk, a git header, a "+++" file line): a line starting with "-" is one it removes. */
-const DIFF_MARK = /^(?:@@ -\d|\+\+\+ \S|diff --git )/m;
-
-/** Characters that show nothing (see patterns.ts, invisible): the fix is read as a person sees it. */
-const INVISIBLE = /[\u00ad\u200b-\u200f\u202a-\u202e\u2060\u2066-\u2069\ufeff]/g;
 
 /** Pastes longer than this are logs, not a person's account of what they tried. */
 const ACCOUNT_CHARS = 64 * 1024;
@@ -49,13 +32,13 @@ export function alreadyApplied(text: string, entry: CatalogueEntry): Applied | u
   const applied = entry.signatures.applied;
   if (!applied || applied.length === 0 || text.length > ACCOUNT_CHARS) return undefined;
   // Invisible characters are taken out, never added or turned into line breaks: line numbers stay the text's.
-  const lower = text.replace(INVISIBLE, '').toLowerCase();
+  const lower = text.replace(patterns.invisible, '').toLowerCase();
   // Most pastes never mention the fix: the rest of the reading is only for those that do.
   if (!applied.some((a) => lower.includes(a.toLowerCase()))) return undefined;
   const defaults = new Set((entry.signatures.unapplied ?? []).map((v) => v.toLowerCase()));
   const persists = PERSISTS.some((p) => lower.includes(p));
   if (!persists && WORKED.some((w) => lower.includes(w))) return undefined;
-  const diff = DIFF_MARK.test(lower);
+  const diff = patterns.diffMark.test(lower);
   for (const literal of applied) {
     const at = shownInPlace(lower, literal.toLowerCase(), defaults, persists, diff);
     if (at >= 0) return { line: lineNumber(lower, at), literal };
@@ -98,27 +81,27 @@ function configLine(lower: string, at: number, diff: boolean): 'in-force' | 'rem
   return underNotInForce(lower, i) ? 'removed' : 'in-force';
 }
 
-/** Whether the block that ends at line break `end` is headed by a line that says it is not in force (NOT_IN_FORCE). */
+/** Whether the block that ends at line break `end` is headed by a line that says it is not in force (patterns.notInForce). */
 function underNotInForce(lower: string, end: number): boolean {
   for (let n = 0; n < HEADING_LINES && end > 0; n++) {
     const start = lower.lastIndexOf('\n', end - 1) + 1;
     const line = lower.slice(start, end).trim();
     if (line === '') return false;
     const heading = line.startsWith('#') || line.startsWith('//') || ((line.endsWith(':') || line.endsWith('?')) && !line.startsWith('-'));
-    if (heading && NOT_IN_FORCE.test(line)) return true;
+    if (heading && patterns.notInForce.test(line)) return true;
     end = start - 1;
   }
   return false;
 }
 
 /**
- * Whether the clause around a mention asks about the fix or says it is not made: words of NOT_MADE before it
+ * Whether the clause around a mention asks about the fix or says it is not made: words of patterns.fixNotMade before it
  * in its clause, or the clause ending in a question mark.
  */
 function notMade(lower: string, at: number, from: number): boolean {
   let start = at;
   while (start > 0 && at - start < CLAUSE_BACK && !clauseEndsAt(lower, start - 1)) start--;
-  if (NOT_MADE.test(lower.slice(start, at))) return true;
+  if (patterns.fixNotMade.test(lower.slice(start, at))) return true;
   let end = from;
   while (end < lower.length && end - from < CLAUSE_BACK && !clauseEndsAt(lower, end)) end++;
   return lower[end] === '?';

@@ -53,6 +53,20 @@ export const patterns = {
   askedBefore: /(?:^|[^\w\s'\u2019]\s*|\b(?:why|how|what|when|where|who|which|so|and|but|or|then)\s+)[a-z]+(?:n't|n\u2019t)(?: (?:the|a|an|our|any))? ?$/,
   /** A speaker or channel before a chat line (`alice: `, `[devtron] `, `<bob> `), its name in a group: not a mark of machine output. */
   speaker: /^(?:([a-z][a-z_]{1,30}): |\[([a-z][\w .#@-]{0,30})\] |<([a-z][\w.-]{0,30})> )/i,
+  /**
+   * Words before a fix, in its clause, that make it a question, a suggestion or a fix not made: "should I
+   * add", "do I need", "a colleague suggests", "I have not added … yet" (applied.ts).
+   */
+  fixNotMade: /\b(?:should|shall|must i|do i need|does it need|need to|needs to|have to|has to|try|trying to|want to|going to|plan to|whether|suggest\w*|recommend\w*|advis\w*|instead of|without|not yet|never|haven't|have not|hasn't|has not|didn't|did not)\b/,
+  /**
+   * A heading that says the lines under it are not what is in force: what the person had before, or what is
+   * suggested or asked about (a heading ending in a question mark); applied.ts.
+   */
+  notInForce: /\b(?:before|old|previous(?:ly)?|original(?:ly)?|removed|deleted|used to|should|suggest\w*|recommend\w*|advis\w*)\b|\?$/,
+  /** A unified diff in a paste (a hunk, a "+++" file line, a git header): its lines starting with "-" are removed ones. */
+  diffMark: /^(?:@@ -\d|\+\+\+ \S|diff --git )/m,
+  /** A log level first after a thread or logger in brackets (`[main] INFO  c.e.App - …`): a log line, not a chat line (prose.ts). */
+  levelFirst: /^(?:TRACE|DEBUG|INFO|WARN|WARNING|ERROR|ERR|FATAL|PANIC|CRITICAL|NOTICE|SEVERE)\b/,
   /** ANSI colour sequences, removed from evidence lines. */
   // eslint-disable-next-line no-control-regex -- matching control characters is the point
   ansi: /\u001b\[[0-9;?]*[ -/]*[@-~]/g,

@@ -42,15 +42,12 @@ const TOOL_PREFIXES = new Set(
   go java python node kernel systemd journalctl`.split(patterns.whitespace),
 );
 
-/** A log level first after a thread or logger in brackets (`[main] INFO  c.e.App - …`): a log line, not a chat line. */
-const LEVEL_FIRST = /^(?:TRACE|DEBUG|INFO|WARN|WARNING|ERROR|ERR|FATAL|PANIC|CRITICAL|NOTICE|SEVERE)\b/;
-
 function isSentence(t: string): boolean {
   // A chat line's speaker or channel ("alice: …", "[devtron] …") is not a tool's prefix: the rest is read.
   const speaker = patterns.speaker.exec(t);
   if (speaker !== null && !TOOL_PREFIXES.has((speaker[1] ?? speaker[2] ?? speaker[3] ?? '').toLowerCase())) {
     const rest = t.slice(speaker[0].length);
-    if (LEVEL_FIRST.test(rest)) return false;
+    if (patterns.levelFirst.test(rest)) return false;
     t = rest;
   }
   return t.length > 0 && !LOG_MARKS.some((re) => re.test(t));

@@ -75,7 +75,7 @@ export function readSubject(text: string, around: readonly number[]): Subject {
   // Evidence often starts on the same line twice (two texts of one line): each window is read once.
   const windows = [...new Set(around.slice(0, 4))].map((at) => text.slice(Math.max(0, at - AROUND), at + AROUND));
   const parts = (text.length <= WHOLE ? [text] : [text.slice(0, HEAD), ...windows]).map((p) => p.toLowerCase());
-  const mentions = (names: readonly string[]): boolean => parts.some((lower) => names.some((n) => (NUMBER.test(n) ? hasNumber(lower, n) : lower.includes(n))));
+  const mentions = (names: readonly string[]): boolean => parts.some((lower) => names.some((n) => (patterns.count.test(n) ? hasNumber(lower, n) : lower.includes(n))));
   const named = parts.map((lower) => namesPlatform(lower));
   const platform = named.some((n) => n === 'plainly');
   const denied = !platform && named.some((n) => n === 'denied');
@@ -95,14 +95,12 @@ export function readSubject(text: string, around: readonly number[]): Subject {
   return { platform, denied, foreign, products, mentions };
 }
 
-/** A name that is a number (a status code): found only as a number of its own. */
-const NUMBER = /^\d+$/;
-
 /** Whether `lower` holds the number `n` with no letter or digit either side (not inside a pod's hash, a port or a time). */
 function hasNumber(lower: string, n: string): boolean {
-  const alnum = (c: string | undefined): boolean => c !== undefined && /[a-z0-9]/.test(c);
+  // A letter or digit of the lower-cased text (NaN outside it is neither).
+  const alnum = (c: number): boolean => (c >= 97 && c <= 122) || (c >= 48 && c <= 57);
   for (let at = lower.indexOf(n); at >= 0; at = lower.indexOf(n, at + 1)) {
-    if (!alnum(lower[at - 1]) && !alnum(lower[at + n.length])) return true;
+    if (!alnum(lower.charCodeAt(at - 1)) && !alnum(lower.charCodeAt(at + n.length))) return true;
   }
   return false;
 }
