@@ -143,11 +143,13 @@ export function closestIds(input: string, limit = 3): string[] {
   const words = typed.split(/[^a-z0-9]+/).filter((w) => w.length > 2);
   const scored = catalogue.map((e) => {
     const hay = `${e.id} ${e.title} ${e.signatures.phrases.join(' ')}`.toLowerCase();
-    const compact = (t: string) => t.replace(/[^a-z0-9]+/g, '');
-    // "gitsensor" is git-sensor written without its dash: compare the letters alone too.
-    const hayWords = new Set(hay.split(/[^a-z0-9]+/));
+    const list = hay.split(/[^a-z0-9]+/).filter((w) => w.length > 0);
+    const hayWords = new Set(list);
+    // "gitsensor" is git-sensor written without its dash: two neighbouring words of three letters or more, joined.
+    // Not two small ones ("no such" is no word of its own, so "nosuch" shares nothing).
+    const joinedPairs = new Set(list.slice(1).flatMap((w, i) => (w.length > 2 && list[i]!.length > 2 ? [list[i]! + w] : [])));
     // Short words count only whole ("log" is not "login"); longer ones may be part of a word.
-    const shared = words.filter((w) => (w.length < 5 ? hayWords.has(w) : hay.includes(w) || compact(hay).includes(compact(w)))).length;
+    const shared = words.filter((w) => (w.length < 5 ? hayWords.has(w) : hay.includes(w) || joinedPairs.has(w))).length;
     return { id: e.id, shared, dist: editDistance(typed, e.id) };
   });
   scored.sort((a, b) => b.shared - a.shared || a.dist - b.dist || a.id.localeCompare(b.id));

@@ -56,6 +56,9 @@ describe('the catalogue', () => {
     expect(closestIds('gitsensor')[0]).toBe('git-sensor-stuck');
     expect(closestIds('sso')[0]).toBe('sso-login');
     expect(closestIds('frobnicate-widgets')).toEqual([]);
+    // Letters that only run across small words of a phrase ("no such") are not a shared word: nothing is close to it.
+    expect(closestIds('nosuch-entry')).toEqual([]);
+    expect(closestIds('gitsensor-stuck')[0]).toBe('git-sensor-stuck');
     expect(findEntry('7.4')?.id).toBe('build-logs');
     expect(findEntry('5.4')?.id).toBe('stale-session-cookie');
   });
