@@ -1,5 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { findEntry } from '../src/catalogue/index.js';
+import { fitCalibration, remedyKind, uncalibrated, type Calibration } from '../src/matching/calibration.js';
 import { match } from '../src/matching/index.js';
 
 /** The real-paste corpus (test/fixtures/real) as the measurements read it: bench/real.ts, bench/calibrate.ts and its test. */
@@ -21,16 +23,27 @@ export const readPaste = (p: RealPaste): string => readFileSync(join(realDir, p.
 export const calibrationBands = [0.5, 0.6, 0.7, 0.8, 0.9, 1.0];
 
 /**
- * The tune part's answers that show an entry first (a `match` or an `ask`), with the raw score and whether
- * that entry is the paste's label: what the confidence table is fitted on. Never the held-out part.
+ * The tune part's answers that show an entry first (a `match` or an `ask`), with the raw score, whether
+ * that entry is the paste's label, and its kind of remedy: what the confidence tables are fitted on. Never
+ * the held-out part.
  */
-export function tuneAnswers(): { score: number; right: boolean }[] {
+export function tuneAnswers(): { score: number; right: boolean; kind: keyof Calibration }[] {
   return realPastes
     .filter((p) => p.split === 'tune')
     .flatMap((p) => {
-      const r = match(readPaste(p), undefined, { calibration: [] });
-      return r.verdict === 'no-match' ? [] : [{ score: r.matches[0]!.confidence, right: r.matches[0]!.id === p.expect }];
+      const r = match(readPaste(p), undefined, { calibration: uncalibrated });
+      if (r.verdict === 'no-match') return [];
+      const first = r.matches[0]!;
+      return [{ score: first.confidence, right: first.id === p.expect, kind: remedyKind(findEntry(first.id)!) }];
     });
+}
+
+/** The calibration fitted on the tune part's answers: one table per kind of remedy (src/matching/calibration.ts). */
+export function fitOnTune(answers = tuneAnswers()): Calibration {
+  return {
+    generic: fitCalibration(answers.filter((a) => a.kind === 'generic'), calibrationBands),
+    platform: fitCalibration(answers.filter((a) => a.kind === 'platform'), calibrationBands),
+  };
 }
 
 const entriesDir = join(import.meta.dirname, '..', 'src', 'catalogue', 'entries');

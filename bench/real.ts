@@ -1,3 +1,5 @@
+import { findEntry } from '../src/catalogue/index.js';
+import { remedyKind } from '../src/matching/calibration.js';
 import { match } from '../src/matching/index.js';
 import { citedByCatalogue, readPaste, realPastes } from './real-corpus.js';
 
@@ -22,17 +24,20 @@ for (const split of splits.length > 0 ? splits : ['tune', 'heldout', 'heldout-un
   const pastes = select(split);
   let covered = 0, right = 0, askedCovered = 0, uncovered = 0, abstained = 0, askedUncovered = 0, wrong = 0;
   // Reliability: the confidence shown with the first entry, in bands of ten points, and how often that entry was right.
-  const reliability = new Map<number, { shown: number; right: number }>();
+  const reliability = new Map<string, { shown: number; right: number }>();
   for (const p of pastes) {
     const r = match(readPaste(p));
     const top = r.verdict === 'match' ? r.matches[0]!.id : null;
     const ok = p.expect === null ? r.verdict === 'no-match' : top === p.expect;
     if (r.verdict !== 'no-match') {
+      // Per kind of remedy too (each has its own table, src/matching/calibration.ts) and for all answers.
       const band = Math.min(9, Math.floor(r.matches[0]!.confidence * 10));
-      const b = reliability.get(band) ?? { shown: 0, right: 0 };
-      b.shown++;
-      if (r.matches[0]!.id === p.expect) b.right++;
-      reliability.set(band, b);
+      for (const key of [`all ${band}`, `${remedyKind(findEntry(r.matches[0]!.id)!)} ${band}`]) {
+        const b = reliability.get(key) ?? { shown: 0, right: 0 };
+        b.shown++;
+        if (r.matches[0]!.id === p.expect) b.right++;
+        reliability.set(key, b);
+      }
     }
     if (p.expect === null) {
       uncovered++;
@@ -53,8 +58,11 @@ for (const split of splits.length > 0 ? splits : ['tune', 'heldout', 'heldout-un
       `uncovered ${abstained}/${uncovered} no-match (${f(abstained, uncovered)}), ${askedUncovered} ask, ${uncovered - abstained - askedUncovered} match; ` +
       `wrong fixes ${wrong} (${((100 * wrong) / pastes.length).toFixed(0)}% of all)`,
   );
-  console.log(`| ${split}: confidence shown | answers | first entry right | share right |\n|---|---|---|---|`);
-  for (const [band, b] of [...reliability].sort(([a], [c]) => a - c)) {
-    console.log(`| ${band * 10}–${band * 10 + 10}% | ${b.shown} | ${b.right} | ${(b.right / b.shown).toFixed(2)} |`);
+  console.log(`| ${split}: remedies | confidence shown | answers | first entry right | share right |\n|---|---|---|---|---|`);
+  const order = ['all', 'generic', 'platform'];
+  const sorted = [...reliability].map(([key, b]) => ({ kind: key.split(' ')[0]!, band: Number(key.split(' ')[1]), ...b }));
+  sorted.sort((a, c) => order.indexOf(a.kind) - order.indexOf(c.kind) || a.band - c.band);
+  for (const b of sorted) {
+    console.log(`| ${b.kind} | ${b.band * 10}–${b.band * 10 + 10}% | ${b.shown} | ${b.right} | ${(b.right / b.shown).toFixed(2)} |`);
   }
 }

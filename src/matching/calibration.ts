@@ -1,13 +1,22 @@
-import type { CalibrationPoint } from './types.js';
+import type { CatalogueEntry } from '../catalogue/model.js';
+import type { Calibration, CalibrationPoint } from './types.js';
 
 /**
  * The confidence a person sees is a probability that the entry shown first is the right one, not the
  * matcher's raw score. The raw score ranks entries and decides the verdict; this maps it, through a
  * table fitted on the tuning part of the real-paste corpus (bench/calibrate.ts, never on the held-out
- * part), to how often answers at that score were right. The map is monotone, so it never reorders.
- * The table is calibration-table.ts, handed in by the matcher (index.ts).
+ * part), to how often answers at that score were right, one table per kind of remedy (remedyKind). Each map
+ * is monotone. The tables are calibration-table.ts, handed in by the matcher (index.ts).
  */
-export type { CalibrationPoint };
+export type { Calibration, CalibrationPoint };
+
+/** The raw scores, shown as they are (for measuring and fitting). */
+export const uncalibrated: Calibration = { generic: [], platform: [] };
+
+/** Which table of the calibration an entry's answers are read from (types.ts, Calibration). */
+export function remedyKind(entry: CatalogueEntry): keyof Calibration {
+  return entry.appliesTo === 'any-product' ? 'generic' : 'platform';
+}
 
 /** The probability for a raw score: linear between the fitted bands, flat beyond the outermost. */
 export function probability(score: number, table: readonly CalibrationPoint[]): number {

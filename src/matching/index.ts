@@ -10,7 +10,7 @@ import { score, THRESHOLD, type Scored } from './score.js';
 import type { Candidate, Evidence, MatchResult } from './types.js';
 import { decide, MAX_MATCHES } from './verdict.js';
 import type { Applied } from './applied.js';
-import { probability, type CalibrationPoint } from './calibration.js';
+import { probability, remedyKind, uncalibrated, type Calibration, type CalibrationPoint } from './calibration.js';
 import { calibrationTable } from './calibration-table.js';
 
 export type { AskReason, Candidate, Evidence, MatchResult } from './types.js';
@@ -22,7 +22,7 @@ export { THRESHOLD } from './score.js';
  * explaining. Pure and total: any string, however large or odd,
  * gets an answer and never an exception.
  */
-export function match(text: string, entries: readonly CatalogueEntry[] = catalogue, options: { readonly calibration?: readonly CalibrationPoint[] } = {}): MatchResult {
+export function match(text: string, entries: readonly CatalogueEntry[] = catalogue, options: { readonly calibration?: Calibration } = {}): MatchResult {
   if (looksBinary(text)) return { verdict: 'no-match', matches: [], nearest: [], note: 'binary' };
   const compiled = compile(entries);
   const { hits, lines } = scan(text, compiled);
@@ -33,14 +33,18 @@ export function match(text: string, entries: readonly CatalogueEntry[] = catalog
     .sort((a, b) => b.confidence - a.confidence || b.evidence.length - a.evidence.length || firstLine(a) - firstLine(b) || a.entry - b.entry);
   const decision = decide(text, scored, ranked, entries);
   // The table was fitted for the catalogue's entries; another set of entries is shown its raw scores.
-  const calibration = options.calibration ?? (entries === catalogue ? calibrationTable : []);
+  const calibration = options.calibration ?? (entries === catalogue ? calibrationTable : uncalibrated);
   if (decision.verdict === 'no-match') {
     const near = nearest(scored, entries);
     if (!decision.tried) return { verdict: 'no-match', matches: [], nearest: near };
-    const tried = candidate(decision.tried, entries[decision.tried.entry]!, text, calibration, decision.applied);
+    const triedEntry = entries[decision.tried.entry]!;
+    const tried = candidate(decision.tried, triedEntry, text, calibration[remedyKind(triedEntry)], decision.applied);
     return { verdict: 'no-match', matches: [], nearest: [tried.id, ...near.filter((id) => id !== tried.id)].slice(0, MAX_MATCHES), note: 'applied', tried };
   }
-  const matches = decision.order.map((s) => candidate(s, entries[s.entry]!, text, calibration));
+  // One answer reads one table, the first entry's: it is that entry's probability, and the alternatives
+  // ranked below it are never shown as more likely than it.
+  const table = calibration[remedyKind(entries[decision.order[0]!.entry]!)];
+  const matches = decision.order.map((s) => candidate(s, entries[s.entry]!, text, table));
   return decision.verdict === 'ask' ? { verdict: 'ask', matches, why: decision.why } : { verdict: 'match', matches };
 }
 

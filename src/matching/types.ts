@@ -41,6 +41,17 @@ export type MatchResult =
   | { readonly verdict: 'no-match'; readonly matches: readonly []; readonly nearest: readonly string[]; readonly note?: 'binary' }
   | { readonly verdict: 'no-match'; readonly matches: readonly []; readonly nearest: readonly string[]; readonly note: 'applied'; readonly tried: Candidate };
 
+/**
+ * The calibration of the confidence shown, one table per kind of remedy. A remedy for any product (an
+ * ingress annotation, a controller's IAM policy) fits most pastes that show its error; one that acts on the
+ * platform, or on the apps it deploys, fits only the platform's pastes, and the same words come from many
+ * other products: at the same raw score its answers are right far less often, so it is fitted on its own.
+ */
+export interface Calibration {
+  readonly generic: readonly CalibrationPoint[];
+  readonly platform: readonly CalibrationPoint[];
+}
+
 /** One band of the confidence calibration (calibration.ts): a raw score and how often answers there were right. */
 export interface CalibrationPoint {
   /** The middle of a band of raw scores. */

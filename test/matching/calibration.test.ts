@@ -1,8 +1,10 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { fitCalibration, probability } from '../../src/matching/calibration.js';
+import { fitCalibration, probability, uncalibrated } from '../../src/matching/calibration.js';
 import { calibrationTable } from '../../src/matching/calibration-table.js';
 import { match } from '../../src/matching/index.js';
-import { calibrationBands, tuneAnswers } from '../../bench/real-corpus.js';
+import { calibrationBands, fitOnTune, tuneAnswers } from '../../bench/real-corpus.js';
 
 const bands = calibrationBands;
 
@@ -30,18 +32,38 @@ describe('the confidence shown', () => {
     expect(probability(0.7, [])).toBe(0.7);
   });
 
-  it('is what the tune part of the real-paste corpus gives today (the table is written by bench/calibrate.ts, never edited)', () => {
-    expect(calibrationTable).toEqual(fitCalibration(tuneAnswers(), calibrationBands));
+  it('is what the tune part of the real-paste corpus gives today, one table per kind of remedy (written by bench/calibrate.ts, never edited)', () => {
+    const answers = tuneAnswers();
+    expect(calibrationTable).toEqual(fitOnTune(answers));
+    expect(calibrationTable.generic).toEqual(fitCalibration(answers.filter((a) => a.kind === 'generic'), calibrationBands));
     // Monotone: a higher score is never shown as less likely.
-    for (let i = 1; i < calibrationTable.length; i++) expect(calibrationTable[i]!.right).toBeGreaterThanOrEqual(calibrationTable[i - 1]!.right);
+    for (const table of [calibrationTable.generic, calibrationTable.platform]) {
+      for (let i = 1; i < table.length; i++) expect(table[i]!.right).toBeGreaterThanOrEqual(table[i - 1]!.right);
+    }
   });
 
-  it('is shown for the catalogue through the table, without changing the order or the verdict', () => {
+  it("shows a platform remedy's answer as less likely than a generic one's at the same score: real pastes of its words come from many other products", () => {
+    // The same raw score, 0.9: the ingress annotation (any product's) and the private-registry remedy (the platform's apps).
+    expect(probability(0.9, calibrationTable.platform)).toBeLessThan(probability(0.9, calibrationTable.generic));
+    const generic = match('the ingress returns 413 Request Entity Too Large when I push a 30MB image through ingress-nginx');
+    const platform = match('devtron app pods: Failed to pull image "acme.azurecr.io/web:1": 401 Unauthorized, ImagePullBackOff');
+    expect(generic.matches[0]?.id).toBe('upload-too-large');
+    expect(platform.matches[0]?.id).toBe('image-pull-private-registry');
+    const raw = (text: string): number => match(text, undefined, { calibration: uncalibrated }).matches[0]!.confidence;
+    expect(generic.matches[0]!.confidence).toBe(probability(raw('the ingress returns 413 Request Entity Too Large when I push a 30MB image through ingress-nginx'), calibrationTable.generic));
+    expect(platform.matches[0]!.confidence).toBe(probability(raw('devtron app pods: Failed to pull image "acme.azurecr.io/web:1": 401 Unauthorized, ImagePullBackOff'), calibrationTable.platform));
+  });
+
+  it('is shown for the catalogue through the table of the first entry, without changing the order or the verdict; alternatives are never shown as more likely than it', () => {
     const paste = 'Error: tls: handshake failure while fetching https://charts.bitnami.com/bitnami/index.yaml';
-    const raw = match(paste, undefined, { calibration: [] });
+    const raw = match(paste, undefined, { calibration: uncalibrated });
     const shown = match(paste);
     expect(shown.verdict).toBe(raw.verdict);
     expect(shown.matches.map((m) => m.id)).toEqual(raw.matches.map((m) => m.id));
-    expect(shown.matches.map((m) => m.confidence)).toEqual(raw.matches.map((m) => probability(m.confidence, calibrationTable)));
+    expect(shown.matches.map((m) => m.confidence)).toEqual(raw.matches.map((m) => probability(m.confidence, calibrationTable.platform)));
+    // A platform entry first with a generic one after it (the CRDs' toggle and the application metrics): one table, the first's.
+    const mixed = match(readFileSync(join(import.meta.dirname, '..', 'fixtures', 'pastes', 'files', '108-rollout-crd-appmetrics-toggle.txt'), 'utf8'));
+    expect(mixed.matches.map((m) => m.id)).toEqual(['rollout-crds-outdated', 'app-metrics-absent']);
+    for (const m of mixed.matches.slice(1)) expect(m.confidence).toBeLessThanOrEqual(mixed.matches[0]!.confidence);
   });
 });
