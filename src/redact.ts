@@ -38,10 +38,54 @@ function harmless(value: string): boolean {
   return /^(?:true|false|null|none|undefined|bearer|basic|""|''|\*+|\[redacted\])$/i.test(value) || value.startsWith('${') || value.startsWith('<');
 }
 
+/** Tools whose `login` takes the password after `-p` (`docker login -u ci -p …`, `helm registry login … -p …`). */
+const LOGIN_TOOLS = new Set(['docker', 'podman', 'nerdctl', 'buildah', 'skopeo', 'oras', 'helm', 'crane', 'regctl']);
+/** Tools that take the password glued to `-p` (`mysql -u root -pSecret`); their `-P` is the port. */
+const GLUED_TOOLS = new Set(['mysql', 'mysqldump', 'mysqladmin', 'mariadb']);
+
+/**
+ * Passwords given to a command line as `-p`: after a registry login's `-p`, and glued to mysql's. Elsewhere
+ * `-p` is a port or a publish flag (psql, docker run) and is kept. Read token by token, a line at a time.
+ */
+function commandLinePasswords(text: string): string {
+  if (!text.includes('-p')) return text;
+  return text
+    .split('\n')
+    .map((line) => {
+      if (!line.includes('-p')) return line;
+      const parts = line.split(/([ \t]+)/);
+      const base = (word: string): string => word.slice(word.lastIndexOf('/') + 1).toLowerCase();
+      let login = false;
+      let glued = false;
+      let tool = false;
+      for (let i = 0; i < parts.length; i += 2) {
+        const word = parts[i]!;
+        if (LOGIN_TOOLS.has(base(word))) tool = true;
+        else if (tool && word === 'login') login = true;
+        if (GLUED_TOOLS.has(base(word))) glued = true;
+        if (login && word === '-p' && i + 2 < parts.length) {
+          const value = parts[i + 2]!;
+          const quote = value[0] === '"' || value[0] === "'" ? value[0] : '';
+          if (!value.startsWith('-') && !harmless(value)) {
+            // A quoted password may hold spaces: everything up to its closing quote goes.
+            let end = i + 2;
+            if (quote && !(value.length > 1 && value.endsWith(quote))) while (end + 2 < parts.length && !parts[end]!.endsWith(quote)) end += 2;
+            const closing = quote && parts[end]!.endsWith(quote) ? quote : '';
+            parts.splice(i + 2, end - i - 1, `${quote}${MARK}${closing}`);
+          }
+        } else if (glued && word.startsWith('-p') && word.length > 2 && !harmless(word.slice(2))) {
+          parts[i] = `-p${MARK}`;
+        }
+      }
+      return parts.join('');
+    })
+    .join('\n');
+}
+
 /** The text with every secret-looking value replaced by `[redacted]`. */
 export function redact(text: string): string {
   const p = redactionPatterns;
-  return text
+  return commandLinePasswords(text)
     .replace(p.privateKey, `-----BEGIN PRIVATE KEY----- ${MARK} -----END PRIVATE KEY-----`)
     .replace(p.bearer, (_m, scheme: string) => `${scheme} ${MARK}`)
     .replace(p.urlCredentials, (_m, userPart: string) => `${userPart}:${MARK}@`)

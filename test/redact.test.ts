@@ -24,6 +24,11 @@ describe('redacting pasted text', () => {
     ["  password: 'correct horse battery'", "  password: '[redacted]'"],
     ['{"token": "abc def ghi", "user": "admin"}', '{"token": "[redacted]", "user": "admin"}'],
     ['DB_PASS=Hunter2secret MYSQL_PWD=Hunter2secret next', 'DB_PASS=[redacted] MYSQL_PWD=[redacted] next'],
+    // A registry login's `-p` is its password; mysql glues the password to `-p`. Left by the last try: "-p is ambiguous".
+    ['$ docker login -u ci -p Hunter2secret registry.acme.io', '$ docker login -u ci -p [redacted] registry.acme.io'],
+    ['helm registry login harbor.acme.io -u admin -p Harbor12345 --insecure', 'helm registry login harbor.acme.io -u admin -p [redacted] --insecure'],
+    ['sudo podman login quay.io -u bot -p "s3cr3t pass"', 'sudo podman login quay.io -u bot -p "[redacted]"'],
+    ['mysql -h db -u root -pHunter2secret orders', 'mysql -h db -u root -p[redacted] orders'],
   ])('%s', (input, expected) => {
     expect(redact(input)).toBe(expected);
   });
@@ -31,6 +36,12 @@ describe('redacting pasted text', () => {
   it('removes a private key block whole', () => {
     const pem = '-----BEGIN RSA PRIVATE KEY-----\nMIIEowIBAAKCAQEA\nabcdef\n-----END RSA PRIVATE KEY-----';
     expect(redact(`tls.key: |\n${pem}\nafter`)).toBe('tls.key: |\n-----BEGIN PRIVATE KEY----- [redacted] -----END PRIVATE KEY-----\nafter');
+  });
+
+  it("keeps a `-p` that is a port or a publish flag: psql's, docker run's, mysql's capital -P", () => {
+    for (const line of ['psql -h db -p 5432 -U devtron orchestrator', 'docker run -p 8080:80 nginx', 'mysql -h db -P 3306 -u root -p', 'kubectl port-forward -n devtroncd svc/devtron-service 8000:80 -p', 'docker login -u ci --password-stdin registry.acme.io']) {
+      expect(redact(line)).toBe(line);
+    }
   });
 
   it('keeps what is not a secret, including the error texts the matcher needs', () => {
