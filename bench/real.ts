@@ -14,10 +14,11 @@ const splits = args.filter((a) => a !== '--list');
 
 // `heldout-uncited`: the held-out pastes whose thread the catalogue's sources never cite (an entry's text
 // learnt from a held-out thread would make its paste easy; see bench/RESULTS.md).
-// `tune-r3` / `heldout-r3`: the third collection round's pastes of each part (measured before anything was tuned on them).
+// `tune-r3` / `heldout-r3` (and -r4): a collection round's pastes of each part (measured before anything was tuned on them).
 const select = (split: string): typeof realPastes => {
   if (split === 'heldout-uncited') return realPastes.filter((p) => p.split === 'heldout' && !citedByCatalogue(p.thread));
-  if (split.endsWith('-r3')) return realPastes.filter((p) => p.split === split.slice(0, -3) && p.round === 3);
+  const round = /^(tune|heldout)-r(\d)$/.exec(split);
+  if (round) return realPastes.filter((p) => p.split === round[1] && p.round === Number(round[2]));
   return realPastes.filter((p) => p.split === split);
 };
 for (const split of splits.length > 0 ? splits : ['tune', 'heldout', 'heldout-uncited', 'heldout-r3']) {
