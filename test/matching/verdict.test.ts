@@ -308,3 +308,14 @@ describe('knowledge added from the third round of real pastes', () => {
     expect(readSubject('the material was selected and the build deployed', []).platform).toBe(false);
   });
 });
+
+describe('knowledge added from the fourth round of real pastes', () => {
+  it("does not propose the platform's build-log restarts for a NATS user's own client error; the platform's watcher logging it is the entry", () => {
+    // nats-io/stan.go and stan.js threads: people new to NATS Streaming get the client's own timeout.
+    const user = 'Hi I am new to NATS. I started a NATS cluster using Docker and tried this ID as cluster id in stan connect:\nsc, err := stan.Connect("event-cluster", "client-1")\nI got this error:\n stan: connect request timeout (possibly wrong cluster ID?)';
+    expect(match(user).verdict).not.toBe('match');
+    const platform = 'build logs empty since the upgrade; kubewatch in devtroncd:\nkubewatch-6d5f8b7c9-tx4lm kubewatch level=error msg="err in publishing ci workflow status" err="stan: connect request timeout (possible wrong cluster ID?)"';
+    const r = match(platform);
+    expect(r.verdict === 'match' && r.matches[0]!.id).toBe('build-logs');
+  });
+});

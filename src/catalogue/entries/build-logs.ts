@@ -50,10 +50,6 @@ export const buildLogs: CatalogueEntry = {
       'logs tab is empty',
       'abort does nothing',
       'abort button does nothing',
-      'nats: timeout',
-      'nats: connection closed',
-      'nats: no servers available for connection',
-      'stan: connect request timeout',
       'build status stuck in running',
       'build stuck in starting even though the pod completed',
       'ci workflow status not updated',
@@ -67,7 +63,6 @@ export const buildLogs: CatalogueEntry = {
       'kubewatch',
       'devtron-nats',
       'devtron-stan',
-      'nats',
       'ci workflow',
       'workflow status',
       'abort',
@@ -93,6 +88,13 @@ export const buildLogs: CatalogueEntry = {
       'Error while publishing Request',
       'error while publishing message',
       'nats: no responders available for request',
+      // The NATS clients' own errors: any NATS user's application logs them (nats-io/stan.js and stan.go
+      // threads of people new to NATS Streaming), so they stand for the platform's broker only beside the
+      // platform's name or its watcher's, never alone; and "nats" is no context for them.
+      'nats: timeout',
+      'nats: connection closed',
+      'nats: no servers available for connection',
+      'stan: connect request timeout',
     ],
   },
   detector: {
