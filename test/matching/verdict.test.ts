@@ -318,4 +318,22 @@ describe('knowledge added from the fourth round of real pastes', () => {
     const r = match(platform);
     expect(r.verdict === 'match' && r.matches[0]!.id).toBe('build-logs');
   });
+
+  it("reads the ingress's 1 MB default named as the cause of a refused upload as 7.12", () => {
+    const r = match('If nginx was used as Ingress, the default max body size of 1MB was applied. This has blocked uploads of files > 1MB.');
+    expect(r.verdict === 'match' && r.matches[0]!.id).toBe('upload-too-large');
+  });
+
+  it('reads a service monitor spelled as two words, and the selector that leaves one out, as 7.14', () => {
+    const r = match('serviceMonitorNamespaceSelector does not discover service monitors in namespaces other than the chart\'s; no metrics are scraped from the service monitor of kube-prometheus-stack.');
+    expect(r.verdict === 'match' && r.matches[0]!.id).toBe('app-metrics-absent');
+  });
+
+  it("does not propose the controller's IAM policy for an explicit deny, which no allow lifts", () => {
+    const deny = '{"level":"error","logger":"controller-runtime.manager.controller.ingress","msg":"Reconciler error","error":"AccessDeniedException: User: arn:aws:sts::123456789012:assumed-role/eks-lbc/1 is not authorized to perform: waf-regional:GetWebACLForResource on resource: arn:aws:elasticloadbalancing:eu-west-1:123456789012:loadbalancer/app/k8s-game/abc with an explicit deny in a service control policy"}';
+    expect(match(deny).verdict).toBe('no-match');
+    const missing = deny.replace('with an explicit deny in a service control policy', 'because no identity-based policy allows the waf-regional:GetWebACLForResource action');
+    expect(match(missing).matches[0]?.id).toBe('load-balancer-unauthorized');
+  });
 });
+

@@ -29,6 +29,11 @@ export const appMetricsAbsent: CatalogueEntry = {
       'app metrics not coming',
       // The operator's troubleshooting guide asks "Has my ServiceMonitor been picked up by Prometheus?".
       'servicemonitor has not been picked up',
+      // Spelled as two words, and the selector that leaves a monitor out, as people put it.
+      'does not discover service monitors',
+      'service monitor not discovered',
+      'no metrics are scraped from the service monitor',
+      'selector omits the servicemonitor',
     ],
     // The same selector's siblings for pod monitors and rules (kube-prometheus-stack values.yaml).
     context: ['prometheus', 'servicemonitor', 'kube-prometheus-stack', 'operator', 'serviceMonitorNamespaceSelector', 'prometheus-operator', 'release: prometheus', 'targets', 'podMonitorSelectorNilUsesHelmValues'],

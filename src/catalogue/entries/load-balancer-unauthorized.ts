@@ -80,6 +80,11 @@ export const loadBalancerUnauthorized: CatalogueEntry = {
       // and a region it cannot read from the instance metadata (pkg/aws/cloud.go): no policy fixes those.
       'unable to resolve at least one subnet',
       'failed to introspect region from EC2Metadata',
+      // An explicit deny wins over any allow (AWS IAM's policy evaluation logic): AWS names it in the error
+      // ("… with an explicit deny in a service control policy", "… in an identity-based policy"), and no
+      // policy attached to the controller's role lifts it; a missing allow reads "because no identity-based
+      // policy allows …".
+      'with an explicit deny',
     ],
   },
   detector: {

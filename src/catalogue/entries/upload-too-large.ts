@@ -43,6 +43,14 @@ export const uploadTooLarge: CatalogueEntry = {
       // As people name the status in a sentence ("rejected by nginx with a 413 error").
       '413 error',
       'rejected with a 413',
+      // The cause in people's words: the ingress's default limit of 1 MB named, with what it blocks.
+      'default max body size of 1mb',
+      'max body size of 1mb',
+      'at its 1 mb default',
+      'default 1mb limit',
+      'default 1m limit',
+      'client_max_body_size=1m',
+      'upload files greater than',
     ],
     // Downstream: what the 413 page looks like to the tool behind it (the docker client pushing through
     // the ingress). Not this remedy: NGINX Inc's controller reads its own nginx.org/ annotation, and an
