@@ -133,7 +133,16 @@ interface Doc {
   readonly weight: number;
   /** Its most telling stem (the one fewest entries share): a sentence without it is about something else. */
   readonly rarest: string;
+  /** It says that something does not happen ("servicemonitor not discovered"): a sentence saying nothing of the kind is not it. */
+  readonly negated: boolean;
 }
+
+/**
+ * Stems with which a sentence says that something does not happen or went wrong. "Services have labels so we
+ * can target them with ServiceMonitors" shares the words of "servicemonitor not showing up in targets" and
+ * says the opposite: a feature request, an expectation, a how-to.
+ */
+const WRONG_WORDS = ['not', 'no', 'never', 'nothing', 'none', 'zero', 'without', 'unable', 'fail', 'error', 'err', 'missing', 'empty', 'blank', 'stuck', 'lost', 'gone', 'stopped', 'incomplete', 'disappeared'];
 
 /** The entries' phrases, titles and symptoms, indexed by stem; built once per entry set. */
 export interface BagIndex {
@@ -141,6 +150,9 @@ export interface BagIndex {
   readonly byStem: ReadonlyMap<string, readonly number[]>;
   readonly idf: ReadonlyMap<string, number>;
 }
+
+/** WRONG_WORDS as words() gives them. */
+const wrongStems = new Set(WRONG_WORDS.flatMap((w) => words(w)));
 
 export function buildBagIndex(entries: readonly CatalogueEntry[]): BagIndex {
   const texts: { entry: number; text: string; stems: string[] }[] = [];
@@ -159,6 +171,7 @@ export function buildBagIndex(entries: readonly CatalogueEntry[]): BagIndex {
     ...t,
     weight: t.stems.reduce((sum, s) => sum + idf.get(s)!, 0),
     rarest: t.stems.reduce((a, b) => (idf.get(b)! > idf.get(a)! ? b : a)),
+    negated: t.stems.includes('not'),
   }));
   const byStem = new Map<string, number[]>();
   docs.forEach((d, i) => {
@@ -191,9 +204,10 @@ export function bagMatches(index: BagIndex, stems: readonly string[], entryCount
     }
   }
   const best: (BagMatch | undefined)[] = new Array(entryCount).fill(undefined);
+  const saysWrong = [...present].some((s) => wrongStems.has(s));
   for (const [d, c] of covered) {
     const doc = index.docs[d]!;
-    if (!present.has(doc.rarest)) continue;
+    if (!present.has(doc.rarest) || (doc.negated && !saysWrong)) continue;
     const coverage = c.weight / doc.weight;
     const prev = best[doc.entry];
     if (!prev || coverage > prev.coverage || (coverage === prev.coverage && c.shared > prev.shared)) {

@@ -319,6 +319,14 @@ describe('knowledge added from the fourth round of real pastes', () => {
     expect(r.verdict === 'match' && r.matches[0]!.id).toBe('build-logs');
   });
 
+  it("does not read a sentence that wants something for one that says it is broken: the phrase's 'not' has no counterpart", () => {
+    // kubeovn/kube-ovn (a feature request): the words of "servicemonitor not showing up in targets", none of its sense.
+    const wish = 'With the v2 Helm chart, please make sure the Services have common labels so that we can target them with ServiceMonitors.';
+    expect(match(wish).verdict).toBe('no-match');
+    const broken = 'With the v2 Helm chart, the ServiceMonitor is not showing up in targets of kube-prometheus-stack.';
+    expect(match(broken).matches[0]?.id).toBe('app-metrics-absent');
+  });
+
   it("reads the ingress's 1 MB default named as the cause of a refused upload as 7.12", () => {
     const r = match('If nginx was used as Ingress, the default max body size of 1MB was applied. This has blocked uploads of files > 1MB.');
     expect(r.verdict === 'match' && r.matches[0]!.id).toBe('upload-too-large');
