@@ -71,6 +71,8 @@ function shownInPlace(lower: string, applied: string, defaults: ReadonlySet<stri
 function configLine(lower: string, at: number, diff: boolean): 'in-force' | 'removed' | 'none' {
   let dashes = 0;
   let i = at - 1;
+  // An annotation's key is the text behind its prefix (`nginx.ingress.kubernetes.io/proxy-body-size: 50m`).
+  if (lower[i] === '/') while (i >= 0 && isKeyChar(lower.charCodeAt(i))) i--;
   for (; i >= 0 && lower[i] !== '\n'; i--) {
     const c = lower[i]!;
     if (c === '-') dashes++;
@@ -79,6 +81,11 @@ function configLine(lower: string, at: number, diff: boolean): 'in-force' | 'rem
   // A list item under a diff's "-" (`-   - --flag`), or a line a unified diff removes (`-  --flag`).
   if (dashes > 1 || (diff && lower[i + 1] === '-')) return 'removed';
   return underNotInForce(lower, i) ? 'removed' : 'in-force';
+}
+
+/** A character of an annotation's prefix: a letter, a digit, a dot, a dash or the slash before the key. */
+function isKeyChar(c: number): boolean {
+  return (c >= 97 && c <= 122) || (c >= 48 && c <= 57) || c === 46 || c === 45 || c === 47;
 }
 
 /** Whether the block that ends at line break `end` is headed by a line that says it is not in force (patterns.notInForce). */

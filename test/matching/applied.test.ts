@@ -70,3 +70,14 @@ describe('what shows the fix in force', () => {
     expect(text).not.toContain('hunter2');
   });
 });
+
+describe("an annotation's key behind its prefix", () => {
+  it('reads the annotation in the pasted ingress as the fix in force, with or without words that it persists', () => {
+    // kubernetes/ingress-nginx (fourth round, tune): the body size raised, the 413 from elsewhere.
+    const paste = 'I have annotated the ingress with:\n  annotations:\n    kubernetes.io/ingress.class: nginx\n    ingress.kubernetes.io/proxy-body-size: 100M\nin order to upload some big files. I get a 500 because the subrequest fails with `client intended to send too large body`';
+    expect(verdictOf(paste)).toBe('applied upload-too-large');
+    expect(verdictOf(paste.replace('ingress.kubernetes.io/proxy-body-size', 'nginx.ingress.kubernetes.io/proxy-body-size'))).toBe('applied upload-too-large');
+    // At the controller's default it is not the guide's fix.
+    expect(verdictOf(paste.replace('100M', '1m'))).toBe('match upload-too-large');
+  });
+});
