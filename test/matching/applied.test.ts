@@ -81,3 +81,12 @@ describe("an annotation's key behind its prefix", () => {
     expect(verdictOf(paste.replace('100M', '1m'))).toBe('match upload-too-large');
   });
 });
+
+describe('the cookie remedy as people say they tried it', () => {
+  it('reads "tried clearing cookies, no luck" as the remedy tried, and "clearing cookies fixed it" as the entry', () => {
+    const loop = 'After a first successful login, the next time one tries to login the app gets stuck in a login redirect loop.';
+    expect(verdictOf(`${loop}\nTried clearing cookies and also the session from the admin, with no luck.`)).toBe('applied stale-session-cookie');
+    expect(verdictOf(`${loop}\nClearing cookies fixed it.`)).toBe('match stale-session-cookie');
+    expect(verdictOf(`${loop}\nShould I try clearing cookies?`)).toBe('match stale-session-cookie');
+  });
+});

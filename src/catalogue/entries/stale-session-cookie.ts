@@ -60,7 +60,7 @@ export const staleSessionCookie: CatalogueEntry = {
       'incognito',
     ],
     // The guide's remedy as people say they did it: with words saying the error persists, it is not proposed again.
-    applied: ['cleared the cookies', 'cleared cookies', 'deleted the cookies', 'deleted cookies', 'cleared all cookies', 'delete all session cookies', 'deleted the argocd.token', 'removed the cookie'],
+    applied: ['cleared the cookies', 'cleared cookies', 'deleted the cookies', 'deleted cookies', 'cleared all cookies', 'delete all session cookies', 'deleted the argocd.token', 'removed the cookie', 'clearing cookies', 'clearing the cookies', 'deleting cookies', 'deleting the cookies', 'clearing all cookies'],
   },
   detector: {
     kind: 'notObservable',
