@@ -3,7 +3,7 @@ import type { Calibration } from './types.js';
 /**
  * Written by `npx tsx bench/calibrate.ts --write` from the tune part of test/fixtures/real; do not edit by
  * hand. Remedies for any product: 91 answers, 75 right. Remedies acting on the platform or the apps it
- * deploys: 30 answers, 12 right.
+ * deploys: 29 answers, 12 right.
  */
 export const calibrationTable: Calibration = {
   generic: [
@@ -22,8 +22,8 @@ export const calibrationTable: Calibration = {
   ],
   platform: [
     {
-      score: 0.734,
-      right: 0.375
+      score: 0.736,
+      right: 0.387
     },
     {
       score: 0.952,

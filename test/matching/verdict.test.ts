@@ -343,5 +343,11 @@ describe('knowledge added from the fourth round of real pastes', () => {
     const missing = deny.replace('with an explicit deny in a service control policy', 'because no identity-based policy allows the waf-regional:GetWebACLForResource action');
     expect(match(missing).matches[0]?.id).toBe('load-balancer-unauthorized');
   });
+
+  it("does not label the platform's resources for an upgrade that meets another release's resource, only for one with no owner", () => {
+    const helm = (why: string): string => `helm upgrade --install devtron devtron/devtron-operator -n devtroncd --set installer.modules={cicd}\nError: Unable to continue with install: CustomResourceDefinition "workflows.argoproj.io" in namespace "" exists and cannot be imported into the current release: invalid ownership metadata; ${why}`;
+    expect(match(helm('annotation validation error: key "meta.helm.sh/release-name" must equal "devtron": current value is "argo"')).verdict).toBe('no-match');
+    expect(match(helm('label validation error: missing key "app.kubernetes.io/managed-by": must be set to "Helm"')).matches[0]?.id).toBe('upgrade-cannot-patch-database');
+  });
 });
 

@@ -37,6 +37,11 @@ export const upgradeCannotPatchDatabase: CatalogueEntry = {
       'invalid ownership metadata',
       'cannot be imported into the current release',
     ],
+    // Not this remedy: a resource another release owns. Helm (pkg/action/validate.go, requireValue) says
+    // "missing key …: must be set to …" for a resource with no owner, which labelling answers, and
+    // "key … must equal …: current value is …" for one that carries another release's name; labelling it
+    // for the platform would take it from that release.
+    excludes: ['current value is'],
   },
   // The error is the chart manager's upgrade output. The missing ownership labels it complains of are the
   // normal state of every installer-based install that is not being upgraded, so the cluster cannot tell.
