@@ -2,7 +2,7 @@ import type { Calibration } from './types.js';
 
 /**
  * Written by `npx tsx bench/calibrate.ts --write` from the tune part of test/fixtures/real; do not edit by
- * hand. Remedies for any product: 91 answers, 75 right. Remedies acting on the platform or the apps it
+ * hand. Remedies for any product: 90 answers, 75 right. Remedies acting on the platform or the apps it
  * deploys: 29 answers, 12 right.
  */
 export const calibrationTable: Calibration = {
@@ -12,8 +12,8 @@ export const calibrationTable: Calibration = {
       right: 0.5
     },
     {
-      score: 0.736,
-      right: 0.732
+      score: 0.735,
+      right: 0.745
     },
     {
       score: 0.968,

@@ -349,5 +349,11 @@ describe('knowledge added from the fourth round of real pastes', () => {
     expect(match(helm('annotation validation error: key "meta.helm.sh/release-name" must equal "devtron": current value is "argo"')).verdict).toBe('no-match');
     expect(match(helm('label validation error: missing key "app.kubernetes.io/managed-by": must be set to "Helm"')).matches[0]?.id).toBe('upgrade-cannot-patch-database');
   });
+
+  it("does not set the service monitors' selector for a pod monitor left out, which has a selector of its own", () => {
+    const pod = 'kube-prometheus-stack 16.10.0: this PodMonitor is NOT recognized by Prometheus, the target does not appear in prometheus';
+    expect(match(pod).verdict).toBe('no-match');
+    expect(match(pod.replace('PodMonitor', 'ServiceMonitor')).matches[0]?.id).toBe('app-metrics-absent');
+  });
 });
 

@@ -61,6 +61,12 @@ export const appMetricsAbsent: CatalogueEntry = {
       'PrometheusOperatorRejectedResources',
       'cannot list resource "endpoints"',
       'cannot list resource "endpointslices"',
+      // A pod monitor left out is its own selector's (podMonitorSelectorNilUsesHelmValues), which the guide's
+      // remedy does not set: the symptom told of a PodMonitor is not this remedy's.
+      'podmonitor is not',
+      'podmonitor not',
+      'podmonitors are not',
+      'podmonitors not',
     ],
   },
   detector: {
