@@ -11,7 +11,8 @@ const MARK = '[redacted]';
 export const redactionPatterns = {
   privateKey: /-----BEGIN [A-Z ]{0,40}PRIVATE KEY-----[^-]{0,20000}-----END [A-Z ]{0,40}PRIVATE KEY-----/g,
   bearer: /\b(bearer|basic)[ \t]+[A-Za-z0-9._~+/=-]{8,}/gi,
-  urlCredentials: /\b([a-z][a-z0-9+.-]{1,20}:\/\/[^\s:/@]{1,200}):[^\s@/]{1,200}@/gi,
+  // The user may be empty (`redis://:secret@redis:6379`).
+  urlCredentials: /\b([a-z][a-z0-9+.-]{1,20}:\/\/[^\s:/@]{0,200}):[^\s@/]{1,200}@/gi,
   // `auth` takes authorization, auth_token, …, but not the words authentic(ity) and author(ity):
   // Bolt's "Failed to verify authenticity: signature mismatch" keeps its words.
   keyValue:
@@ -19,9 +20,22 @@ export const redactionPatterns = {
     /(?<![A-Za-z0-9])(password|passwd|pwd|secret|token|api[_-]?key|apikey|access[_-]?key|private[_-]?key|credentials?|auth(?!entic|or(?!iz)))([A-Za-z0-9_.-]{0,40})(["']?[ \t]{0,10}[:=][ \t]{0,10}["']?)((?<=")[^"\n]{1,4000}|(?<=')[^'\n]{1,4000}|(?<!["'])[^\s"',;}]{1,4000})/gi,
   // An environment variable whose name ends in the word (PGPASSWORD=, MYSQLPASSWORD=, DB_PASS=), which
   // keyValue's start-of-word anchor does not see.
-  envSecret: /\b([A-Z][A-Z0-9_]{0,30}(?:PASSWORD|PASSWD|PASS|PWD|SECRET|TOKEN)=)([^\s"',;]{1,4000})/g,
-  // A command-line flag with its value after a space: `--password Sup3r`, `--token abc`.
-  flagSecret: /(--(?:password|passwd|token|secret|api-key|access-key)[ \t]+)(?!-)([^\s"']{1,4000})/gi,
+  // Quoted too, and with a JSON string's escaped quote (`PGPASSWORD='…'`, `PGPASSWORD=\\"…\\"`).
+  envSecret: /\b([A-Z][A-Z0-9_]{0,30}(?:PASSWORD|PASSWD|PASS|PWD|SECRET|TOKEN)=)(\\?["']?)([^\s"'\\,;]{1,4000})/g,
+  // A command-line flag with its value after a space: `--password Sup3r`, `--token abc`, `--password 'a b'`.
+  flagSecret: /(--(?:password|passwd|token|secret|api-key|access-key)[ \t]+)(?:(["'])([^"'\n]{1,4000})(["'])|(?![-"'])([^\s"']{1,4000}))/gi,
+  // An authorization header's credentials after its scheme (`Authorization: Token …`, `Authorization: Digest …`):
+  // the scheme stays, what follows it goes.
+  authScheme: /\b(authorization["']?[ \t]{0,10}[:=][ \t]{0,10}["']?(?:token|digest|negotiate|apikey|key)[ \t]+)([^\s"',;}]{1,4000})/gi,
+  // A camelCase key that ends in the word (`clientSecret: …`, `adminPassword=…`, `accessToken: …`), which
+  // keyValue's start-of-word anchor does not see.
+  camelSecret: /(?<![A-Za-z0-9])([a-z][a-z0-9]{0,30}(?:Password|Passwd|Secret|Token|ApiKey|AccessKey|PrivateKey|Credentials?))(["']?[ \t]{0,10}[:=][ \t]{0,10}["']?)((?<=")[^"\n]{1,4000}|(?<=')[^'\n]{1,4000}|(?<!["'])[^\s"',;}]{1,4000})/g,
+  // A YAML key in capitals that ends in the word (`DB_PASS: …`, `REDIS_PASSWORD: "…"`), at the start of a line.
+  yamlEnvSecret: /^([ \t]{0,40}(?:-[ \t]{1,4})?[A-Z][A-Z0-9_]{0,30}(?:PASSWORD|PASSWD|PASS|PWD|SECRET|TOKEN):[ \t]{1,10})(["']?)([^\s"',;]{1,4000})/gm,
+  // A kubeconfig's client key and token (`client-key-data: LS0t…`).
+  kubeconfigKey: /\b(client-key-data:[ \t]{0,10})([A-Za-z0-9+/=]{8,20000})/g,
+  // A private key block cut before its end line: the block from its start to where the base64 runs out.
+  privateKeyCut: /-----BEGIN [A-Z ]{0,40}PRIVATE KEY-----\r?\n[A-Za-z0-9+/=\s]{1,20000}/g,
   // A password in a sentence, when it looks like one (a digit or a symbol in it): "the password is Sup3r!".
   proseSecret: /\b(pass(?:word|wd|phrase)[ \t]+(?:is|was)[ \t]+["'`]?)([^\s"'`]{0,100}[0-9!@#$%^&*][^\s"'`]{0,100})/gi,
   // The secret that follows its access key id on the same line.
@@ -35,51 +49,134 @@ export const redactionPatterns = {
 
 /** Values too plain to be a secret (`password: true`, `token: null`, a `${VAR}` reference). */
 function harmless(value: string): boolean {
-  return /^(?:true|false|null|none|undefined|bearer|basic|""|''|\*+|\[redacted\])$/i.test(value) || value.startsWith('${') || value.startsWith('<');
+  return /^(?:true|false|null|none|undefined|bearer|basic|token|digest|negotiate|""|''|\*+|\[redacted\])$/i.test(value) || value.startsWith('${') || value.startsWith('<');
 }
 
-/** Tools whose `login` takes the password after `-p` (`docker login -u ci -p …`, `helm registry login … -p …`). */
-const LOGIN_TOOLS = new Set(['docker', 'podman', 'nerdctl', 'buildah', 'skopeo', 'oras', 'helm', 'crane', 'regctl']);
+/** Tools that take the password after `-p` without a `login` word (`sshpass -p …`, `mongosh -u admin -p …`). */
+const DASH_P_TOOLS = new Set(['sshpass', 'mongo', 'mongosh', 'mongodump', 'mongorestore', 'mongoexport', 'mongoimport']);
+/** Tools that take the password after `-a` (`redis-cli -a …`). */
+const DASH_A_TOOLS = new Set(['redis-cli']);
 /** Tools that take the password glued to `-p` (`mysql -u root -pSecret`); their `-P` is the port. */
-const GLUED_TOOLS = new Set(['mysql', 'mysqldump', 'mysqladmin', 'mariadb']);
+const GLUED_TOOLS = new Set(['mysql', 'mysqldump', 'mysqladmin', 'mariadb', 'mysqlsh']);
+/** Tools that take `user:password` after `-u` or `--user` (`curl -u admin:…`). */
+const USER_PASS_TOOLS = new Set(['curl']);
+/** Characters around a command word that belong to the shell, not to the word (`$(docker`, `"docker`, `build;docker`). */
+const SHELL_PUNCTUATION = '"\'`$();&|{}';
+/** Characters that end an unquoted value and belong to what surrounds it (`-p secret)`, `-p secret"`). */
+const VALUE_END = '"\'`);&|}';
+
+/** What a command line has said so far about the flags that carry a password. */
+interface CommandState {
+  command: boolean;
+  login: boolean;
+  dashP: boolean;
+  dashA: boolean;
+  glued: boolean;
+  userPass: boolean;
+}
+
+const freshState = (): CommandState => ({ command: false, login: false, dashP: false, dashA: false, glued: false, userPass: false });
+
+/** The program a word names, past the shell's punctuation, a path and `.exe`: `$(/usr/bin/docker.exe` → `docker`. */
+function programOf(word: string): string {
+  let start = 0;
+  for (let i = 0; i < word.length; i++) if (SHELL_PUNCTUATION.includes(word[i]!)) start = i + 1;
+  let end = word.length;
+  while (end > start && SHELL_PUNCTUATION.includes(word[end - 1]!)) end--;
+  let name = word.slice(start, end).toLowerCase();
+  name = name.slice(name.lastIndexOf('/') + 1).slice(name.lastIndexOf('\\') + 1);
+  return name.endsWith('.exe') ? name.slice(0, -4) : name;
+}
 
 /**
- * Passwords given to a command line as `-p`: after a registry login's `-p`, and glued to mysql's. Elsewhere
- * `-p` is a port or a publish flag (psql, docker run) and is kept. Read token by token, a line at a time.
+ * Replaces the value that starts at `offset` in `parts[i]` (a word of a line split with its separators) by
+ * the mark: a quoted value up to its closing quote, across words; an unquoted one up to the shell's
+ * punctuation after it. Variables (`$PASS`) and what is not a secret stay.
+ */
+function redactValueAt(parts: string[], i: number, offset: number): void {
+  const word = parts[i];
+  if (word === undefined) return;
+  const head = word.slice(0, offset);
+  let rest = word.slice(offset);
+  const escaped = rest.startsWith('\\"') || rest.startsWith("\\'");
+  const quote = escaped ? rest.slice(0, 2) : rest[0] === '"' || rest[0] === "'" ? rest[0] : '';
+  if (quote) {
+    rest = rest.slice(quote.length);
+    const close = rest.indexOf(quote);
+    if (close >= 0) {
+      if (close > 0 && !rest.startsWith('$')) parts[i] = `${head}${quote}${MARK}${rest.slice(close)}`;
+      return;
+    }
+    // The closing quote is in a later word: everything up to it goes, spaces and all.
+    for (let j = i + 2; j < parts.length; j += 2) {
+      const at = parts[j]!.indexOf(quote);
+      if (at < 0) continue;
+      parts.splice(i, j - i + 1, `${head}${quote}${MARK}${parts[j]!.slice(at)}`);
+      return;
+    }
+    parts.splice(i, parts.length - i, `${head}${quote}${MARK}`);
+    return;
+  }
+  let end = 0;
+  while (end < rest.length && !VALUE_END.includes(rest[end]!)) end++;
+  const value = rest.slice(0, end);
+  if (value === '' || value.startsWith('-') || value.startsWith('$') || harmless(value)) return;
+  parts[i] = `${head}${MARK}${rest.slice(end)}`;
+}
+
+/**
+ * Passwords given on a command line by flag: after `-p` of any `… login` (docker, podman, helm registry, oc,
+ * az acr, cf, …) and of sshpass or the mongo shells, glued to mysql's `-p`, after redis-cli's `-a`, and the
+ * password half of curl's `-u user:password`. Elsewhere `-p` is a port or a publish flag (psql, docker run)
+ * and is kept. Read word by word, a line at a time; a line ending in a backslash goes on in the next.
  */
 function commandLinePasswords(text: string): string {
-  if (!text.includes('-p')) return text;
+  if (!text.includes('-p') && !text.includes('-a') && !text.includes('-u')) return text;
+  let carried: CommandState | undefined;
   return text
     .split('\n')
     .map((line) => {
-      if (!line.includes('-p')) return line;
+      const state = carried ?? freshState();
+      carried = line.trimEnd().endsWith('\\') ? state : undefined;
+      // A line that goes on in the next is read even without a flag: its command words count there.
+      if (!carried && !line.includes('-p') && !line.includes('-a') && !line.includes('-u') && !state.login) return line;
       const parts = line.split(/([ \t]+)/);
-      const base = (word: string): string => word.slice(word.lastIndexOf('/') + 1).toLowerCase();
-      let login = false;
-      let glued = false;
-      let tool = false;
       for (let i = 0; i < parts.length; i += 2) {
         const word = parts[i]!;
-        if (LOGIN_TOOLS.has(base(word))) tool = true;
-        else if (tool && word === 'login') login = true;
-        if (GLUED_TOOLS.has(base(word))) glued = true;
-        if (login && word === '-p' && i + 2 < parts.length) {
-          const value = parts[i + 2]!;
-          const quote = value[0] === '"' || value[0] === "'" ? value[0] : '';
-          if (!value.startsWith('-') && !harmless(value)) {
-            // A quoted password may hold spaces: everything up to its closing quote goes.
-            let end = i + 2;
-            if (quote && !(value.length > 1 && value.endsWith(quote))) while (end + 2 < parts.length && !parts[end]!.endsWith(quote)) end += 2;
-            const closing = quote && parts[end]!.endsWith(quote) ? quote : '';
-            parts.splice(i + 2, end - i - 1, `${quote}${MARK}${closing}`);
-          }
-        } else if (glued && word.startsWith('-p') && word.length > 2 && !harmless(word.slice(2))) {
-          parts[i] = `-p${MARK}`;
+        if (word === '') continue;
+        const program = programOf(word);
+        if (program === 'login' && state.command) state.login = true;
+        if (DASH_P_TOOLS.has(program)) state.dashP = true;
+        if (DASH_A_TOOLS.has(program)) state.dashA = true;
+        if (GLUED_TOOLS.has(program)) state.glued = true;
+        if (USER_PASS_TOOLS.has(program)) state.userPass = true;
+        if (!word.startsWith('-')) state.command = true;
+        if (word.startsWith('--')) {
+          if (state.userPass && word === '--user') redactUserPass(parts, i + 2);
+          else if (state.userPass && word.startsWith('--user=')) redactUserPass(parts, i, 7);
+          continue;
         }
+        if (state.login || state.dashP) {
+          if (word === '-p') redactValueAt(parts, i + 2, 0);
+          else if (word.startsWith('-p=')) redactValueAt(parts, i, 3);
+          else if (word.startsWith('-p') && word.length > 2) redactValueAt(parts, i, 2);
+        } else if (state.glued && word.startsWith('-p') && word.length > 2) {
+          redactValueAt(parts, i, word.startsWith('-p=') ? 3 : 2);
+        }
+        if (state.dashA && word === '-a') redactValueAt(parts, i + 2, 0);
+        if (state.userPass && word === '-u') redactUserPass(parts, i + 2);
       }
       return parts.join('');
     })
     .join('\n');
+}
+
+/** The password half of `user:password` at `parts[i]` (from `offset`), when there is one. */
+function redactUserPass(parts: string[], i: number, offset = 0): void {
+  const word = parts[i];
+  if (word === undefined) return;
+  const colon = word.indexOf(':', offset);
+  if (colon > offset && colon + 1 < word.length) redactValueAt(parts, i, colon + 1);
 }
 
 /** The text with every secret-looking value replaced by `[redacted]`. */
@@ -87,11 +184,18 @@ export function redact(text: string): string {
   const p = redactionPatterns;
   return commandLinePasswords(text)
     .replace(p.privateKey, `-----BEGIN PRIVATE KEY----- ${MARK} -----END PRIVATE KEY-----`)
+    .replace(p.privateKeyCut, `-----BEGIN PRIVATE KEY----- ${MARK}\n`)
     .replace(p.bearer, (_m, scheme: string) => `${scheme} ${MARK}`)
     .replace(p.urlCredentials, (_m, userPart: string) => `${userPart}:${MARK}@`)
+    .replace(p.authScheme, (m, scheme: string, value: string) => (harmless(value) ? m : `${scheme}${MARK}`))
     .replace(p.keyValue, (m, word: string, rest: string, sep: string, value: string) => (harmless(value) ? m : `${word}${rest}${sep}${MARK}`))
-    .replace(p.envSecret, (m, name: string, value: string) => (harmless(value) ? m : `${name}${MARK}`))
-    .replace(p.flagSecret, (m, flag: string, value: string) => (harmless(value) ? m : `${flag}${MARK}`))
+    .replace(p.envSecret, (m, name: string, quote: string, value: string) => (harmless(value) ? m : `${name}${quote}${MARK}`))
+    .replace(p.yamlEnvSecret, (m, name: string, quote: string, value: string) => (harmless(value) ? m : `${name}${quote}${MARK}`))
+    .replace(p.camelSecret, (m, word: string, sep: string, value: string) => (harmless(value) ? m : `${word}${sep}${MARK}`))
+    .replace(p.kubeconfigKey, (_m, key: string) => `${key}${MARK}`)
+    .replace(p.flagSecret, (m, flag: string, open: string | undefined, quoted: string | undefined, close: string | undefined, bare: string | undefined) =>
+      open ? `${flag}${open}${MARK}${close}` : harmless(bare ?? '') ? m : `${flag}${MARK}`,
+    )
     .replace(p.proseSecret, (_m, words: string) => `${words}${MARK}`)
     .replace(p.awsPair, (_m, _id: string, sep: string) => `${MARK}${sep}${MARK}`)
     .replace(p.slackToken, MARK)

@@ -29,6 +29,33 @@ describe('redacting pasted text', () => {
     ['helm registry login harbor.acme.io -u admin -p Harbor12345 --insecure', 'helm registry login harbor.acme.io -u admin -p [redacted] --insecure'],
     ['sudo podman login quay.io -u bot -p "s3cr3t pass"', 'sudo podman login quay.io -u bot -p "[redacted]"'],
     ['mysql -h db -u root -pHunter2secret orders', 'mysql -h db -u root -p[redacted] orders'],
+    // Found by the next try: other logins, glued and quoted forms, camelCase keys, schemes, empty user names.
+    ['docker login -u ci -pSECRET2bbb reg.example.com: unauthorized', 'docker login -u ci -p[redacted] reg.example.com: unauthorized'],
+    ['docker login -u ci -p=SECRET2bbb reg.example.com', 'docker login -u ci -p=[redacted] reg.example.com'],
+    ['+ oc login -u kubeadmin -p SECRET8aaa https://api.crc.testing:6443; psql -c x', '+ oc login -u kubeadmin -p [redacted] https://api.crc.testing:6443; psql -c x'],
+    ['az acr login -n reg -u app -p SECRETaz1', 'az acr login -n reg -u app -p [redacted]'],
+    ['run: "docker login -u ci -p SECRETq1 reg.io"', 'run: "docker login -u ci -p [redacted] reg.io"'],
+    ['x=$(docker login -u ci -p SECRETq2 reg.io)', 'x=$(docker login -u ci -p [redacted] reg.io)'],
+    ['make build;docker login -u ci -p SECRETq3 reg.io', 'make build;docker login -u ci -p [redacted] reg.io'],
+    ['docker.exe login -u ci -p SECRETq4 reg.io', 'docker.exe login -u ci -p [redacted] reg.io'],
+    ["mysql -u root -p'my SECRET21x' -e 'drop database x'", "mysql -u root -p'[redacted]' -e 'drop database x'"],
+    ['mysql -u root -p"SECRET 66" orders', 'mysql -u root -p"[redacted]" orders'],
+    ['sshpass -p SECRETssh ssh root@db', 'sshpass -p [redacted] ssh root@db'],
+    ['redis-cli -h redis -a SECRETredis ping', 'redis-cli -h redis -a [redacted] ping'],
+    ['mongosh -u admin -p SECRETmongo', 'mongosh -u admin -p [redacted]'],
+    ['curl -u admin:SECRET73 https://x', 'curl -u admin:[redacted] https://x'],
+    ['curl --user admin:SECRET74 https://x', 'curl --user admin:[redacted] https://x'],
+    ['  clientSecret: SECRET29x', '  clientSecret: [redacted]'],
+    ['adminPassword: SECRETap accessToken: SECRETat', 'adminPassword: [redacted] accessToken: [redacted]'],
+    ['  DB_PASS: SECRETdbp', '  DB_PASS: [redacted]'],
+    ["PGPASSWORD='SECRET24ccc' psql -h db", "PGPASSWORD='[redacted]' psql -h db"],
+    ['PGPASSWORD="SECRET24ddd" psql -h db', 'PGPASSWORD="[redacted]" psql -h db'],
+    ['{"msg":"PGPASSWORD=\\"SECRETpg\\" psql: ERROR"}', '{"msg":"PGPASSWORD=\\"[redacted]\\" psql: ERROR"}'],
+    ["argocd login cd --password 'SEC RET'", "argocd login cd --password '[redacted]'"],
+    ['argocd login cd --password "SECRETpw"', 'argocd login cd --password "[redacted]"'],
+    ['Authorization: Token SECRET27abc', 'Authorization: Token [redacted]'],
+    ['url redis://:SECRETr@redis:6379/0', 'url redis://:[redacted]@redis:6379/0'],
+    ['    client-key-data: LS0tLS1CRUdJTiBSU0EgUFJJVkFURSBLRVktLS0tLQo=', '    client-key-data: [redacted]'],
   ])('%s', (input, expected) => {
     expect(redact(input)).toBe(expected);
   });
@@ -38,8 +65,18 @@ describe('redacting pasted text', () => {
     expect(redact(`tls.key: |\n${pem}\nafter`)).toBe('tls.key: |\n-----BEGIN PRIVATE KEY----- [redacted] -----END PRIVATE KEY-----\nafter');
   });
 
+  it('redacts a registry login carried over to its next line by a backslash', () => {
+    expect(redact('docker login registry.acme.io \\\n  -u ci \\\n  -p SECRETml1')).toBe('docker login registry.acme.io \\\n  -u ci \\\n  -p [redacted]');
+  });
+
+  it('removes a private key block that was cut before its end line', () => {
+    const cut = 'tls.key: |\n-----BEGIN RSA PRIVATE KEY-----\nMIIEowIBAAKCAQEAsecretsecret\nabcdefSECRETline\n';
+    expect(redact(cut)).not.toContain('SECRET');
+    expect(redact(cut)).toContain('[redacted]');
+  });
+
   it("keeps a `-p` that is a port or a publish flag: psql's, docker run's, mysql's capital -P", () => {
-    for (const line of ['psql -h db -p 5432 -U devtron orchestrator', 'docker run -p 8080:80 nginx', 'mysql -h db -P 3306 -u root -p', 'kubectl port-forward -n devtroncd svc/devtron-service 8000:80 -p', 'docker login -u ci --password-stdin registry.acme.io']) {
+    for (const line of ['psql -h db -p 5432 -U devtron orchestrator', 'docker run -p 8080:80 nginx', 'mysql -h db -P 3306 -u root -p', 'kubectl port-forward -n devtroncd svc/devtron-service 8000:80 -p', 'docker login -u ci --password-stdin registry.acme.io', 'mysql -u root -u admin orders', 'curl -u admin https://x', 'the token expired yesterday', 'Authorization: Bearer [redacted]']) {
       expect(redact(line)).toBe(line);
     }
   });
