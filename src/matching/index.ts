@@ -45,7 +45,11 @@ export function match(text: string, entries: readonly CatalogueEntry[] = catalog
   // ranked below it are never shown as more likely than it.
   const table = calibration[remedyKind(entries[decision.order[0]!.entry]!)];
   const matches = decision.order.map((s) => candidate(s, entries[s.entry]!, text, table));
-  return decision.verdict === 'ask' ? { verdict: 'ask', matches, why: decision.why } : { verdict: 'match', matches };
+  if (decision.verdict === 'ask') return { verdict: 'ask', matches, why: decision.why };
+  // The proposed entry may come first for its subject rather than its score (verdict.ts): an alternative
+  // ranked below it is never shown as more likely than the entry whose fix is proposed.
+  const proposed = matches[0]!.confidence;
+  return { verdict: 'match', matches: matches.map((m, i) => (i > 0 && m.confidence > proposed ? { ...m, confidence: proposed } : m)) };
 }
 
 function firstLine(s: Scored): number {

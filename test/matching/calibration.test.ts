@@ -66,4 +66,16 @@ describe('the confidence shown', () => {
     expect(mixed.matches.map((m) => m.id)).toEqual(['rollout-crds-outdated', 'app-metrics-absent']);
     for (const m of mixed.matches.slice(1)) expect(m.confidence).toBeLessThanOrEqual(mixed.matches[0]!.confidence);
   });
+
+  it('never shows an alternative of a match as more likely than the entry whose fix is proposed, even when the subject put that entry first', () => {
+    // Found by an attacker's try: the cookie proposed at 56% with the body size "also possible" at 76%.
+    for (const paste of ['argocd.token\nupload fails for large files\n', 'panel with id 2 not found\n413 error\n']) {
+      const r = match(paste);
+      if (r.verdict !== 'match') continue;
+      for (const m of r.matches.slice(1)) expect(m.confidence).toBeLessThanOrEqual(r.matches[0]!.confidence);
+    }
+    const r = match('argocd.token\nupload fails for large files\n');
+    expect(r.verdict === 'match' && r.matches.map((m) => m.id)).toEqual(['stale-session-cookie', 'upload-too-large']);
+  });
 });
+
