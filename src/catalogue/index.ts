@@ -134,26 +134,42 @@ export function checkCatalogue(entries: CatalogueEntry[]): CatalogueEntry[] {
   return entries;
 }
 
+/** Words that say nothing about which entry is meant ("not-working", "the-app", "error"): never a shared word. */
+const GENERIC_WORDS = new Set(
+  'not working works work error errors failed failing fails fail failure cannot broken issue problem fix fixed the and for with from when what how why ready running stuck app apps after before new old all any does doesn dont into this that'.split(' '),
+);
+/** A word in the texts of more entries than this tells them apart from none. */
+const TELLING_SPREAD = 5;
+
+/** One entry's words, for closestIds: its id's words, its title's and phrases' words, and neighbouring words joined. */
+const entryWords = catalogue.map((e) => {
+  const list = `${e.id} ${e.title} ${e.signatures.phrases.join(' ')}`.toLowerCase().split(/[^a-z0-9]+/).filter((w) => w.length > 0);
+  // "gitsensor" is git-sensor written without its dash: two neighbouring words of three letters or more, joined.
+  // Not two small ones ("no such" is no word of its own, so "nosuch" shares nothing).
+  const joinedPairs = list.slice(1).flatMap((w, i) => (w.length > 2 && list[i]!.length > 2 ? [list[i]! + w] : []));
+  return { id: e.id, idWords: e.id.split('-'), words: new Set([...list, ...joinedPairs]) };
+});
+
+/** Whether a typed word names one of the entry's words: whole, its id's word in the plural ("log" of "logs"), or a long word's start. */
+function names(entry: (typeof entryWords)[number], word: string): boolean {
+  return entry.words.has(word) || entry.idWords.some((w) => w === `${word}s` || (word.length >= 5 && w.length > word.length && w.startsWith(word)));
+}
+
 /**
- * The ids closest to what a user typed, best first: shared words with the id or title count most,
- * then spelling distance. Used to answer an unknown id.
+ * The ids closest to what a user typed, best first: shared telling words (whole words of the id, title or
+ * phrases, in few entries, not generic ones) count most, then spelling distance. Used to answer an unknown id.
  */
 export function closestIds(input: string, limit = 3): string[] {
   const typed = input.trim().toLowerCase();
-  const words = typed.split(/[^a-z0-9]+/).filter((w) => w.length > 2);
-  const scored = catalogue.map((e) => {
-    const hay = `${e.id} ${e.title} ${e.signatures.phrases.join(' ')}`.toLowerCase();
-    const list = hay.split(/[^a-z0-9]+/).filter((w) => w.length > 0);
-    const hayWords = new Set(list);
-    // "gitsensor" is git-sensor written without its dash: two neighbouring words of three letters or more, joined.
-    // Not two small ones ("no such" is no word of its own, so "nosuch" shares nothing).
-    const joinedPairs = new Set(list.slice(1).flatMap((w, i) => (w.length > 2 && list[i]!.length > 2 ? [list[i]! + w] : [])));
-    // Short words count only whole ("log" is not "login"); longer ones may be part of a word.
-    const shared = words.filter((w) => (w.length < 5 ? hayWords.has(w) : hay.includes(w) || joinedPairs.has(w))).length;
-    return { id: e.id, shared, dist: editDistance(typed, e.id) };
+  const words = typed.split(/[^a-z0-9]+/).filter((w) => w.length > 2 && !GENERIC_WORDS.has(w));
+  const telling = words.filter((w) => {
+    const spread = entryWords.filter((e) => names(e, w)).length;
+    return spread > 0 && spread <= TELLING_SPREAD;
   });
+  const scored = entryWords.map((e) => ({ id: e.id, shared: telling.filter((w) => names(e, w)).length, dist: editDistance(typed, e.id) }));
   scored.sort((a, b) => b.shared - a.shared || a.dist - b.dist || a.id.localeCompare(b.id));
-  // Only ids that share a word or are a near-spelling: suggesting unrelated ids helps nobody.
-  const near = (s: { shared: number; dist: number; id: string }) => s.shared > 0 || s.dist <= Math.max(2, Math.floor(Math.max(typed.length, s.id.length) * 0.4));
+  // Only ids that share as many telling words as the best, or are a near-spelling: suggesting unrelated ids helps nobody.
+  const most = scored[0]?.shared ?? 0;
+  const near = (s: { shared: number; dist: number; id: string }) => (s.shared > 0 && s.shared === most) || s.dist <= Math.max(2, Math.floor(Math.max(typed.length, s.id.length) * 0.4));
   return scored.filter(near).slice(0, limit).map((s) => s.id);
 }

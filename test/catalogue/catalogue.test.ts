@@ -59,6 +59,10 @@ describe('the catalogue', () => {
     // Letters that only run across small words of a phrase ("no such") are not a shared word: nothing is close to it.
     expect(closestIds('nosuch-entry')).toEqual([]);
     expect(closestIds('gitsensor-stuck')[0]).toBe('git-sensor-stuck');
+    // Generic words and words many entries use name no entry (found by an attacker's try).
+    for (const typed of ['not-working', 'node-not-ready', 'the-app-and-the-db', 'error', 'failed', 'cannot', 'etcd-backup-failed']) expect(closestIds(typed)).toEqual([]);
+    expect(closestIds('image-pull').sort()).toEqual(['database-image-pull', 'image-pull-private-registry']);
+    expect(closestIds('password')[0]).toBe('admin-password');
     expect(findEntry('7.4')?.id).toBe('build-logs');
     expect(findEntry('5.4')?.id).toBe('stale-session-cookie');
   });

@@ -46,7 +46,7 @@ describe('the /platform command and its guards', () => {
     expect(res.status).toBe(200);
     const body = res.json as { response_type: string; text: string; blocks: unknown };
     expect(body.response_type).toBe('ephemeral');
-    expect(body.text).toMatch(/^There is no remedy `build-log`\. Closest: build-logs, /);
+    expect(body.text).toMatch(/^There is no remedy `build-log`\. Closest: build-logs\./);
     expect(blocksText(body.blocks)).toContain('`build-logs`');
   });
 

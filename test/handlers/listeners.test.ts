@@ -107,7 +107,7 @@ describe('the Slack listeners, called with injected ack, respond and payloads', 
       const before = { posts: posts(), jobs: (await stack.queue.getJobs(['waiting', 'active', 'delayed', 'completed'])).length };
       const slack = await platform('fix build-log');
       expect(slack.acks[0]).toMatchObject({ response_type: 'ephemeral' });
-      expect(ackText(slack)).toMatch(/^There is no remedy `build-log`\. Closest: build-logs, /);
+      expect(ackText(slack)).toMatch(/^There is no remedy `build-log`\. Closest: build-logs\./);
       expect(ackBlocks(slack)).toContain('`build-logs`');
       expect(slack.responses).toEqual([]);
       expect(posts()).toBe(before.posts);
