@@ -355,5 +355,11 @@ describe('knowledge added from the fourth round of real pastes', () => {
     expect(match(pod).verdict).toBe('no-match');
     expect(match(pod.replace('PodMonitor', 'ServiceMonitor')).matches[0]?.id).toBe('app-metrics-absent');
   });
+
+  it("does not repair rollouts' last-applied annotation for a JSON patch the person wrote", () => {
+    const own = "kubectl patch deploy api --type=json -p '[{\"op\": \"replace\", \"path\": \"/spec/replicas\" 3}]'\nerror: Invalid JSON Patch\nThe request is invalid: Invalid JSON Document";
+    expect(match(own).verdict).toBe('no-match');
+    expect(match('argocd sync of the rollout failed: one or more objects failed to apply, reason: Invalid JSON Document').matches[0]?.id).toBe('rollout-invalid-json');
+  });
 });
 

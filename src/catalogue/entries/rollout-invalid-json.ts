@@ -20,6 +20,9 @@ export const rolloutInvalidJson: CatalogueEntry = {
     // objects failed to apply, reason: invalid JSON document"), argoproj/argo-cd#3657 (kubectl edit leaving
     // last-applied-configuration invalid), the Kubernetes declarative-config documentation.
     downstream: ['looking for beginning of object key string', 'unexpected end of JSON input', 'error unmarshaling JSON'],
+    // Not this remedy: a JSON patch the person wrote (`kubectl patch --type=json -p '…'`, the jsonpatch
+    // library's "Invalid JSON Patch"); the annotation is not what failed to parse.
+    excludes: ['Invalid JSON Patch', '--type=json', '--type json'],
   },
   detector: { kind: 'lastAppliedJson', custom: 'rollout', namespace: 'platformNamespace' },
   stages: [
