@@ -18,7 +18,7 @@ Usage:
   platform-medic sim [--port N] [--kubeconfig PATH] [--broken ENTRY[:DEPTH]]
                                              serve the simulated cluster alone and write a kubeconfig for it
   platform-medic match [--json] [FILE]       match an error (a file, or standard input) to the catalogue;
-                                             exit 0 on a match, 1 on none, 2 on bad input
+                                             exit 0 on a match, 1 on an ask or none, 2 on bad input
   platform-medic doctor [--json] [--cluster NAME | --kubeconfig PATH [--context C]] [--broken ENTRY[:DEPTH]]
                                              check a cluster for every symptom of the guide (read-only; a fresh
                                              simulated cluster when none is named): exit 0 none present, 1 some

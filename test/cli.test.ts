@@ -163,6 +163,15 @@ describe('exit codes: bad input is 2 with one line, on every subcommand', spawni
     badInput(cli(['values', 'check', binary]), 'platform-medic values check: binary input: not text');
   });
 
+  it("reads a log that Windows PowerShell 5 wrote (UTF-16 with its byte-order mark) as text, not as binary", () => {
+    const paste = 'E0101 12:00:00 client intended to send too large body: 52428800 bytes\r\n413 Request Entity Too Large from ingress-nginx\r\n';
+    const le = join(dir, 'ps5.log');
+    writeFileSync(le, Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(paste, 'utf16le')]));
+    const r = cli(['match', le, '--json']);
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.out).matches[0].id).toBe('upload-too-large');
+  });
+
   it('a --context the kubeconfig lacks is exit 2 for doctor and terminal, naming the contexts it has', () => {
     const kubeconfig = join(dir, 'kubeconfig');
     writeFileSync(

@@ -43,6 +43,20 @@ async function readFileCapped(file: string, maxBytes: number, limit: string): Pr
 }
 
 /**
+ * The text of the bytes: UTF-8, or UTF-16 when they start with its byte-order mark (what Windows
+ * PowerShell 5's `>` writes); a UTF-8 byte-order mark is dropped.
+ */
+function decode(bytes: Buffer): string {
+  if (bytes[0] === 0xff && bytes[1] === 0xfe) return bytes.subarray(2).toString('utf16le');
+  if (bytes[0] === 0xfe && bytes[1] === 0xff) {
+    const swapped = Buffer.from(bytes.subarray(2, 2 + ((bytes.length - 2) & ~1)));
+    return swapped.swap16().toString('utf16le');
+  }
+  const text = bytes.toString('utf8');
+  return text.startsWith('\ufeff') ? text.slice(1) : text;
+}
+
+/**
  * Reads a file, or standard input when there is none (or `-`), refusing more than `maxBytes` with a
  * sentence that ends in `limit` (e.g. "match reads up to 10 MB") rather than reading it all first.
  * The same rules hold for every command that reads input: a file that cannot be read, empty input
@@ -59,7 +73,7 @@ export async function readInput(file: string | undefined, stdin: NodeJS.Readable
     if (!read) return { ok: false, message: `standard input is larger than ${mb(maxBytes, 0)} MB; ${limit}` };
     bytes = read;
   }
-  const text = bytes.toString('utf8');
+  const text = decode(bytes);
   if (text.trim() === '') return { ok: false, message: 'nothing to read: the input is empty' };
   if (looksBinary(text)) return { ok: false, message: 'binary input: not text' };
   return { ok: true, text };
