@@ -117,6 +117,10 @@ describe('platform-medic match and explain', spawning, () => {
     const r = cli(['explain', 'gitsensor']);
     expect(r.code).toBe(2);
     expect(r.err).toContain('Closest: git-sensor-stuck');
+    // An id of blanks is no id: the usage line, not "There is no remedy    ." (a newcomer's try).
+    const blank = cli(['explain', '   ']);
+    expect(blank.code).toBe(2);
+    expect(blank.err).toBe('usage: platform-medic explain ID   (see platform-medic list)\n');
   });
 });
 

@@ -66,7 +66,7 @@ export async function runMatchCommand(args: string[], io: CliIO): Promise<number
 
 /** `platform-medic explain ID`: the entry, or the closest ids. */
 export function runExplainCommand(args: string[], io: CliIO): number {
-  const id = parseFlags('explain', args, {}, 1).positional[0];
+  const id = parseFlags('explain', args, {}, 1).positional[0]?.trim();
   if (!id) {
     io.stderr.write('usage: platform-medic explain ID   (see platform-medic list)\n');
     return 2;
