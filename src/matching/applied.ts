@@ -13,7 +13,7 @@ import { patterns } from './patterns.js';
 const PERSISTS = ['still', 'already', 'no effect', 'did not help', "didn't help", 'doesn\u2019t help', "doesn't help", 'does not help', 'not working', "doesn't work", 'does not work', 'ignored', 'no luck', 'same error', "isn't applying", 'not applying', 'not taking effect', 'no difference', 'even after'];
 
 /** Words with which people say that what they did worked: the fix shown is then the entry's, confirmed. */
-const WORKED = ['it works', 'it worked', 'works now', 'working now', 'fixed it', 'that fixed', 'this fixed', 'which fixed', 'solved it', 'resolved it', 'problem solved', 'issue resolved'];
+const WORKED = ['it works', 'it worked', 'works now', 'working now', 'fixed it', 'that fixed', 'this fixed', 'which fixed', 'solved it', 'resolved it', 'problem solved', 'issue resolved', 'solves the problem', 'solved the problem', 'works around', 'did the trick', 'made it work', 'makes it work'];
 
 /** Pastes longer than this are logs, not a person's account of what they tried. */
 const ACCOUNT_CHARS = 64 * 1024;
@@ -38,6 +38,9 @@ export function alreadyApplied(text: string, entry: CatalogueEntry): Applied | u
   const defaults = new Set((entry.signatures.unapplied ?? []).map((v) => v.toLowerCase()));
   const persists = PERSISTS.some((p) => lower.includes(p));
   if (!persists && WORKED.some((w) => lower.includes(w))) return undefined;
+  // The fix said to work in its own sentence ("`--kubelet-insecure-tls` works around this") confirms the entry,
+  // whatever "still" stands elsewhere in the paste.
+  if (applied.some((a) => workedBeside(lower, a.toLowerCase()))) return undefined;
   const diff = patterns.diffMark.test(lower);
   for (const literal of applied) {
     const at = shownInPlace(lower, literal.toLowerCase(), defaults, persists, diff);
@@ -112,6 +115,23 @@ function notMade(lower: string, at: number, from: number): boolean {
   let end = from;
   while (end < lower.length && end - from < CLAUSE_BACK && !clauseEndsAt(lower, end)) end++;
   return lower[end] === '?';
+}
+
+/** Whether a sentence that mentions the applied text says that it worked (one of WORKED, from the mention to the sentence's end). */
+function workedBeside(lower: string, applied: string): boolean {
+  for (let at = lower.indexOf(applied); at >= 0; at = lower.indexOf(applied, at + applied.length)) {
+    let end = at + applied.length;
+    while (end < lower.length && end - at < CLAUSE_BACK * 2 && !sentenceEndsAt(lower, end)) end++;
+    const sentence = lower.slice(at, end);
+    if (WORKED.some((w) => sentence.includes(w))) return true;
+  }
+  return false;
+}
+
+/** Whether a sentence ends at `i`: a line break, ? ! ; or a full stop followed by a space. */
+function sentenceEndsAt(lower: string, i: number): boolean {
+  const c = lower[i]!;
+  return c === '\n' || c === '?' || c === '!' || c === ';' || (c === '.' && (i + 1 >= lower.length || ' \t\n'.includes(lower[i + 1]!)));
 }
 
 /** Whether a clause ends at `i`: a line break, or , ; ? ! or a full stop followed by a space (not a dot in a name). */

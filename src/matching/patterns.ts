@@ -55,9 +55,9 @@ export const patterns = {
   speaker: /^(?:([a-z][a-z_]{1,30}): |\[([a-z][\w .#@-]{0,30})\] |<([a-z][\w.-]{0,30})> )/i,
   /**
    * Words before a fix, in its clause, that make it a question, a suggestion or a fix not made: "should I
-   * add", "do I need", "a colleague suggests", "I have not added … yet" (applied.ts).
+   * add", "do I need", "a colleague suggests", "I have not added … yet", "adds the missing …" (applied.ts).
    */
-  fixNotMade: /\b(?:should|shall|must i|do i need|does it need|need to|needs to|have to|has to|try|trying to|want to|going to|plan to|whether|suggest\w*|recommend\w*|advis\w*|instead of|without|not yet|never|haven't|have not|hasn't|has not|didn't|did not)\b/,
+  fixNotMade: /\b(?:should|shall|must i|do i need|does it need|need to|needs to|have to|has to|try|trying to|want to|going to|plan to|whether|suggest\w*|recommend\w*|advis\w*|instead of|without|not yet|never|haven't|have not|hasn't|has not|didn't|did not|missing)\b/,
   /**
    * A heading that says the lines under it are not what is in force: what the person had before, or what is
    * suggested or asked about (a heading ending in a question mark); applied.ts.

@@ -90,3 +90,17 @@ describe('the cookie remedy as people say they tried it', () => {
     expect(verdictOf(`${loop}\nShould I try clearing cookies?`)).toBe('match stale-session-cookie');
   });
 });
+
+describe('a fix made and said to work, as pull requests and comments tell it', () => {
+  it('reads "adds the missing annotation" as the fix being made, not as one already in force', () => {
+    const pr = '- Adds missing `nginx.ingress.kubernetes.io/proxy-body-size: "10m"` annotation to the prod ingress\n- The missing annotation caused nginx to fall back to its default 1m limit, rejecting large publish payloads (~3.4MB) with 413 errors\n- Aligns prod with sandbox and staging, which already have `10m` set';
+    expect(verdictOf(pr)).toBe('match upload-too-large');
+  });
+
+  it('reads the fix said to work in its own sentence as the entry confirmed, whatever "still" says elsewhere', () => {
+    const pr = `- Installs the metrics-server chart with \`--kubelet-insecure-tls\`.\n- The kubelet serving certs carry only a DNS SAN, so verification fails:\n${x509}\n\`--kubelet-insecure-tls\` works around this; the connection is still to the cluster's own kubelets.`;
+    expect(verdictOf(pr)).toBe('match metrics-server-tls');
+    // Said to fail, it is the fix tried.
+    expect(verdictOf(`I added \`--kubelet-insecure-tls\` to the args and it still fails:\n${x509}`)).toBe('applied metrics-server-tls');
+  });
+});
