@@ -11,8 +11,8 @@ const MARK = '[redacted]';
 export const redactionPatterns = {
   privateKey: /-----BEGIN [A-Z ]{0,40}PRIVATE KEY-----[^-]{0,20000}-----END [A-Z ]{0,40}PRIVATE KEY-----/g,
   bearer: /\b(bearer|basic)[ \t]+[A-Za-z0-9._~+/=-]{8,}/gi,
-  // The user may be empty (`redis://:secret@redis:6379`).
-  urlCredentials: /\b([a-z][a-z0-9+.-]{1,20}:\/\/[^\s:/@]{0,200}):[^\s@/]{1,200}@/gi,
+  // The user may be empty (`redis://:secret@redis:6379`); the password may hold an '@' (up to the last before the host).
+  urlCredentials: /\b([a-z][a-z0-9+.-]{1,20}:\/\/[^\s:/@]{0,200}):[^\s/]{1,200}@/gi,
   // `auth` takes authorization, auth_token, …, but not the words authentic(ity) and author(ity):
   // Bolt's "Failed to verify authenticity: signature mismatch" keeps its words.
   keyValue:
@@ -30,6 +30,8 @@ export const redactionPatterns = {
   // A camelCase key that ends in the word (`clientSecret: …`, `adminPassword=…`, `accessToken: …`), which
   // keyValue's start-of-word anchor does not see.
   camelSecret: /(?<![A-Za-z0-9])([a-z][a-z0-9]{0,30}(?:Password|Passwd|Secret|Token|ApiKey|AccessKey|PrivateKey|Credentials?))(["']?[ \t]{0,10}[:=][ \t]{0,10}["']?)((?<=")[^"\n]{1,4000}|(?<=')[^'\n]{1,4000}|(?<!["'])[^\s"',;}]{1,4000})/g,
+  // A YAML key's unquoted value runs to the end of its line or a comment (`password: hunter 2x`).
+  yamlSecret: /^([ \t]{0,40}(?:-[ \t]{1,4})?(?:password|passwd|pwd|secret|token|api[_-]?key)[ \t]{0,4}:[ \t]{1,10})([^"'\s#$<][^\n#]{0,4000})/gim,
   // A YAML key in capitals that ends in the word (`DB_PASS: …`, `REDIS_PASSWORD: "…"`), at the start of a line.
   yamlEnvSecret: /^([ \t]{0,40}(?:-[ \t]{1,4})?[A-Z][A-Z0-9_]{0,30}(?:PASSWORD|PASSWD|PASS|PWD|SECRET|TOKEN):[ \t]{1,10})(["']?)([^\s"',;]{1,4000})/gm,
   // A kubeconfig's client key and token (`client-key-data: LS0t…`).
@@ -164,6 +166,8 @@ function commandLinePasswords(text: string): string {
           redactValueAt(parts, i, word.startsWith('-p=') ? 3 : 2);
         }
         if (state.dashA && word === '-a') redactValueAt(parts, i + 2, 0);
+        // `echo SECRET | docker login --password-stdin`: what echo prints is the password.
+        if ((program === 'echo' || program === 'printf') && line.includes('--password-stdin')) redactValueAt(parts, i + 2, 0);
         if (state.userPass && word === '-u') redactUserPass(parts, i + 2);
       }
       return parts.join('');
@@ -187,6 +191,7 @@ export function redact(text: string): string {
     .replace(p.privateKeyCut, `-----BEGIN PRIVATE KEY----- ${MARK}\n`)
     .replace(p.bearer, (_m, scheme: string) => `${scheme} ${MARK}`)
     .replace(p.urlCredentials, (_m, userPart: string) => `${userPart}:${MARK}@`)
+    .replace(p.yamlSecret, (m, key: string, value: string) => (harmless(value.trimEnd()) ? m : `${key}${MARK}${value.endsWith(' ') ? ' ' : ''}`))
     .replace(p.authScheme, (m, scheme: string, value: string) => (harmless(value) ? m : `${scheme}${MARK}`))
     .replace(p.keyValue, (m, word: string, rest: string, sep: string, value: string) => (harmless(value) ? m : `${word}${rest}${sep}${MARK}`))
     .replace(p.envSecret, (m, name: string, quote: string, value: string) => (harmless(value) ? m : `${name}${quote}${MARK}`))

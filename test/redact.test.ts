@@ -56,6 +56,11 @@ describe('redacting pasted text', () => {
     ['Authorization: Token SECRET27abc', 'Authorization: Token [redacted]'],
     ['url redis://:SECRETr@redis:6379/0', 'url redis://:[redacted]@redis:6379/0'],
     ['    client-key-data: LS0tLS1CRUdJTiBSU0EgUFJJVkFURSBLRVktLS0tLQo=', '    client-key-data: [redacted]'],
+    // Left by the try, now redacted: a YAML value with a space, a password holding '@', a password piped into a login.
+    ['  password: hunter 2x', '  password: [redacted]'],
+    ['https://deploy:p@ss@git.acme.io/org/repo.git', 'https://deploy:[redacted]@git.acme.io/org/repo.git'],
+    ['echo SECRETpipe | docker login -u ci --password-stdin reg.io', 'echo [redacted] | docker login -u ci --password-stdin reg.io'],
+    ["echo 'SECRET pipe' | helm registry login reg.io -u ci --password-stdin", "echo '[redacted]' | helm registry login reg.io -u ci --password-stdin"],
   ])('%s', (input, expected) => {
     expect(redact(input)).toBe(expected);
   });
@@ -76,7 +81,7 @@ describe('redacting pasted text', () => {
   });
 
   it("keeps a `-p` that is a port or a publish flag: psql's, docker run's, mysql's capital -P", () => {
-    for (const line of ['psql -h db -p 5432 -U devtron orchestrator', 'docker run -p 8080:80 nginx', 'mysql -h db -P 3306 -u root -p', 'kubectl port-forward -n devtroncd svc/devtron-service 8000:80 -p', 'docker login -u ci --password-stdin registry.acme.io', 'mysql -u root -u admin orders', 'curl -u admin https://x', 'the token expired yesterday', 'Authorization: Bearer [redacted]']) {
+    for (const line of ['psql -h db -p 5432 -U devtron orchestrator', 'docker run -p 8080:80 nginx', 'mysql -h db -P 3306 -u root -p', 'kubectl port-forward -n devtroncd svc/devtron-service 8000:80 -p', 'docker login -u ci --password-stdin registry.acme.io', 'mysql -u root -u admin orders', 'curl -u admin https://x', 'the token expired yesterday', 'Authorization: Bearer [redacted]', 'echo $CI_TOKEN | docker login -u ci --password-stdin reg.io', 'password: ${DB_PASSWORD}']) {
       expect(redact(line)).toBe(line);
     }
   });
