@@ -167,6 +167,12 @@ describe('exit codes: bad input is 2 with one line, on every subcommand', spawni
     badInput(cli(['values', 'check', binary]), 'platform-medic values check: binary input: not text');
   });
 
+  it('says by how much a file is over the 10 MB it reads when MB would round it to the limit', () => {
+    const over = join(dir, 'just-over.log');
+    writeFileSync(over, Buffer.alloc(10 * 1048576 + 1, 0x61));
+    badInput(cli(['match', over]), `platform-medic match: ${over} is 10,485,761 bytes, over the 10,485,760; match reads up to 10 MB`);
+  });
+
   it("reads a log that Windows PowerShell 5 wrote (UTF-16 with its byte-order mark) as text, not as binary", () => {
     const paste = 'E0101 12:00:00 client intended to send too large body: 52428800 bytes\r\n413 Request Entity Too Large from ingress-nginx\r\n';
     const le = join(dir, 'ps5.log');

@@ -7,6 +7,11 @@ export type InputText = { ok: true; text: string } | { ok: false; message: strin
 
 const mb = (bytes: number, digits: number): string => (bytes / 1048576).toFixed(digits);
 
+/** A size over the limit in MB, or in bytes when MB rounded to one decimal would not show it over ("10.0 MB" of 10 MB). */
+function sizeOver(bytes: number, maxBytes: number): string {
+  return mb(bytes, 1) === mb(maxBytes, 1) ? `${bytes.toLocaleString('en-US')} bytes, over the ${maxBytes.toLocaleString('en-US')}` : `${mb(bytes, 1)} MB`;
+}
+
 /** Reads a stream up to `maxBytes`; undefined when it holds more, so that a huge input is never held whole. */
 async function readCapped(source: AsyncIterable<unknown>, maxBytes: number): Promise<Buffer | undefined> {
   const chunks: Buffer[] = [];
@@ -32,7 +37,7 @@ async function readFileCapped(file: string, maxBytes: number, limit: string): Pr
   try {
     const info = await handle.stat();
     if (info.isDirectory()) return { ok: false, message: `cannot read ${file}: it is a directory` };
-    if (info.size > maxBytes) return { ok: false, message: `${file} is ${mb(info.size, 1)} MB; ${limit}` };
+    if (info.size > maxBytes) return { ok: false, message: `${file} is ${sizeOver(info.size, maxBytes)}; ${limit}` };
     const bytes = await readCapped(handle.createReadStream({ autoClose: false }), maxBytes);
     return bytes ? { ok: true, bytes } : { ok: false, message: `${file} is larger than ${mb(maxBytes, 0)} MB; ${limit}` };
   } catch (err) {
