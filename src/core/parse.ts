@@ -30,7 +30,7 @@ export function parseCommand(text: string): PlatformCommand {
     case 'help':
       return { kind: 'help' };
     case 'list':
-      return { kind: 'list' };
+      return words.length === 0 ? { kind: 'list' } : { kind: 'usage', message: 'Usage: `/platform list`, with nothing after it: every remedy of the catalogue.' };
     case 'audit': {
       const n = words[0] === undefined ? 20 : Number(words[0]);
       if (!Number.isInteger(n) || n < 1 || n > 100) return { kind: 'usage', message: 'Usage: `/platform audit [n]`, n from 1 to 100 (default 20).' };
@@ -43,7 +43,7 @@ export function parseCommand(text: string): PlatformCommand {
       if (words.length > 1) return { kind: 'usage', message: "Usage: `/platform status [cluster]`: the remedies open and the doctor's last results." };
       return { kind: 'status', ...(words[0] ? { cluster: words[0] } : {}) };
     case 'explain':
-      return words[0] ? { kind: 'explain', entryId: words[0].toLowerCase() } : { kind: 'usage', message: usage.explain };
+      return words.length === 1 ? { kind: 'explain', entryId: words[0]!.toLowerCase() } : { kind: 'usage', message: usage.explain };
     case 'match':
       return rest ? { kind: 'match', text: rest } : { kind: 'usage', message: usage.match };
     case 'values':

@@ -1,0 +1,14 @@
+import { describe, expect, it } from 'vitest';
+import { parseCommand } from '../../src/core/parse.js';
+
+describe('the /platform command line', () => {
+  it('refuses words after a command that takes none, or more than it takes, as fix does (found by a newcomer: `list extra` was quietly read as `list`)', () => {
+    expect(parseCommand('list extra')).toMatchObject({ kind: 'usage', message: expect.stringContaining('/platform list') });
+    expect(parseCommand('explain build-logs now')).toMatchObject({ kind: 'usage', message: expect.stringContaining('/platform explain <id>') });
+    expect(parseCommand('fix build-logs now please')).toMatchObject({ kind: 'usage' });
+    expect(parseCommand('list')).toEqual({ kind: 'list' });
+    expect(parseCommand('explain Build-Logs')).toEqual({ kind: 'explain', entryId: 'build-logs' });
+    // Help stays lenient: "help fix" is someone asking for help.
+    expect(parseCommand('help fix')).toEqual({ kind: 'help' });
+  });
+});
