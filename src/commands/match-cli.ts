@@ -54,7 +54,10 @@ function matchText(result: MatchResult): string {
 export async function runMatchCommand(args: string[], io: CliIO): Promise<number> {
   const flags = parseFlags('match', args, { '--json': 'switch' }, 1);
   const json = flags.has('--json');
-  const input = await readInput(flags.positional[0], io.stdin, MAX_INPUT_BYTES, 'match reads up to 10 MB');
+  const file = flags.positional[0];
+  // Typed at a terminal, with no file: say what it waits for, rather than wait in silence.
+  if ((!file || file === '-') && (io.stdin as { isTTY?: boolean }).isTTY) io.stderr.write('platform-medic match: paste the error, then Ctrl-D on a line of its own (or give a FILE)\n');
+  const input = await readInput(file, io.stdin, MAX_INPUT_BYTES, 'match reads up to 10 MB');
   if (!input.ok) {
     io.stderr.write(`platform-medic match: ${input.message}\n`);
     return 2;
