@@ -17,6 +17,8 @@ export interface Subject {
   readonly foreign: readonly string[];
   /** Other products named by the paste (a part of `foreign`). */
   readonly products: readonly string[];
+  /** The person deploys or pulls by other means than the platform (patterns.ownWorkflow): a tutorial, their own helm install. */
+  readonly ownWorkflow: boolean;
   /** Whether the part of the paste read names one of these (lower case, as substrings). */
   mentions(names: readonly string[]): boolean;
 }
@@ -92,7 +94,8 @@ export function readSubject(text: string, around: readonly number[]): Subject {
       if (foreign.length < 10 && !foreign.includes(product)) foreign.push(product);
     }
   }
-  return { platform, denied, foreign, products, mentions };
+  const ownWorkflow = parts.some((lower) => patterns.ownWorkflow.test(lower));
+  return { platform, denied, foreign, products, ownWorkflow, mentions };
 }
 
 /** Whether `lower` holds the number `n` with no letter or digit either side (not inside a pod's hash, a port or a time). */

@@ -361,5 +361,12 @@ describe('knowledge added from the fourth round of real pastes', () => {
     expect(match(own).verdict).toBe('no-match');
     expect(match('argocd sync of the rollout failed: one or more objects failed to apply, reason: Invalid JSON Document').matches[0]?.id).toBe('rollout-invalid-json');
   });
+
+  it("does not propose the platform's registry credentials for an app the person deploys another way (a tutorial, their own helm install), but does for bare events", () => {
+    const events = 'Warning  Failed  24m (x4 over 25m)  kubelet  Failed to pull image "fra.ocir.io/acme/web:latest": rpc error: code = Unknown desc = Error response from daemon: unauthorized: authentication required';
+    expect(match(events).matches[0]?.id).toBe('image-pull-private-registry');
+    expect(match(`After following the tutorial, the demo site does not come up.\n${events}`).verdict).not.toBe('match');
+    expect(match(`$ helm install jira praqma/jira\n${events}`).verdict).not.toBe('match');
+  });
 });
 
