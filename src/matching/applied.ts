@@ -13,7 +13,7 @@ import { patterns } from './patterns.js';
 const PERSISTS = ['still', 'already', 'no effect', 'did not help', "didn't help", 'doesn\u2019t help', "doesn't help", 'does not help', 'not working', "doesn't work", 'does not work', 'ignored', 'no luck', 'same error', "isn't applying", 'not applying', 'not taking effect', 'no difference', 'even after'];
 
 /** Words with which people say that what they did worked: the fix shown is then the entry's, confirmed. */
-const WORKED = ['it works', 'it worked', 'works now', 'working now', 'fixed it', 'that fixed', 'this fixed', 'which fixed', 'solved it', 'resolved it', 'problem solved', 'issue resolved', 'solves the problem', 'solved the problem', 'works around', 'did the trick', 'made it work', 'makes it work'];
+const WORKED = ['it works', 'it worked', 'works now', 'working now', 'fixed it', 'that fixed', 'this fixed', 'which fixed', 'solved it', 'resolved it', 'problem solved', 'issue resolved', 'solves the problem', 'solved the problem', 'solves this', 'solved this', 'works around', 'did the trick', 'made it work', 'makes it work'];
 
 /** Pastes longer than this are logs, not a person's account of what they tried. */
 const ACCOUNT_CHARS = 64 * 1024;

@@ -370,3 +370,24 @@ describe('knowledge added from the fourth round of real pastes', () => {
   });
 });
 
+
+describe('knowledge added from the fifth round of real pastes', () => {
+  it('reads a stale cookie named as the cause of a login loop as 7.6, and deleting "all my cookies" without luck as the remedy tried', () => {
+    const loop = 'When the session row is deleted server-side but the browser still holds a validly-signed session cookie, every page loops the user to /auth/login instead of clearing the stale cookie.';
+    expect(match(loop).matches[0]?.id).toBe('stale-session-cookie');
+    const tried = match('After the upgrade the app is stuck in an infinite redirect loop on desktop; it still works in incognito mode, however, even if I delete all my cookies the loop stays.');
+    expect(tried.verdict).toBe('no-match');
+  });
+
+  it("reads the load-balancer controller's missing permission told in words beside its action as 7.13, and not Cluster API's AWS provider's", () => {
+    const words = 'The Control Plane Policy of the aws-load-balancer-controller does not have this permission:\nelasticloadbalancing:DescribeListenerCertificates\nThis is required for Ingress that create an ALB with certificates';
+    expect(match(words).matches[0]?.id).toBe('load-balancer-unauthorized');
+    const capa = 'Created a cluster with an AWSClusterRoleIdentity (roleARN arn:aws:iam::1234567:role/control-plane.cluster-api-provider-aws.sigs.k8s.io) and got:\nfailed to modify target group attribute: AccessDenied: User: arn:aws:sts::1234567:assumed-role/control-plane.cluster-api-provider-aws.sigs.k8s.io/1 is not authorized to perform: elasticloadbalancing:ModifyTargetGroupAttributes';
+    expect(match(capa).verdict).toBe('no-match');
+  });
+
+  it('does not widen the selector when there is no ServiceMonitor at all', () => {
+    const none = "I'm using kube-prometheus-stack and realized that prometheus is not scraping the kafka metrics, because there is no service monitor. I fixed it by adding a service monitor.";
+    expect(match(none).verdict).toBe('no-match');
+  });
+});

@@ -67,6 +67,11 @@ export const appMetricsAbsent: CatalogueEntry = {
       'podmonitor not',
       'podmonitors are not',
       'podmonitors not',
+      // No ServiceMonitor at all for the service: the fix is to create one, which no selector setting does.
+      'there is no service monitor',
+      'there is no servicemonitor',
+      'by adding a service monitor',
+      'by adding a servicemonitor',
     ],
   },
   detector: {

@@ -58,6 +58,12 @@ export const loadBalancerUnauthorized: CatalogueEntry = {
     // docs/FAQs/devtron-troubleshoot.md §14.
     downstream: [
       'Failed deploy model due to InternalFailure',
+      // The gap told in words, beside the controller's actions ("the policy does not have this permission:
+      // elasticloadbalancing:DescribeListenerCertificates"): weak alone, the entry's with its context.
+      'does not have this permission',
+      'does not have the permission',
+      'is missing the permission',
+      'lacks the permission',
       'is not authorized to perform: ec2:',
       'is not authorized to perform: shield:',
       'is not authorized to perform: wafv2:',
@@ -85,6 +91,11 @@ export const loadBalancerUnauthorized: CatalogueEntry = {
       // policy attached to the controller's role lifts it; a missing allow reads "because no identity-based
       // policy allows …".
       'with an explicit deny',
+      // Cluster API's AWS provider builds the API server's load balancer with its own role (its
+      // AWSIAMConfiguration), not the load-balancer controller's: kubernetes-sigs/cluster-api-provider-aws.
+      'cluster-api-provider-aws',
+      'AWSClusterRoleIdentity',
+      'AWSClusterControllerIdentity',
     ],
   },
   detector: {

@@ -30,6 +30,13 @@ export const staleSessionCookie: CatalogueEntry = {
       'works after clearing cookies',
       'cookies not being cleared',
       'login works after deleting the cookie',
+      // The cause in people's words: a cookie the server no longer honours, still held by the browser.
+      'stale cookie',
+      'stale session cookie',
+      'stale token cookie',
+      'invalid session cookie',
+      'auth cookie expires',
+      'expired auth cookie',
     ],
     // Downstream: the GitOps controller rejects the old session's token before the new login counts (a
     // token signed by a previous install's key, or an expired one), and sends the browser back to the
@@ -60,7 +67,7 @@ export const staleSessionCookie: CatalogueEntry = {
       'incognito',
     ],
     // The guide's remedy as people say they did it: with words saying the error persists, it is not proposed again.
-    applied: ['cleared the cookies', 'cleared cookies', 'deleted the cookies', 'deleted cookies', 'cleared all cookies', 'delete all session cookies', 'deleted the argocd.token', 'removed the cookie', 'clearing cookies', 'clearing the cookies', 'deleting cookies', 'deleting the cookies', 'clearing all cookies'],
+    applied: ['cleared the cookies', 'cleared cookies', 'deleted the cookies', 'deleted cookies', 'cleared all cookies', 'delete all session cookies', 'deleted the argocd.token', 'removed the cookie', 'clearing cookies', 'clearing the cookies', 'deleting cookies', 'deleting the cookies', 'clearing all cookies', 'delete all my cookies', 'deleted all my cookies', 'delete my cookies', 'deleted my cookies', 'clear my cookies', 'cleared my cookies', 'clearing my cookies'],
   },
   detector: {
     kind: 'notObservable',
