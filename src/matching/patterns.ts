@@ -65,12 +65,6 @@ export const patterns = {
   notInForce: /\b(?:before|old|previous(?:ly)?|original(?:ly)?|removed|deleted|used to|should|suggest\w*|recommend\w*|advis\w*)\b|\?$/,
   /** A unified diff in a paste (a hunk, a "+++" file line, a git header): its lines starting with "-" are removed ones. */
   diffMark: /^(?:@@ -\d|\+\+\+ \S|diff --git )/m,
-  /**
-   * The person deploying or pulling by other means than the platform: a command of their own at a line's or a
-   * clause's start (`helm install …`, `kubectl apply …`, `docker pull …`, `minikube start`) or a tutorial
-   * followed. Not the platform's installer, which names the platform (subject.ts reads that first).
-   */
-  ownWorkflow: /(?:^|[\s$>;&|(])(?:helm install|helm upgrade --install|kubectl apply|kubectl create deployment|kubectl run|docker pull|docker run|docker compose up|docker-compose up|minikube start|kind create cluster)\b|\btutorial\b/im,
   /** A log level first after a thread or logger in brackets (`[main] INFO  c.e.App - …`): a log line, not a chat line (prose.ts). */
   levelFirst: /^(?:TRACE|DEBUG|INFO|WARN|WARNING|ERROR|ERR|FATAL|PANIC|CRITICAL|NOTICE|SEVERE)\b/,
   /** ANSI colour sequences, removed from evidence lines. */

@@ -17,8 +17,8 @@ export interface Subject {
   readonly foreign: readonly string[];
   /** Other products named by the paste (a part of `foreign`). */
   readonly products: readonly string[];
-  /** The person deploys or pulls by other means than the platform (patterns.ownWorkflow): a tutorial, their own helm install. */
-  readonly ownWorkflow: boolean;
+  /** Whether the person deploys or pulls by other means than the platform: a tutorial followed, their own helm install (OWN_WORKFLOW). Read when asked. */
+  ownWorkflow(): boolean;
   /** Whether the part of the paste read names one of these (lower case, as substrings). */
   mentions(names: readonly string[]): boolean;
 }
@@ -63,6 +63,21 @@ const PLATFORM_PLACES = [
   'chart repositories',
 ];
 
+/**
+ * The person deploying or pulling by other means than the platform: a command of their own where a line or a
+ * clause starts (`helm install …`, `kubectl apply …`, `docker pull …`, `minikube start`), or a tutorial followed.
+ * Not the platform's installer, which names the platform (read first).
+ */
+const OWN_WORKFLOW = ['helm install ', 'helm upgrade --install ', 'kubectl apply ', 'kubectl create deployment ', 'kubectl run ', 'docker pull ', 'docker run ', 'docker compose up', 'docker-compose up', 'minikube start', 'kind create cluster', 'tutorial'];
+
+/** Whether `text` holds `words` where a line, a command or (for a word) a word starts: after nothing, a space, `$`, `>`, `;`, `&`, `|` or `(`. */
+function startsAClause(text: string, words: string): boolean {
+  for (let at = text.indexOf(words); at >= 0; at = text.indexOf(words, at + 1)) {
+    if (at === 0 || ' \t\n\r$>;&|('.includes(text[at - 1]!)) return true;
+  }
+  return false;
+}
+
 /** Subjects that say nothing about whose problem it is: system namespaces and placeholders. */
 const NEUTRAL = new Set(['kube-system', 'default', 'argocd', 'pull', 'name', 'pod', 'the', 'is', 'xxx']);
 
@@ -94,7 +109,8 @@ export function readSubject(text: string, around: readonly number[]): Subject {
       if (foreign.length < 10 && !foreign.includes(product)) foreign.push(product);
     }
   }
-  const ownWorkflow = parts.some((lower) => patterns.ownWorkflow.test(lower));
+  let own: boolean | undefined;
+  const ownWorkflow = (): boolean => (own ??= parts.some((lower) => OWN_WORKFLOW.some((command) => startsAClause(lower, command))));
   return { platform, denied, foreign, products, ownWorkflow, mentions };
 }
 

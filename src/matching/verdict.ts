@@ -54,7 +54,7 @@ export function decide(text: string, scored: readonly Scored[], rankedByScore: r
   const applies = (s: Scored): string => entries[s.entry]!.appliesTo ?? 'platform';
   // Another product or object named, the platform named only to deny it, or the person deploying by other means
   // (a tutorial, their own helm install): the paste is about something else.
-  const othersOnly = !subject.platform && (subject.foreign.length > 0 || subject.denied || subject.ownWorkflow);
+  const othersOnly = !subject.platform && (subject.foreign.length > 0 || subject.denied || subject.ownWorkflow());
   // An entry whose symptoms have many causes is only a candidate when the paste shows a mark of its own
   // (read where the subject is read: the whole of a short paste, around the evidence in a long one).
   const causeShown = (s: Scored): boolean => {
@@ -71,7 +71,7 @@ export function decide(text: string, scored: readonly Scored[], rankedByScore: r
     if (own !== undefined && !subject.mentions(own.names) && !(own.platform && subject.platform)) return false;
     if (applies(s) === 'platform') return subject.platform || !othersOnly;
     // The apps the platform deploys pull from any registry; another product's pipeline is not one of them.
-    if (applies(s) === 'platform-apps') return subject.platform || (!subject.ownWorkflow && subject.products.every(isRegistry));
+    if (applies(s) === 'platform-apps') return subject.platform || (!subject.ownWorkflow() && subject.products.every(isRegistry));
     return true;
   };
   // Entries whose subject the paste shows come first; the others stay as alternatives.
