@@ -102,7 +102,9 @@ describe('a Redis outage in the logs', () => {
       expect(during.map(msg).filter((m) => outage.has(m!)), name).toEqual(['Redis unreachable', 'Redis reachable again']);
       // This Redis comes back empty: the bot says so once (it had no remedy open); nothing else is logged.
       expect(during.map(msg).filter((m) => !outage.has(m!)), name).toEqual(name === 'bot' ? ['Redis lost its data; ending the open remedies this process knows'] : []);
-      expect(JSON.parse(during[0]!)).toMatchObject({ level: 40, redis: redis.url, err: 'ECONNREFUSED' });
+      // The code the outage is first seen by: a connection that was open when Redis died is reset, one opened
+      // after it is refused; which comes first is the kernel's timing (a fresh-clone CI run saw ECONNRESET).
+      expect(JSON.parse(during[0]!)).toMatchObject({ level: 40, redis: redis.url, err: expect.stringMatching(/^(?:ECONNREFUSED|ECONNRESET)$/) });
     }
   }, 90_000);
   it('with a doctor under way when Redis goes: the bot still writes only log records, no raw library errors', async () => {
