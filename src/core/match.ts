@@ -77,6 +77,14 @@ export function matchView(result: MatchResult, shown: Shown = textOnly): View {
   return topView(result.matches, shown);
 }
 
+/**
+ * How sure a proposal sounds: "Likely" only when answers shown at its confidence were right more often than not
+ * (the confidence is calibrated, src/matching/calibration.ts); "Possibly" below that.
+ */
+export function likely(candidate: Candidate): string {
+  return candidate.confidence >= 0.5 ? 'Likely' : 'Possibly';
+}
+
 /** A `match` layout: the first candidate with its cause, evidence and Plan fix; the others as alternatives. */
 export function topView(candidates: readonly Candidate[], shown: Shown): View {
   const [top, ...rest] = candidates;
@@ -96,7 +104,7 @@ export function topView(candidates: readonly Candidate[], shown: Shown): View {
     const choices = alternatives.flatMap((a) => (shown.plannableAlternatives ? [planChoice(a.id, `Plan fix ${a.id}`, shown, false)] : []).concat(explainChoice(a.id, `Explain ${a.id}`)));
     parts.push({ kind: 'choices', id: 'match-alternatives', choices });
   }
-  return { summary: t`Likely ${top!.id} (guide ${top!.ref}), confidence ${pct(top!.confidence)}`, parts: withAfter(parts, shown) };
+  return { summary: t`${likely(top!)} ${top!.id} (guide ${top!.ref}), confidence ${pct(top!.confidence)}`, parts: withAfter(parts, shown) };
 }
 
 /** Why the matcher asks, in the person's terms. */

@@ -3,7 +3,7 @@ import type { Candidate } from '../matching/index.js';
 import { redact } from '../redact.js';
 import { unknownWhy } from './doctor.js';
 import { fixCommand, needsLine } from './fix-hint.js';
-import { askView, matchView, pct, topView, type Shown } from './match.js';
+import { askView, likely, matchView, pct, topView, type Shown } from './match.js';
 import type { PasteAnswer, Seen, Weighed } from './reconcile.js';
 import { code, joined, para, strong, t, ticked, type Inline, type View } from './view.js';
 
@@ -67,7 +67,7 @@ export function pasteView(answer: PasteAnswer): View {
     case 'unchanged':
       return topView(candidates, shown({ proposed: true }));
     case 'not-seen':
-      return withSummary(topView(candidates, shown({})), t`Likely ${top.id} (guide ${top.ref}) by the text, confidence ${pct(top.confidence)}; not seen in ${cluster} right now`);
+      return withSummary(topView(candidates, shown({})), t`${likely(top)} ${top.id} (guide ${top.ref}) by the text, confidence ${pct(top.confidence)}; not seen in ${cluster} right now`);
     case 'decided': {
       const others = candidates.length - 1;
       const before = para(t`🩺 The cluster decides: of the ${others + 1} entries this could be, ${strong(top.title)} is the one seen in ${code(cluster)}.`);
