@@ -9,49 +9,74 @@ const MARK = '[redacted]';
 
 /** The patterns, exported so the ReDoS test can check every one. */
 export const redactionPatterns = {
-  privateKey: /-----BEGIN [A-Z ]{0,40}PRIVATE KEY-----[^-]{0,20000}-----END [A-Z ]{0,40}PRIVATE KEY-----/g,
-  bearer: /\b(bearer|basic)[ \t]+[A-Za-z0-9._~+/=-]{8,}/gi,
+  // Any kind (RSA, EC, OpenSSH, PGP's "… KEY BLOCK"), any case, four or five dashes; a body with a dash in it is
+  // taken by privateKeyCut.
+  privateKey: /-{4,5}BEGIN [A-Z ]{0,40}PRIVATE KEY(?: BLOCK)?-{4,5}[^-]{0,20000}-{4,5}END [A-Z ]{0,40}PRIVATE KEY(?: BLOCK)?-{4,5}/gi,
+  // Not the words after them ("basic authentication").
+  bearer: /\b(bearer|basic)[ \t]+(?!auth)[A-Za-z0-9._~+/=-]{8,}/gi,
   // The user may be empty (`redis://:secret@redis:6379`); the password may hold an '@' (up to the last before the host).
   urlCredentials: /\b([a-z][a-z0-9+.-]{1,20}:\/\/[^\s:/@]{0,200}):[^\s/]{1,200}@/gi,
   // `auth` takes authorization, auth_token, …, but not the words authentic(ity) and author(ity):
   // Bolt's "Failed to verify authenticity: signature mismatch" keeps its words.
   keyValue:
     // A quoted value runs to its closing quote, spaces and all ("Hunter 2 secret").
-    /(?<![A-Za-z0-9])(password|passwd|pwd|secret|token|api[_-]?key|apikey|access[_-]?key|private[_-]?key|credentials?|auth(?!entic|or(?!iz)))([A-Za-z0-9_.-]{0,40})(["']?[ \t]{0,10}[:=][ \t]{0,10}["']?)((?<=")[^"\n]{1,4000}|(?<=')[^'\n]{1,4000}|(?<!["'])[^\s"',;}]{1,4000})/gi,
+    // An escaped quote inside a quoted value stays inside it; Ruby's `=>` is a separator; an object or a list
+    // (`"auths": {…}`) is no value of its own.
+    /(?<![A-Za-z0-9])(password|passwd|passphrase|pass|pwd|secret|token|identitytoken|registrytoken|api[_-]?key|apikey|access[_-]?key|private[_-]?key|accountkey|sessionid|credentials?|auth(?!entic|or(?!iz)))([A-Za-z0-9_.-]{0,40})(\\?["']?[ \t]{0,10}(?:=>|[:=])[ \t]{0,10}\\?["']?)((?<=")(?:\\.|[^"\\\n]){1,4000}|(?<=')(?:\\.|[^'\\\n]){1,4000}|(?<!["'])[^\s"',;}{[][^\s"',;}]{0,4000})/gi,
   // An environment variable whose name ends in the word (PGPASSWORD=, MYSQLPASSWORD=, DB_PASS=), which
   // keyValue's start-of-word anchor does not see.
   // Quoted too, and with a JSON string's escaped quote (`PGPASSWORD='…'`, `PGPASSWORD=\\"…\\"`).
   envSecret: /\b([A-Z][A-Z0-9_]{0,30}(?:PASSWORD|PASSWD|PASS|PWD|SECRET|TOKEN)=)(\\?["']?)([^\s"'\\,;]{1,4000})/g,
   // A command-line flag with its value after a space: `--password Sup3r`, `--token abc`, `--password 'a b'`.
+  // A command-line flag with its value after a space: `--password Sup3r`, `--token abc`, `--password 'a b'`
+  // (any long flag that ends in such a word is read word by word: commandLinePasswords).
   flagSecret: /(--(?:password|passwd|token|secret|api-key|access-key)[ \t]+)(?:(["'])([^"'\n]{1,4000})(["'])|(?![-"'])([^\s"']{1,4000}))/gi,
+  // The AWS CLI's `configure set aws_secret_access_key …` (and the session token).
+  awsConfigure: /\b((?:aws_secret_access_key|aws_session_token)[ \t]+)([^\s"']{1,4000})/gi,
+  // A cookie header's values (`Cookie: sessionid=…; csrftoken=…`, `Set-Cookie: …`).
+  cookieHeader: /\b((?:set-)?cookie["']?[ \t]{0,4}:[ \t]{0,4})([^\n"']{1,4000})/gi,
+  // The value of a secret key on the line after it: a YAML block (`password: |`) or a bare continuation.
+  nextLineSecret: /((?:^|[ \t"'])(?:password|passwd|pwd|secret|token)[A-Za-z0-9_.-]{0,40}:[ \t]{0,4}(?:[|>][-+]?)?[ \t]{0,4}\r?\n[ \t]{1,40})([^\s"'#-][^\n]{0,4000})/gim,
+  // A Kubernetes env var whose name says it is a secret, its value on the next line.
+  envNameValue: /(name:[ \t]{0,4}["']?[A-Za-z0-9_]{0,40}(?:PASSWORD|PASSWD|PASS|PWD|SECRET|TOKEN|KEY)["']?[ \t]{0,4}\r?\n[ \t]{1,40}value:[ \t]{0,4}["']?)([^\s"']{1,4000})/gi,
+  // Tokens whose format names them: Google API keys, Stripe and OpenAI keys, SendGrid, npm, Hugging Face, GitLab's runner/deploy/trigger tokens.
+  knownToken: /\b(?:AIza[0-9A-Za-z_-]{30,}|[sr]k_(?:live|test)_[0-9A-Za-z]{10,}|sk-(?:proj-)?[A-Za-z0-9_-]{20,}|SG\.[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,}|npm_[A-Za-z0-9]{20,}|hf_[A-Za-z0-9]{20,}|gl(?:rt|dt|cbt|ptt|soat|ft)-[A-Za-z0-9_-]{10,})/g,
   // An authorization header's credentials after its scheme (`Authorization: Token …`, `Authorization: Digest …`):
   // the scheme stays, what follows it goes.
   authScheme: /\b(authorization["']?[ \t]{0,10}[:=][ \t]{0,10}["']?(?:token|digest|negotiate|apikey|key)[ \t]+)([^\s"',;}]{1,4000})/gi,
   // A camelCase key that ends in the word (`clientSecret: …`, `adminPassword=…`, `accessToken: …`), which
   // keyValue's start-of-word anchor does not see.
-  camelSecret: /(?<![A-Za-z0-9])([a-z][a-z0-9]{0,30}(?:Password|Passwd|Secret|Token|ApiKey|AccessKey|PrivateKey|Credentials?))(["']?[ \t]{0,10}[:=][ \t]{0,10}["']?)((?<=")[^"\n]{1,4000}|(?<=')[^'\n]{1,4000}|(?<!["'])[^\s"',;}]{1,4000})/g,
+  camelSecret: /(?<![A-Za-z0-9])([A-Za-z][a-z0-9]{0,30}(?:Password|Passwd|Secret|Token|ApiKey|AccessKey|PrivateKey|Credentials?))(["']?[ \t]{0,10}[:=][ \t]{0,10}["']?)((?<=")[^"\n]{1,4000}|(?<=')[^'\n]{1,4000}|(?<!["'])[^\s"',;}]{1,4000})/g,
   // A YAML key's unquoted value runs to the end of its line or a comment (`password: hunter 2x`).
-  yamlSecret: /^([ \t]{0,40}(?:-[ \t]{1,4})?(?:password|passwd|pwd|secret|token|api[_-]?key)[ \t]{0,4}:[ \t]{1,10})([^"'\s#$<][^\n#]{0,4000})/gim,
+  yamlSecret: /^([ \t]{0,40}(?:-[ \t]{1,4})?(?:password|passwd|pwd|secret|token|api[_-]?key)[ \t]{0,4}:[ \t]{1,10})([^"'\s#$<|>][^\n#]{0,4000})/gim,
   // A YAML key in capitals that ends in the word (`DB_PASS: …`, `REDIS_PASSWORD: "…"`), at the start of a line.
   yamlEnvSecret: /^([ \t]{0,40}(?:-[ \t]{1,4})?[A-Z][A-Z0-9_]{0,30}(?:PASSWORD|PASSWD|PASS|PWD|SECRET|TOKEN):[ \t]{1,10})(["']?)([^\s"',;]{1,4000})/gm,
   // A kubeconfig's client key and token (`client-key-data: LS0t…`).
   kubeconfigKey: /\b(client-key-data:[ \t]{0,10})([A-Za-z0-9+/=]{8,20000})/g,
   // A private key block cut before its end line: the block from its start to where the base64 runs out.
-  privateKeyCut: /-----BEGIN [A-Z ]{0,40}PRIVATE KEY-----\r?\n[A-Za-z0-9+/=\s]{1,20000}/g,
+  privateKeyCut: /-{4,5}BEGIN [A-Z ]{0,40}PRIVATE KEY(?: BLOCK)?-{4,5}[ \t]{0,4}\r?\n?[A-Za-z0-9+/=][A-Za-z0-9+/=\s-]{0,20000}/gi,
   // A password in a sentence, when it looks like one (a digit or a symbol in it): "the password is Sup3r!".
   proseSecret: /\b(pass(?:word|wd|phrase)[ \t]+(?:is|was)[ \t]+["'`]?)([^\s"'`]{0,100}[0-9!@#$%^&*][^\s"'`]{0,100})/gi,
   // The secret that follows its access key id on the same line.
   awsPair: /\b((?:AKIA|ASIA)[0-9A-Z]{16})([\s:,;=|"']{1,10})([A-Za-z0-9/+]{40})(?![A-Za-z0-9/+])/g,
-  slackToken: /\bx(?:ox[abprs]|app)-[A-Za-z0-9-]{8,}/g,
+  slackToken: /\bx(?:ox[abeprs]|app)-[A-Za-z0-9-]{8,}/g,
   githubToken: /\b(?:gh[pousr]_[A-Za-z0-9]{20,}|github_pat_[A-Za-z0-9_]{20,}|glpat-[A-Za-z0-9_-]{20,})/g,
   awsKey: /\b(?:AKIA|ASIA)[0-9A-Z]{16}\b/g,
   // The lookbehind anchors a token at its start, so a long run of letters is scanned once, not from every place.
   jwt: /(?<![A-Za-z0-9_-])eyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}/g,
 } as const;
 
+/**
+ * What an error chain says after a key-like word ("failed to authorize: failed to fetch oauth token: 401",
+ * "credentials: exec: …", "secret.yaml:12:5)"): an error's own word, a status or a position, never a secret.
+ */
+function errorWord(value: string): boolean {
+  return /^(?:failed|failure|error|invalid|expired|forbidden|unauthorized|denied|required|missing|not|no|unknown|exec|timeout|empty|[0-9][0-9:.()]{0,8})[:,)]?$/i.test(value);
+}
+
 /** Values too plain to be a secret (`password: true`, `token: null`, a `${VAR}` reference). */
 function harmless(value: string): boolean {
-  return /^(?:true|false|null|none|undefined|bearer|basic|token|digest|negotiate|""|''|\*+|\[redacted\])$/i.test(value) || value.startsWith('${') || value.startsWith('<');
+  return /^(?:true|false|null|none|undefined|bearer|basic|token|digest|negotiate|""|''|\*+|\[redacted\]|\\)$/i.test(value) || value.startsWith('${') || value.startsWith('<') || errorWord(value);
 }
 
 /** Tools that take the password after `-p` without a `login` word (`sshpass -p …`, `mongosh -u admin -p …`). */
@@ -67,8 +92,18 @@ const SHELL_PUNCTUATION = '"\'`$();&|{}';
 /** Characters that end an unquoted value and belong to what surrounds it (`-p secret)`, `-p secret"`). */
 const VALUE_END = '"\'`);&|}';
 
+/** Long flags whose name ends in one of these carry a secret as their value (`--pass`, `--auth-token`, `--client-secret`, `--src-creds`). */
+const SECRET_FLAG_ENDINGS = ['password', 'passwd', 'passphrase', 'pass', 'token', 'secret', 'api-key', 'access-key', 'creds', 'credentials'];
+
+/** Whether a word is a long flag (no `=value` glued) whose name ends in a secret's word. */
+function secretFlag(word: string): boolean {
+  return word.startsWith('--') && !word.includes('=') && SECRET_FLAG_ENDINGS.some((end) => word.toLowerCase().endsWith(end));
+}
+
 /** What a command line has said so far about the flags that carry a password. */
 interface CommandState {
+  /** A secret flag ended the last line, continued by a backslash: its value is the next line's first word. */
+  pending: boolean;
   command: boolean;
   login: boolean;
   dashP: boolean;
@@ -77,7 +112,7 @@ interface CommandState {
   userPass: boolean;
 }
 
-const freshState = (): CommandState => ({ command: false, login: false, dashP: false, dashA: false, glued: false, userPass: false });
+const freshState = (): CommandState => ({ pending: false, command: false, login: false, dashP: false, dashA: false, glued: false, userPass: false });
 
 /** The program a word names, past the shell's punctuation, a path and `.exe`: `$(/usr/bin/docker.exe` → `docker`. */
 function programOf(word: string): string {
@@ -133,7 +168,7 @@ function redactValueAt(parts: string[], i: number, offset: number): void {
  * and is kept. Read word by word, a line at a time; a line ending in a backslash goes on in the next.
  */
 function commandLinePasswords(text: string): string {
-  if (!text.includes('-p') && !text.includes('-a') && !text.includes('-u')) return text;
+  if (!text.includes('-p') && !text.includes('-a') && !text.includes('-u') && !text.includes('--')) return text;
   let carried: CommandState | undefined;
   return text
     .split('\n')
@@ -141,11 +176,25 @@ function commandLinePasswords(text: string): string {
       const state = carried ?? freshState();
       carried = line.trimEnd().endsWith('\\') ? state : undefined;
       // A line that goes on in the next is read even without a flag: its command words count there.
-      if (!carried && !line.includes('-p') && !line.includes('-a') && !line.includes('-u') && !state.login) return line;
+      if (!carried && !state.pending && !line.includes('-p') && !line.includes('-a') && !line.includes('-u') && !line.includes('--') && !state.login) return line;
       const parts = line.split(/([ \t]+)/);
       for (let i = 0; i < parts.length; i += 2) {
         const word = parts[i]!;
         if (word === '') continue;
+        if (state.pending) {
+          // The backslash that carries the value to the next line keeps it pending.
+          if (word === '\\') continue;
+          state.pending = false;
+          redactValueAt(parts, i, 0);
+          continue;
+        }
+        if (secretFlag(word)) {
+          // Its value is the next word, or the next line's first after a backslash.
+          const next = parts[i + 2];
+          if (next === undefined || next === '\\') state.pending = true;
+          else redactValueAt(parts, i + 2, 0);
+          continue;
+        }
         const program = programOf(word);
         if (program === 'login' && state.command) state.login = true;
         if (DASH_P_TOOLS.has(program)) state.dashP = true;
@@ -169,6 +218,7 @@ function commandLinePasswords(text: string): string {
         // `echo SECRET | docker login --password-stdin`: what echo prints is the password.
         if ((program === 'echo' || program === 'printf') && line.includes('--password-stdin')) redactValueAt(parts, i + 2, 0);
         if (state.userPass && word === '-u') redactUserPass(parts, i + 2);
+        else if (state.userPass && word.startsWith('-u') && word.length > 2) redactUserPass(parts, i, 2);
       }
       return parts.join('');
     })
@@ -186,11 +236,14 @@ function redactUserPass(parts: string[], i: number, offset = 0): void {
 /** The text with every secret-looking value replaced by `[redacted]`. */
 export function redact(text: string): string {
   const p = redactionPatterns;
-  return commandLinePasswords(text)
+  // Compatibility forms read as what they look like (a full-width '＝', a non-breaking space), so keys are seen.
+  return commandLinePasswords(text.normalize('NFKC'))
     .replace(p.privateKey, `-----BEGIN PRIVATE KEY----- ${MARK} -----END PRIVATE KEY-----`)
     .replace(p.privateKeyCut, `-----BEGIN PRIVATE KEY----- ${MARK}\n`)
     .replace(p.bearer, (_m, scheme: string) => `${scheme} ${MARK}`)
     .replace(p.urlCredentials, (_m, userPart: string) => `${userPart}:${MARK}@`)
+    .replace(p.nextLineSecret, (m, key: string, value: string) => (harmless(value.trim()) ? m : `${key}${MARK}`))
+    .replace(p.envNameValue, (_m, key: string) => `${key}${MARK}`)
     .replace(p.yamlSecret, (m, key: string, value: string) => (harmless(value.trimEnd()) ? m : `${key}${MARK}${value.endsWith(' ') ? ' ' : ''}`))
     .replace(p.authScheme, (m, scheme: string, value: string) => (harmless(value) ? m : `${scheme}${MARK}`))
     .replace(p.keyValue, (m, word: string, rest: string, sep: string, value: string) => (harmless(value) ? m : `${word}${rest}${sep}${MARK}`))
@@ -198,6 +251,9 @@ export function redact(text: string): string {
     .replace(p.yamlEnvSecret, (m, name: string, quote: string, value: string) => (harmless(value) ? m : `${name}${quote}${MARK}`))
     .replace(p.camelSecret, (m, word: string, sep: string, value: string) => (harmless(value) ? m : `${word}${sep}${MARK}`))
     .replace(p.kubeconfigKey, (_m, key: string) => `${key}${MARK}`)
+    .replace(p.awsConfigure, (_m, key: string) => `${key}${MARK}`)
+    .replace(p.cookieHeader, (_m, key: string) => `${key}${MARK}`)
+    .replace(p.knownToken, MARK)
     .replace(p.flagSecret, (m, flag: string, open: string | undefined, quoted: string | undefined, close: string | undefined, bare: string | undefined) =>
       open ? `${flag}${open}${MARK}${close}` : harmless(bare ?? '') ? m : `${flag}${MARK}`,
     )

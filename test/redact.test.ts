@@ -61,6 +61,24 @@ describe('redacting pasted text', () => {
     ['https://deploy:p@ss@git.acme.io/org/repo.git', 'https://deploy:[redacted]@git.acme.io/org/repo.git'],
     ['echo SECRETpipe | docker login -u ci --password-stdin reg.io', 'echo [redacted] | docker login -u ci --password-stdin reg.io'],
     ["echo 'SECRET pipe' | helm registry login reg.io -u ci --password-stdin", "echo '[redacted]' | helm registry login reg.io -u ci --password-stdin"],
+    // The second attacker's try: any long flag that ends in the word, other keys and headers, token formats, key blocks.
+    ['redis-cli -h r --pass Zq9Sekret7y ping', 'redis-cli -h r --pass [redacted] ping'],
+    ['argocd app list --auth-token Zq9Sekret7y', 'argocd app list --auth-token [redacted]'],
+    ['az ad sp create --client-secret Zq9Sekret7y', 'az ad sp create --client-secret [redacted]'],
+    ['kubectl create secret docker-registry r --docker-username=u --docker-password Zq9Sekret7y', 'kubectl create secret docker-registry r --docker-username=u --docker-password [redacted]'],
+    ['skopeo copy --src-creds u:Zq9Sekret7y docker://a docker://b', 'skopeo copy --src-creds [redacted] docker://a docker://b'],
+    ['aws configure set aws_secret_access_key Zq9Sekret7y', 'aws configure set aws_secret_access_key [redacted]'],
+    ['kubectl create secret generic db --from-literal=pass=Zq9Sekret7y', 'kubectl create secret generic db --from-literal=pass=[redacted]'],
+    ['curl -uadmin:Zq9Sekret7y https://x', 'curl -uadmin:[redacted] https://x'],
+    ['DbPassword: Zq9Sekret7y ClientSecret=Zq9Sekret7y', 'DbPassword: [redacted] ClientSecret=[redacted]'],
+    ['passphrase: Zq9Sekret7y', 'passphrase: [redacted]'],
+    ['{"auths":{"reg.io":{"identitytoken":"Zq9Sekret7y"}}}', '{"auths":{"reg.io":{"identitytoken":"[redacted]"}}}'],
+    ['Cookie: sessionid=Zq9Sekret7y; csrftoken=abc', 'Cookie: [redacted]'],
+    ['{"password":"ab\\"Zq9Sekret7y"}', '{"password":"[redacted]"}'],
+    [':password => "Zq9Sekret7y"', ':password => "[redacted]"'],
+    ['key AIzaSyA1234567890abcdefghijklmnopqrstuv used', 'key [redacted] used'],
+    ['sk_live_51Habcdefghijklmnop and glrt-abcdefghijklmnop12 and xoxe-1-abcdefghijkl', '[redacted] and [redacted] and [redacted]'],
+    ['-----BEGIN PGP PRIVATE KEY BLOCK-----\nlQOYBF9xyzZq9Sekret7y\n-----END PGP PRIVATE KEY BLOCK-----', '-----BEGIN PRIVATE KEY----- [redacted] -----END PRIVATE KEY-----'],
   ])('%s', (input, expected) => {
     expect(redact(input)).toBe(expected);
   });
@@ -72,6 +90,40 @@ describe('redacting pasted text', () => {
 
   it('redacts a registry login carried over to its next line by a backslash', () => {
     expect(redact('docker login registry.acme.io \\\n  -u ci \\\n  -p SECRETml1')).toBe('docker login registry.acme.io \\\n  -u ci \\\n  -p [redacted]');
+  });
+
+  it('redacts a value on the line after its key: a YAML block, a Kubernetes env var, a flag continued by a backslash', () => {
+    expect(redact('password:\n  Zq9Sekret7y')).not.toContain('Zq9Sekret7y');
+    expect(redact('password: |\n  Zq9Sekret7y')).not.toContain('Zq9Sekret7y');
+    expect(redact('- name: DB_PASSWORD\n  value: Zq9Sekret7y')).not.toContain('Zq9Sekret7y');
+    expect(redact('- name: DB_PASSWORD\n  value: "Zq9Sekret7y"')).not.toContain('Zq9Sekret7y');
+    expect(redact('docker login -u u --password \\\n  Zq9Sekret7y reg')).not.toContain('Zq9Sekret7y');
+    expect(redact('mysql \\\r\n  -uroot -pZq9Sekret7y orders')).not.toContain('Zq9Sekret7y');
+  });
+
+  it('removes a key block with a dash in its body, of any kind and case', () => {
+    for (const block of ['-----BEGIN PGP PRIVATE KEY BLOCK-----\nlQOYBF-xyzZq9Sekret7y\n-----END PGP PRIVATE KEY BLOCK-----', '-----begin private key-----\nMII-EZq9Sekret7y\n-----end private key-----', '----BEGIN RSA PRIVATE KEY----\nMIIEZq9Sekret7y\n----END RSA PRIVATE KEY----']) {
+      expect(redact(block)).not.toContain('Zq9Sekret7y');
+    }
+  });
+
+  it('reads key names through what only looks different: full-width forms, a non-breaking space', () => {
+    expect(redact('password\uff1dZq9Sekret7y')).not.toContain('Zq9Sekret7y');
+    expect(redact('password:\u00a0Zq9Sekret7y')).not.toContain('Zq9Sekret7y');
+  });
+
+  it("keeps the error's own words that follow a key-like word: failed, a status, a template position", () => {
+    for (const line of [
+      'failed to pull and unpack image "reg.io/app:1": failed to resolve reference "reg.io/app:1": failed to authorize: failed to fetch oauth token: 401 Unauthorized',
+      'Error: UPGRADE FAILED: execution error at (orchestrator/templates/secret.yaml:12:5): database "orchestrator" is being accessed by other users',
+      'server does not allow basic authentication',
+      'getting credentials: exec: executable kubelogin not found',
+      'authorization: forbidden: user cannot list pods',
+      'msg="auth: invalid username/password"',
+      'apikey=expired',
+    ]) {
+      expect(redact(line)).toBe(line);
+    }
   });
 
   it('removes a private key block that was cut before its end line', () => {

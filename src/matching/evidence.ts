@@ -14,7 +14,7 @@ const MESSAGE_FIELDS = ['msg', 'message', 'error', 'err'];
  */
 export function evidenceText(text: string, start: number, literal?: string): string {
   const raw = lineAt(text, start);
-  const line = redact(clean(raw)).trim();
+  const line = redactInContext(text, start, raw).trim();
   const message = messageOf(line);
   if (message !== undefined) return cut(redact(message));
   if (literal === undefined || raw.length <= EVIDENCE_CHARS) return cut(line);
@@ -23,6 +23,28 @@ export function evidenceText(text: string, start: number, literal?: string): str
   if (at < 0) return cut(line);
   if (at <= EVIDENCE_CHARS / 2) return cut(whole);
   return `…${cut(whole.slice(at - AROUND_BEFORE, at + EVIDENCE_CHARS)).slice(0, EVIDENCE_CHARS - 2)}…`;
+}
+
+/** Lines before an evidence line read with it for secrets that start above it. */
+const CONTEXT_LINES = 8;
+const CONTEXT_CHARS = 16 * 1024;
+
+/**
+ * The line at `start`, redacted with the lines before it: a secret may start above the line shown (a login
+ * continued by a backslash, a YAML key whose value is on the next line, the body of a key block).
+ */
+function redactInContext(text: string, start: number, raw: string): string {
+  let from = start;
+  for (let n = 0; n < CONTEXT_LINES && from > 0; n++) from = text.lastIndexOf('\n', from - 2) + 1;
+  from = Math.max(from, start - CONTEXT_CHARS);
+  if (from >= start) return redact(prepare(raw));
+  const redacted = redact(prepare(`${text.slice(from, start)}${raw}`));
+  return redacted.slice(redacted.lastIndexOf('\n') + 1);
+}
+
+/** Text without terminal sequences, control characters and characters that show nothing: what is read for secrets is what is shown. */
+function prepare(s: string): string {
+  return clean(s).replace(patterns.controlChar, '').replace(patterns.escOrReturn, '').replace(patterns.invisible, '');
 }
 
 /** Characters shown before the match on a long line. */

@@ -1,0 +1,20 @@
+import { describe, expect, it } from 'vitest';
+import { match } from '../../src/matching/index.js';
+
+/** What an answer shows of a paste never holds a secret, even one that starts on a line above the evidence. */
+const err = ' Failed to pull image "reg.example.com/app:1": 401 Unauthorized from our private registry, devtron app';
+const shown = (paste: string): string => JSON.stringify(match(paste));
+
+describe('secrets in the evidence an answer shows (found by an attacker: evidence lines were redacted alone)', () => {
+  it.each([
+    ['a login continued by backslashes', `docker login \\\n -u u \\\n -p Zq9Sekret7x reg${err}`],
+    ['mysql over a CRLF continuation', 'mysql \\\r\n -uroot -pZq9Sekret7x database "orchestrator" is being accessed by other users'],
+    ['a Kubernetes env var', `- name: DB_PASSWORD\n  value: Zq9Sekret7x${err}`],
+    ['a YAML value on the next line', `password:\n  Zq9Sekret7x${err}`],
+    ['a control character inside the key', `pass\u001bword=Zq9Sekret7x${err}`],
+    ['a long flag of another tool', `redis-cli -h r --pass Zq9Sekret7x ping &&${err}`],
+  ])('%s', (_, paste) => {
+    expect(match(paste).verdict).not.toBe('no-match');
+    expect(shown(paste)).not.toContain('Zq9Sekret7x');
+  });
+});
