@@ -70,6 +70,10 @@ export function shapeProblem(body: unknown, apiUrl: string | undefined): string 
   if (!isObject(body)) return `that is not an object (${kindOf(body)})`;
   if (body.type === 'event_callback' && !isObject(body.event)) return `of an event callback whose event is ${kindOf(body.event)}`;
   if (typeof body.type === 'string' && interactions.has(body.type) && !(isObject(body.user) && typeof body.user.id === 'string')) return `of ${body.type} without the user who acted`;
+  // A form field sent twice parses as a list; listeners read the command's text as a string.
+  if (body.command !== undefined && body.text !== undefined && typeof body.text !== 'string') return `of a slash command whose text is ${kindOf(body.text)}`;
+  if (body.type === 'block_actions' && body.actions !== undefined && !Array.isArray(body.actions)) return `of block_actions whose actions are ${kindOf(body.actions)}`;
+  if (body.type === 'event_callback' && isObject(body.event) && body.event.text !== undefined && typeof body.event.text !== 'string') return `of an event whose text is ${kindOf(body.event.text)}`;
   const urls = [body.response_url, ...(Array.isArray(body.response_urls) ? body.response_urls.map((r) => (isObject(r) ? r.response_url : r)) : [])];
   for (const u of urls) {
     if (u === undefined) continue;
@@ -82,7 +86,8 @@ export function shapeProblem(body: unknown, apiUrl: string | undefined): string 
  * Checks one request to the events endpoint before Bolt's receiver handles it: a timestamp too far
  * in the future (or past) is refused with 401; a correctly signed body of a shape Bolt would fail on
  * outside any handler (`null`, `payload=null`, an event that is not an object, an interaction
- * without its user) or with a response_url off Slack's hosts, with 400.
+ * without its user, a command's or message's text that is not text, actions that are not a list) or with a
+ * response_url off Slack's hosts, with 400.
  * Everything else, forgeries included, goes on to Bolt, which verifies and parses it as always.
  */
 async function screen(req: IncomingMessage, signingSecret: string, apiUrl: string | undefined, nowMs: number): Promise<Refusal | undefined> {

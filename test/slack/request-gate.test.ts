@@ -66,5 +66,10 @@ describe("where a signed request may have the bot answer (its response_url)", ()
     expect(shapeProblem({ type: 'view_submission', user: { name: 'x' } }, undefined)).toBe('of view_submission without the user who acted');
     expect(shapeProblem({ type: 'view_submission', user: { id: 'U1' }, response_urls: [{ response_url: 'https://evil.example/' }] }, undefined)).toBe("with a response_url that is not Slack's");
     expect(shapeProblem({ command: '/platform', response_url: 'https://hooks.slack.com/commands/T0/1/x' }, undefined)).toBeUndefined();
+    // Found by an attacker's try: a repeated form field parses as a list, null actions, a message whose text is an object.
+    expect(shapeProblem({ command: '/platform', text: ['help', 'list'] }, undefined)).toBe('of a slash command whose text is an array');
+    expect(shapeProblem({ type: 'block_actions', user: { id: 'U1' }, actions: null }, undefined)).toBe('of block_actions whose actions are null');
+    expect(shapeProblem({ type: 'event_callback', event: { type: 'message', text: { a: 1 } } }, undefined)).toBe('of an event whose text is object');
+    expect(shapeProblem({ type: 'block_actions', user: { id: 'U1' }, actions: [] }, undefined)).toBeUndefined();
   });
 });
