@@ -63,6 +63,9 @@ export const redactionPatterns = {
   githubToken: /\b(?:gh[pousr]_[A-Za-z0-9]{20,}|github_pat_[A-Za-z0-9_]{20,}|glpat-[A-Za-z0-9_-]{20,})/g,
   awsKey: /\b(?:AKIA|ASIA)[0-9A-Z]{16}\b/g,
   // The lookbehind anchors a token at its start, so a long run of letters is scanned once, not from every place.
+  // Forms that only look different: full-width ASCII, and spaces other than the plain one.
+  fullWidth: /[\uff01-\uff5e]/g,
+  wideSpace: /[\u00a0\u2000-\u200a\u202f\u205f\u3000]/g,
   jwt: /(?<![A-Za-z0-9_-])eyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}/g,
 } as const;
 
@@ -233,11 +236,18 @@ function redactUserPass(parts: string[], i: number, offset = 0): void {
   if (colon > offset && colon + 1 < word.length) redactValueAt(parts, i, colon + 1);
 }
 
+/**
+ * Full-width forms and wide or non-breaking spaces read as what they look like (a full-width '＝', a no-break
+ * space after a key), so keys are seen; every other character, '…' included, stays as it is.
+ */
+function readable(text: string): string {
+  return text.replace(redactionPatterns.fullWidth, (c) => String.fromCharCode(c.charCodeAt(0) - 0xfee0)).replace(redactionPatterns.wideSpace, ' ');
+}
+
 /** The text with every secret-looking value replaced by `[redacted]`. */
 export function redact(text: string): string {
   const p = redactionPatterns;
-  // Compatibility forms read as what they look like (a full-width '＝', a non-breaking space), so keys are seen.
-  return commandLinePasswords(text.normalize('NFKC'))
+  return commandLinePasswords(readable(text))
     .replace(p.privateKey, `-----BEGIN PRIVATE KEY----- ${MARK} -----END PRIVATE KEY-----`)
     .replace(p.privateKeyCut, `-----BEGIN PRIVATE KEY----- ${MARK}\n`)
     .replace(p.bearer, (_m, scheme: string) => `${scheme} ${MARK}`)

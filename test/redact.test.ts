@@ -133,7 +133,7 @@ describe('redacting pasted text', () => {
   });
 
   it("keeps a `-p` that is a port or a publish flag: psql's, docker run's, mysql's capital -P", () => {
-    for (const line of ['psql -h db -p 5432 -U devtron orchestrator', 'docker run -p 8080:80 nginx', 'mysql -h db -P 3306 -u root -p', 'kubectl port-forward -n devtroncd svc/devtron-service 8000:80 -p', 'docker login -u ci --password-stdin registry.acme.io', 'mysql -u root -u admin orders', 'curl -u admin https://x', 'the token expired yesterday', 'Authorization: Bearer [redacted]', 'echo $CI_TOKEN | docker login -u ci --password-stdin reg.io', 'password: ${DB_PASSWORD}']) {
+    for (const line of ['psql -h db -p 5432 -U devtron orchestrator', 'docker run -p 8080:80 nginx', 'mysql -h db -P 3306 -u root -p', 'kubectl port-forward -n devtroncd svc/devtron-service 8000:80 -p', 'docker login -u ci --password-stdin registry.acme.io', 'mysql -u root -u admin orders', 'curl -u admin https://x', 'the token expired yesterday', 'Authorization: Bearer [redacted]', 'echo $CI_TOKEN | docker login -u ci --password-stdin reg.io', 'password: ${DB_PASSWORD}', 'the key k0.k1… has 1,800 levels; ﬁne “quoted”']) {
       expect(redact(line)).toBe(line);
     }
   });
