@@ -128,10 +128,9 @@ function workedBeside(lower: string, applied: string): boolean {
   return false;
 }
 
-/** Whether a sentence ends at `i`: a line break, ? ! ; or a full stop followed by a space. */
+/** Whether a sentence ends at `i`: where a clause ends (clauseEndsAt), except at a comma. */
 function sentenceEndsAt(lower: string, i: number): boolean {
-  const c = lower[i]!;
-  return c === '\n' || c === '?' || c === '!' || c === ';' || (c === '.' && (i + 1 >= lower.length || ' \t\n'.includes(lower[i + 1]!)));
+  return lower[i] !== ',' && clauseEndsAt(lower, i);
 }
 
 /** Whether a clause ends at `i`: a line break, or , ; ? ! or a full stop followed by a space (not a dot in a name). */
