@@ -124,7 +124,7 @@ function programOf(word: string): string {
   let end = word.length;
   while (end > start && SHELL_PUNCTUATION.includes(word[end - 1]!)) end--;
   let name = word.slice(start, end).toLowerCase();
-  name = name.slice(name.lastIndexOf('/') + 1).slice(name.lastIndexOf('\\') + 1);
+  name = name.slice(Math.max(name.lastIndexOf('/'), name.lastIndexOf('\\')) + 1);
   return name.endsWith('.exe') ? name.slice(0, -4) : name;
 }
 

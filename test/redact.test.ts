@@ -38,6 +38,8 @@ describe('redacting pasted text', () => {
     ['x=$(docker login -u ci -p SECRETq2 reg.io)', 'x=$(docker login -u ci -p [redacted] reg.io)'],
     ['make build;docker login -u ci -p SECRETq3 reg.io', 'make build;docker login -u ci -p [redacted] reg.io'],
     ['docker.exe login -u ci -p SECRETq4 reg.io', 'docker.exe login -u ci -p [redacted] reg.io'],
+    // A Windows path with both separators (found reading the change: the program's name was cut at the wrong place).
+    ['C:/tools\\mysql.exe -u root -pSECRETq5 orders', 'C:/tools\\mysql.exe -u root -p[redacted] orders'],
     ["mysql -u root -p'my SECRET21x' -e 'drop database x'", "mysql -u root -p'[redacted]' -e 'drop database x'"],
     ['mysql -u root -p"SECRET 66" orders', 'mysql -u root -p"[redacted]" orders'],
     ['sshpass -p SECRETssh ssh root@db', 'sshpass -p [redacted] ssh root@db'],
