@@ -171,7 +171,7 @@ function redactValueAt(parts: string[], i: number, offset: number): void {
  * and is kept. Read word by word, a line at a time; a line ending in a backslash goes on in the next.
  */
 function commandLinePasswords(text: string): string {
-  if (!text.includes('-p') && !text.includes('-a') && !text.includes('-u') && !text.includes('--')) return text;
+  if (!mayHaveFlags(text)) return text;
   let carried: CommandState | undefined;
   return text
     .split('\n')
@@ -179,7 +179,7 @@ function commandLinePasswords(text: string): string {
       const state = carried ?? freshState();
       carried = line.trimEnd().endsWith('\\') ? state : undefined;
       // A line that goes on in the next is read even without a flag: its command words count there.
-      if (!carried && !state.pending && !line.includes('-p') && !line.includes('-a') && !line.includes('-u') && !line.includes('--') && !state.login) return line;
+      if (!carried && !state.pending && !state.login && !mayHaveFlags(line)) return line;
       const parts = line.split(/([ \t]+)/);
       for (let i = 0; i < parts.length; i += 2) {
         const word = parts[i]!;
@@ -226,6 +226,11 @@ function commandLinePasswords(text: string): string {
       return parts.join('');
     })
     .join('\n');
+}
+
+/** Whether a text may hold a command-line flag: a dash after a space or a tab, or at its start (not `kube-apiserver`). */
+function mayHaveFlags(text: string): boolean {
+  return text.includes(' -') || text.includes('\t-') || text.startsWith('-');
 }
 
 /** The password half of `user:password` at `parts[i]` (from `offset`), when there is one. */

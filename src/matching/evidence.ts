@@ -37,9 +37,31 @@ function redactInContext(text: string, start: number, raw: string): string {
   let from = start;
   for (let n = 0; n < CONTEXT_LINES && from > 0; n++) from = text.lastIndexOf('\n', from - 2) + 1;
   from = Math.max(from, start - CONTEXT_CHARS);
-  if (from >= start) return redact(prepare(raw));
+  // Most lines above carry nothing onto the next: then the line is redacted alone (redact reads every pattern,
+  // and a log's evidence lines are many).
+  if (from >= start || !carriesOn(text.slice(from, start))) return redact(prepare(raw));
   const redacted = redact(prepare(`${text.slice(from, start)}${raw}`));
   return redacted.slice(redacted.lastIndexOf('\n') + 1);
+}
+
+/** Words of a key that may hold a secret, lower case. */
+const SECRET_WORDS = ['pass', 'pwd', 'secret', 'token', 'key', 'credential'];
+/** How a line ends when its value follows on the next one: a YAML key or block marker. */
+const VALUE_NEXT = [':', '|', '>', '|-', '>-', '|+', '>+'];
+
+/**
+ * Whether lines may carry a secret onto the line after them: one continued by a backslash, a key block's start,
+ * or a key named for a secret whose value is on the next line (`password:`, `password: |`, `- name: DB_PASSWORD`).
+ */
+function carriesOn(lines: string): boolean {
+  for (const line of lines.split('\n')) {
+    const end = line.trimEnd();
+    if (end.endsWith('\\')) return true;
+    const lower = end.toLowerCase();
+    if (lower.includes('private key')) return true;
+    if (SECRET_WORDS.some((w) => lower.includes(w)) && (VALUE_NEXT.some((v) => lower.endsWith(v)) || lower.includes('name:'))) return true;
+  }
+  return false;
 }
 
 /** Text without terminal sequences, control characters and characters that show nothing: what is read for secrets is what is shown. */
