@@ -17,7 +17,7 @@ export interface Subject {
   readonly foreign: readonly string[];
   /** Other products named by the paste (a part of `foreign`). */
   readonly products: readonly string[];
-  /** Whether the person deploys or pulls by other means than the platform: a tutorial followed, their own helm install (OWN_WORKFLOW). Read when asked. */
+  /** Whether the person deploys or pulls by other means than the platform: a tutorial followed, their own helm install or compose file, a desktop program (OWN_WORKFLOW, DESKTOP). Read when asked. */
   ownWorkflow(): boolean;
   /** Whether the part of the paste read names one of these (lower case, as substrings). */
   mentions(names: readonly string[]): boolean;
@@ -68,7 +68,13 @@ const PLATFORM_PLACES = [
  * clause starts (`helm install …`, `kubectl apply …`, `docker pull …`, `minikube start`), or a tutorial followed.
  * Not the platform's installer, which names the platform (read first).
  */
-const OWN_WORKFLOW = ['helm install ', 'helm upgrade --install ', 'kubectl apply ', 'kubectl create deployment ', 'kubectl run ', 'docker pull ', 'docker run ', 'docker compose up', 'docker-compose up', 'minikube start', 'kind create cluster', 'tutorial'];
+const OWN_WORKFLOW = ['helm install ', 'helm upgrade --install ', 'kubectl apply ', 'kubectl create deployment ', 'kubectl run ', 'docker pull ', 'docker run ', 'docker compose ', 'docker-compose', 'minikube start', 'kind create cluster', 'tutorial'];
+
+/**
+ * A program on a person's Windows desktop (its install folder, its own git.exe): the platform's components run
+ * in the cluster's Linux containers, so an error printed with these is the desktop program's.
+ */
+const DESKTOP = ['\\program files\\', '\\appdata\\', 'git.exe'];
 
 /** Whether `text` holds `words` where a line, a command or (for a word) a word starts: after nothing, a space, `$`, `>`, `;`, `&`, `|` or `(`. */
 function startsAClause(text: string, words: string): boolean {
@@ -110,7 +116,7 @@ export function readSubject(text: string, around: readonly number[]): Subject {
     }
   }
   let own: boolean | undefined;
-  const ownWorkflow = (): boolean => (own ??= parts.some((lower) => OWN_WORKFLOW.some((command) => startsAClause(lower, command))));
+  const ownWorkflow = (): boolean => (own ??= parts.some((lower) => OWN_WORKFLOW.some((command) => startsAClause(lower, command)) || DESKTOP.some((place) => lower.includes(place))));
   return { platform, denied, foreign, products, ownWorkflow, mentions };
 }
 

@@ -391,3 +391,24 @@ describe('knowledge added from the fifth round of real pastes', () => {
     expect(match(none).verdict).toBe('no-match');
   });
 });
+
+describe('knowledge added in the sixth session (the tune part of the real pastes)', () => {
+  it('does not empty the CPU graphs of a dashboard whose memory graphs are empty too: the guide\'s 7.11 is CPU empty while memory shows', () => {
+    expect(match('cpu graphs blank, memory graphs ok. started after the node upgrade').matches[0]?.id).toBe('cpu-graphs-empty');
+    expect(match('The overview board shows N/A for CPU and memory, though the query itself returns values in Prometheus.').verdict).toBe('no-match');
+    expect(match('Everything came up except the CPU usage graph (no data) and the Memory usage graph (empty).').verdict).toBe('no-match');
+  });
+
+  it("keeps the platform's remedies away from a stack run with docker-compose or a desktop program's own git", () => {
+    expect(match('I run the whole monitoring stack with docker-compose; the CPU usage not showing in the dashboard, memory is fine.').verdict).not.toBe('match');
+    const desktop = 'INFO: Command --> C:\\Program Files\\Git\\mingw64\\bin\\git.exe -C C:\\work\\repo fetch\nERROR: Fetch failed -> exit status 128';
+    expect(match(desktop).verdict).not.toBe('match');
+    expect(match('git-sensor: error in fetching: exit status 128').matches[0]?.id).toBe('commits-exit-128');
+  });
+
+  it("does not read a standalone Argo CD's own initial admin password as the platform's", () => {
+    expect(match('where is the admin password for the dashboard after a fresh install?').matches[0]?.id).toBe('admin-password');
+    expect(match('The Argo CD initial admin password changes whenever argocd-server restarts, so the admin password no longer works.').verdict).not.toBe('match');
+    expect(match('argocd admin initial-password -n argocd prints a password but the admin password is rejected on login').verdict).not.toBe('match');
+  });
+});

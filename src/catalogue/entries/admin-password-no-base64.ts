@@ -1,5 +1,5 @@
 import type { CatalogueEntry } from '../model.js';
-import { revealAdminPassword } from './shared-steps.js';
+import { revealAdminPassword, standaloneArgoCdPassword } from './shared-steps.js';
 
 /** Guide 7.17: the admin password cannot be decoded on a host without a base64 tool. */
 export const adminPasswordNoBase64: CatalogueEntry = {
@@ -31,6 +31,7 @@ export const adminPasswordNoBase64: CatalogueEntry = {
       'ADMIN_PASSWORD',
       'kubectl get secret',
     ],
+    excludes: standaloneArgoCdPassword,
   },
   detector: {
     kind: 'notObservable',

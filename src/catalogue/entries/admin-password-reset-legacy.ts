@@ -1,5 +1,5 @@
 import type { CatalogueEntry } from '../model.js';
-import { revealAdminPassword, restartByLabel } from './shared-steps.js';
+import { revealAdminPassword, restartByLabel, standaloneArgoCdPassword } from './shared-steps.js';
 
 /** Guide 5.3: reset the admin password on versions older than v0.6.9. */
 export const adminPasswordResetLegacy: CatalogueEntry = {
@@ -13,6 +13,7 @@ export const adminPasswordResetLegacy: CatalogueEntry = {
     errors: [],
     phrases: ['reset admin password old version', 'reset argocd admin password', 'reset password before 0.6.9'],
     context: ['argocd-secret', 'admin.password', 'argocd', 'password', 'ACD_PASSWORD'],
+    excludes: standaloneArgoCdPassword,
     // In other words: before v0.6.9 the admin login is the GitOps controller's, so people ask how to reset
     // "the argocd admin password" and read ACD_PASSWORD. Sources: the guide's 5.3 and 9 (LTAG below
     // v0.6.9), docs/FAQs/devtron-troubleshoot.md §18-19 (ACD_PASSWORD on older installs).

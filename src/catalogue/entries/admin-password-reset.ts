@@ -1,5 +1,5 @@
 import type { CatalogueEntry } from '../model.js';
-import { revealAdminPassword, restartByLabel } from './shared-steps.js';
+import { revealAdminPassword, restartByLabel, standaloneArgoCdPassword } from './shared-steps.js';
 
 /** Guide 5.2: reset the admin password on v0.6.9 and later. */
 export const adminPasswordReset: CatalogueEntry = {
@@ -13,6 +13,7 @@ export const adminPasswordReset: CatalogueEntry = {
     errors: ['invalid username or password'],
     phrases: ['reset admin password', 'forgot admin password', 'lost admin password', 'admin password not working'],
     context: ['admin', 'password', 'login', 'dex', 'admin.passwordMtime'],
+    excludes: standaloneArgoCdPassword,
     // Downstream: nothing beyond the dashboard's own answer ("invalid username or password"); the same words
     // come from every product's login, so they ask between this reset and the gentler reading of the
     // password or the stale cookie. Sources: docs/FAQs/devtron-troubleshoot.md §18 (remove ADMIN_PASSWORD,

@@ -1,5 +1,5 @@
 import type { CatalogueEntry } from '../model.js';
-import { revealAdminPassword } from './shared-steps.js';
+import { revealAdminPassword, standaloneArgoCdPassword } from './shared-steps.js';
 
 /** Guide 5.1: the admin login's password, read from the platform secret. */
 export const adminPassword: CatalogueEntry = {
@@ -25,6 +25,7 @@ export const adminPassword: CatalogueEntry = {
       'login',
       'devtron-secret',
     ],
+    excludes: standaloneArgoCdPassword,
     // In other words: people ask for the login of a fresh install ("default", "initial" password) and
     // find the key with `kubectl … get secret devtron-secret -o jsonpath='{.data.ADMIN_PASSWORD}'`; the
     // install notes print that command. A rejected password is the gentler end of 5.2's message (see

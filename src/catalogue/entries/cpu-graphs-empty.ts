@@ -14,6 +14,9 @@ export const cpuGraphsEmpty: CatalogueEntry = {
     // memory metrics are visible in graphs"; remove image!="" from the CPU queries).
     context: ['cpu', 'grafana', 'container_cpu_usage_seconds_total', 'memory'],
     // The guide's fix as people say they did it ("I've already removed the label `image!=""`").
+    // The guide's symptom is CPU empty while memory shows: a dashboard whose memory is empty too has lost its
+    // metrics or its labels, not the CPU filter (tune: a docker-compose stack's board, another dashboard's N/A).
+    excludes: ['cpu and memory', 'cpu & memory', 'memory usage graph (empty)', 'memory graph (empty)', 'memory graphs are empty', 'memory graph is empty', 'memory graphs are also empty', 'memory is empty too', 'neither cpu nor memory', 'no memory metrics'],
     applied: ['removed the label `image!=""`', 'removed `image!=""`', 'removed image!=""', "removed image!=''", 'removed the image!=""', 'removed the filter image!=""'],
   },
   // The CPU panels graph this metric; the store is asked whether the filter leaves any of its series.

@@ -16,3 +16,11 @@ export function revealAdminPassword(does: string): RevealSecretStep {
 export function restartByLabel(does: string, label: LabelName): DeletePodsStep {
   return { kind: 'deletePods', does, risk: 'restart', targets: [{ by: 'label', namespace: 'platformNamespace', label }], verifyWithinSeconds: 300 };
 }
+
+/**
+ * A standalone Argo CD's own first password (Argo CD 1.9 and later keep it in argocd-initial-admin-secret and
+ * print it with `argocd admin initial-password`): the platform never uses either, so a paste about them is
+ * about another install of the GitOps controller, not the platform's admin login (guide 5.1, 5.2; the fifth
+ * round's tune part, e.g. argoproj/argo-cd threads about the initial password).
+ */
+export const standaloneArgoCdPassword = ['argocd-initial-admin-secret', 'argocd admin initial-password', 'argo cd initial admin password', 'argocd initial admin password'];
