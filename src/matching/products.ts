@@ -28,6 +28,11 @@ const single = [
   'datadog', 'newrelic', 'dynatrace', 'splunk', 'jaeger', 'zipkin', 'thanos', 'mimir', 'victoriametrics', 'zabbix', 'nagios', 'icinga', 'netdata', 'graylog', 'fluentd', 'fluentbit', 'logstash', 'signoz', 'kiali', 'botkube', 'robusta', 'k8sgpt',
   // applications people self-host
   'odoo', 'nextcloud', 'owncloud', 'wordpress', 'drupal', 'joomla', 'magento', 'mastodon', 'mattermost', 'rocketchat', 'jitsi', 'gitea', 'forgejo', 'gogs', 'sourcegraph', 'metabase', 'redash', 'kubeflow', 'mlflow', 'jupyterhub', 'minio', 'longhorn', 'openebs', 'velero', 'zammad', 'n8n', 'strapi', 'moodle', 'nocodb', 'appsmith', 'budibase', 'posthog', 'matomo', 'openfaas', 'knative', 'kubeless', 'dapr',
+  // hosting panels, appliances and home servers, and applications people run on them
+  'hestiacp', 'hestia', 'cpanel', 'plesk', 'webmin', 'cyberpanel', 'proxmox', 'truenas', 'unraid', 'synology', 'qnap', 'pfsense', 'opnsense', 'homeassistant', 'pihole', 'pi-hole',
+  'immich', 'jellyfin', 'emby', 'vaultwarden', 'bitwarden', 'photoprism', 'seafile', 'bookstack', 'wikijs', 'superset', 'airbyte', 'dagster', 'posthog', 'matomo', 'jira', 'confluence',
+  // serverless, gateways, cost and cluster tools, security agents and desktop git clients
+  'knative', 'openfaas', 'dapr', 'kong', 'emissary', 'kubecost', 'opencost', 'headlamp', 'octarine', 'eset', 'sophos', 'fortinet', 'gitconvex', 'sourcetree', 'tortoisegit',
   // application frameworks and servers (the error is the application's)
   'gitlab-ci', 'django', 'laravel', 'springboot', 'spring-boot', 'fastapi', 'nestjs', 'nextjs', 'tomcat', 'wildfly', 'jboss', 'weblogic', 'websphere',
 ];

@@ -411,4 +411,10 @@ describe('knowledge added in the sixth session (the tune part of the real pastes
     expect(match('The Argo CD initial admin password changes whenever argocd-server restarts, so the admin password no longer works.').verdict).not.toBe('match');
     expect(match('argocd admin initial-password -n argocd prints a password but the admin password is rejected on login').verdict).not.toBe('match');
   });
+
+  it("reads hosting panels, self-hosted applications and security agents as other products: no platform remedy for them", () => {
+    expect(match('Since upgrading HestiaCP the admin password is rejected on the admin panel.').verdict).toBe('no-match');
+    const jira = 'Jira pod: Failed to pull image "registry.acme.io/jira:9": rpc error: code = Unknown desc = failed to authorize: failed to fetch oauth token: unexpected status: 401 Unauthorized';
+    expect(match(jira).verdict).not.toBe('match');
+  });
 });
