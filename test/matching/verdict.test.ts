@@ -417,4 +417,10 @@ describe('knowledge added in the sixth session (the tune part of the real pastes
     const jira = 'Jira pod: Failed to pull image "registry.acme.io/jira:9": rpc error: code = Unknown desc = failed to authorize: failed to fetch oauth token: unexpected status: 401 Unauthorized';
     expect(match(jira).verdict).not.toBe('match');
   });
+
+  it("does not restart the git-sensor for git's refusal of a repository it does not own (safe.directory)", () => {
+    expect(match('CI is not able to fetch the latest commits').matches[0]?.id).toBe('git-sensor-stuck');
+    const refused = 'No error in the UI, but the git-sensor logs show "error in git cli operation: fatal: detected dubious ownership in repository".\nCI is not able to fetch the latest commits';
+    expect(match(refused).verdict).toBe('no-match');
+  });
 });

@@ -48,6 +48,9 @@ export const gitSensorStuck: CatalogueEntry = {
     excludes: [
       "we couldn't deliver this payload",
       'failed to connect to host',
+      // git refusing a repository whose owner is not the process's (git 2.35.2's safe.directory check): the
+      // sensor is not stuck and restarting it changes nothing (tune: devtron-labs/devtron#3881).
+      'dubious ownership',
     ],
     // The guide's remedy as people say they did it: with words saying the error persists, it is not proposed again.
     applied: ['restarted git-sensor', 'restarted the git-sensor', 'deleted git-sensor-0', 'deleted the git-sensor', 'deleting git-sensor-0', 'git-sensor-0 deleted', 'bounced git-sensor'],
