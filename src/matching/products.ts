@@ -32,13 +32,13 @@ const single = [
   'hestiacp', 'hestia', 'cpanel', 'plesk', 'webmin', 'cyberpanel', 'proxmox', 'truenas', 'unraid', 'synology', 'qnap', 'pfsense', 'opnsense', 'homeassistant', 'pihole', 'pi-hole',
   'immich', 'jellyfin', 'emby', 'vaultwarden', 'bitwarden', 'photoprism', 'seafile', 'bookstack', 'wikijs', 'superset', 'airbyte', 'dagster', 'posthog', 'matomo', 'jira', 'confluence',
   // serverless, gateways, cost and cluster tools, security agents and desktop git clients
-  'knative', 'openfaas', 'dapr', 'kong', 'emissary', 'kubecost', 'opencost', 'headlamp', 'octarine', 'eset', 'sophos', 'fortinet', 'gitconvex', 'sourcetree', 'tortoisegit',
+  'knative', 'openfaas', 'openhab', 'dapr', 'kong', 'emissary', 'kubecost', 'opencost', 'headlamp', 'octarine', 'eset', 'sophos', 'fortinet', 'gitconvex', 'sourcetree', 'tortoisegit',
   // application frameworks and servers (the error is the application's)
   'gitlab-ci', 'django', 'laravel', 'springboot', 'spring-boot', 'fastapi', 'nestjs', 'nextjs', 'tomcat', 'wildfly', 'jboss', 'weblogic', 'websphere',
 ];
 
 /** Names of two words, matched as adjacent words. */
-const double = ['docker hub', 'github actions', 'gitlab runner', 'azure devops', 'azure pipelines', 'bitbucket pipelines', 'aws codebuild', 'google cloud build', 'docker desktop', 'argo workflows', 'argo events', 'nginx plus', 'elastic beanstalk', 'spring boot'];
+const double = ['docker hub', 'github actions', 'gitlab runner', 'azure devops', 'azure pipelines', 'bitbucket pipelines', 'aws codebuild', 'google cloud build', 'docker desktop', 'eclipse che', 'argo workflows', 'argo events', 'nginx plus', 'elastic beanstalk', 'spring boot'];
 
 /** Registries: where an image comes from, which says nothing about whose deployment pulls it. */
 const registries = new Set(['harbor', 'nexus', 'artifactory', 'jfrog', 'verdaccio', 'chartmuseum', 'sonatype', 'docker hub']);

@@ -423,4 +423,19 @@ describe('knowledge added in the sixth session (the tune part of the real pastes
     const refused = 'No error in the UI, but the git-sensor logs show "error in git cli operation: fatal: detected dubious ownership in repository".\nCI is not able to fetch the latest commits';
     expect(match(refused).verdict).toBe('no-match');
   });
+
+  it("does not read the GitOps controller's own repository fetch failing with exit 128 as the commit list's (7.23 is the git-sensor's)", () => {
+    expect(match("error in fetching material details: git fetch failed: exit status 128: fatal: could not read Username for 'https://github.com'").matches[0]?.id).toBe('commits-exit-128');
+    const gitops = 'Failed to load target state: failed to generate manifest for source 1 of 1: rpc error: code = Unknown desc = failed to initialize repository resources: Failed to fetch default: `git fetch origin --tags --force --prune` failed exit status 128: Connection closed by remote';
+    expect(match(gitops).verdict).not.toBe('match');
+  });
+
+  it('does not clear cookies for a login loop that a base path setting makes (basehref)', () => {
+    expect(match('Setting server.basehref to /cd causes a redirect loop to the login page').verdict).not.toBe('match');
+  });
+
+  it('reads Eclipse Che and openHAB as other products', () => {
+    expect(match('Eclipse Che terminal: the websocket is closed after 60s idle behind the load balancer and the terminal hangs').verdict).toBe('no-match');
+    expect(match('openHAB grafana after the upgrade: "Dashboard not found" and "Panel with id 18 not found"').verdict).toBe('no-match');
+  });
 });

@@ -53,6 +53,14 @@ export const commitsExit128: CatalogueEntry = {
       // git 2.35.2's ownership check on a clone another user made (safe.directory): a new token or a re-save
       // fetches nothing (devtron-labs/devtron#3881, fixed in git-sensor's code).
       'dubious ownership',
+      // The GitOps controller's repository server failing its own fetch (Argo CD's "Failed to load target
+      // state", "failed to generate manifest", "Unable to load data: Failed to fetch git repo"): the
+      // deployment's repository, not the commit list the git-sensor reads (tune: devtron#252,
+      // argo-cd threads of the sixth round).
+      'failed to load target state',
+      'failed to generate manifest',
+      'failed to initialize repository resources',
+      'unable to load data: failed to fetch git repo',
     ],
     // Git exits with 128 for every fatal error. Not this remedy: another product's git (the git-sync
     // sidecar), a commit that no longer exists after a force-push ("reference is not a tree", "not our

@@ -57,7 +57,9 @@ export const staleSessionCookie: CatalogueEntry = {
     ],
     // Not this remedy: a token too long for the cookies the controller may set (argo-cd util/http/http.go
     // "… requires N cookies but the max number of cookies is M": its administrator raises the limit).
-    excludes: ['but the max number of cookies is'],
+    // A loop that a base path setting makes (Argo CD's server.basehref) sends the login
+    // to the wrong address whatever the cookies hold (tune: argo-helm threads of the sixth round).
+    excludes: ['but the max number of cookies is', 'basehref'],
     context: [
       'cookie',
       'cookies',
