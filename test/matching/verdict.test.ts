@@ -438,4 +438,11 @@ describe('knowledge added in the sixth session (the tune part of the real pastes
     expect(match('Eclipse Che terminal: the websocket is closed after 60s idle behind the load balancer and the terminal hangs').verdict).toBe('no-match');
     expect(match('openHAB grafana after the upgrade: "Dashboard not found" and "Panel with id 18 not found"').verdict).toBe('no-match');
   });
+
+  it("reads the in-tree cloud provider's refused permission as 7.13: it runs as the instance role the guide's cause names", () => {
+    const event = 'Warning  SyncLoadBalancerFailed  2m  service-controller  Error syncing load balancer: failed to ensure load balancer: AccessDenied: User: arn:aws:sts::1:assumed-role/nodes.example/i-1 is not authorized to perform: iam:CreateServiceLinkedRole on resource: arn:aws:iam::1:role/aws-service-role/elasticloadbalancing.amazonaws.com/AWSServiceRoleForElasticLoadBalancing';
+    expect(match(event)).toMatchObject({ verdict: 'match', matches: [{ id: 'load-balancer-unauthorized' }] });
+    // Not a refusal: the subnets or the region, which no policy fixes.
+    expect(match('Error syncing load balancer: failed to ensure load balancer: could not find any suitable subnets for creating the ELB').verdict).toBe('no-match');
+  });
 });

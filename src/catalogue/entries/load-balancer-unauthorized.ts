@@ -16,6 +16,13 @@ export const loadBalancerUnauthorized: CatalogueEntry = {
       'Failed build model due to AccessDenied',
       'Failed deploy model due to UnauthorizedOperation',
       'Failed build model due to UnauthorizedOperation',
+      // The cloud provider's own service controller (the in-tree one, or the cloud controller manager) is
+      // the other load-balancer controller: it provisions with the node or control-plane role, whose
+      // missing permission it reports the same way, often for the balancers' service-linked role
+      // (tune: scholzj/aws-minikube, kops threads of the sixth round; Kubernetes' legacy AWS provider).
+      'failed to ensure load balancer: AccessDenied',
+      'failed to ensure load balancer: UnauthorizedOperation',
+      'iam:CreateServiceLinkedRole on resource: arn:aws:iam::',
     ],
     phrases: [
       'UnauthorizedOperation',
@@ -48,8 +55,10 @@ export const loadBalancerUnauthorized: CatalogueEntry = {
     // Downstream: the controller calls EC2, WAF, Shield, tagging and IAM as well as ELB, so a policy that
     // lacks one of them fails there, and sometimes only as an InternalFailure (status 500) while it leaves a
     // target group behind and the ingress without an address. Not this remedy: a role the controller
-    // cannot assume (sts:AssumeRoleWithWebIdentity, a trust-policy or OIDC matter), and the in-tree cloud
-    // provider's "Error syncing load balancer" (the control plane's role, not the controller's). Sources:
+    // cannot assume (sts:AssumeRoleWithWebIdentity, a trust-policy or OIDC matter). The in-tree cloud
+    // provider's "Error syncing load balancer" is the entry's when it is a permission refused: that
+    // controller runs as the nodes' or control plane's instance role, the role the guide's cause names
+    // (tack#178, kops#17702, scholzj/aws-minikube: a policy attached to that role fixed it). Sources:
     // kubernetes-sigs/aws-load-balancer-controller#3242 (only "Failed deploy model due to InternalFailure";
     // the maintainer finds shield:GetSubscriptionState denied), #924 (tag:GetResources: "the controller
     // lacks permissions"), #3399 and #3339 and #2240 (AccessDenied / UnauthorizedOperation events), #1935
@@ -81,7 +90,6 @@ export const loadBalancerUnauthorized: CatalogueEntry = {
     excludes: [
       'sts:AssumeRoleWithWebIdentity',
       'WebIdentityErr',
-      'Error syncing load balancer',
       // Subnets the controller cannot use (their tags or free addresses, pkg/networking/subnet_resolver.go)
       // and a region it cannot read from the instance metadata (pkg/aws/cloud.go): no policy fixes those.
       'unable to resolve at least one subnet',
