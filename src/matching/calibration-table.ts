@@ -2,7 +2,7 @@ import type { Calibration } from './types.js';
 
 /**
  * Written by `npx tsx bench/calibrate.ts --write` from the tune part of test/fixtures/real; do not edit by
- * hand. Remedies for any product: 130 answers, 105 right. Remedies acting on the platform or the apps it
+ * hand. Remedies for any product: 131 answers, 106 right. Remedies acting on the platform or the apps it
  * deploys: 41 answers, 12 right.
  */
 export const calibrationTable: Calibration = {
@@ -12,8 +12,8 @@ export const calibrationTable: Calibration = {
       right: 0.695
     },
     {
-      score: 0.965,
-      right: 0.914
+      score: 0.964,
+      right: 0.915
     }
   ],
   platform: [

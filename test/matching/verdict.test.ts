@@ -445,4 +445,10 @@ describe('knowledge added in the sixth session (the tune part of the real pastes
     // Not a refusal: the subnets or the region, which no policy fixes.
     expect(match('Error syncing load balancer: failed to ensure load balancer: could not find any suitable subnets for creating the ELB').verdict).toBe('no-match');
   });
+
+  it("reads Grafana's failed cookie look-up after an upgrade, and an old cookie still read, as a stale session cookie (7.6)", () => {
+    const log = 'Since the upgrade the browser still sends its old grafana_session cookie and the sign-in fails.\nt=2024-05-28T06:15:15Z lvl=eror msg="Failed to look up user based on cookie" logger=context error="user token not found"';
+    expect(match(log).matches[0]?.id).toBe('stale-session-cookie');
+    expect(match('After the upgrade the old cookies are still used, so nobody can sign in until they clear them.').matches[0]?.id).toBe('stale-session-cookie');
+  });
 });

@@ -37,6 +37,12 @@ export const staleSessionCookie: CatalogueEntry = {
       'invalid session cookie',
       'auth cookie expires',
       'expired auth cookie',
+      // People's words for a cookie from before an upgrade that the new version still reads (tune: a
+      // Grafana thread of the sixth round, where clearing the cookies is the way out).
+      'old cookies are still used',
+      'old cookie is still used',
+      'cookies should be invalidated',
+      'cookie should be invalidated',
     ],
     // Downstream: the GitOps controller rejects the old session's token before the new login counts (a
     // token signed by a previous install's key, or an expired one), and sends the browser back to the
@@ -54,6 +60,9 @@ export const staleSessionCookie: CatalogueEntry = {
       // middleware/sessionmanager.go "Password for superuser has changed since token issued").
       'has changed since token issued',
       'token is revoked, please re-login',
+      // Grafana's log line for a session cookie whose token it no longer holds (pkg/middleware, "Failed to
+      // look up user based on cookie").
+      'Failed to look up user based on cookie',
     ],
     // Not this remedy: a token too long for the cookies the controller may set (argo-cd util/http/http.go
     // "… requires N cookies but the max number of cookies is M": its administrator raises the limit).
