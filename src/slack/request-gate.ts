@@ -40,6 +40,25 @@ const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'obj
 const interactions = new Set(['block_actions', 'block_suggestion', 'interactive_message', 'message_action', 'shortcut', 'view_submission', 'view_closed']);
 
 /**
+ * Body types Bolt hands to a kind of listener by their `type` alone (its getTypeAndConversation), or
+ * answers itself (url_verification). Bodies with an event, a command, an options `name` or `actions`
+ * are routed whatever their type.
+ */
+const routedTypes = new Set(['block_suggestion', 'dialog_submission', 'shortcut', 'message_action', 'view_submission', 'view_closed', 'url_verification']);
+
+/**
+ * Types Slack does send that no listener kind takes: the app answers them itself (unanswered.ts), so
+ * Slack does not count a failure (app_rate_limited says Slack is holding back the app's events).
+ */
+const unroutedSlackTypes = new Set(['app_rate_limited', 'dialog_cancellation']);
+
+/** Whether a body is of a kind Slack sends: Bolt routes it, answers it, or the app answers it unrouted. */
+function isSlackKind(body: Record<string, unknown>): boolean {
+  if (body.event !== undefined || body.command !== undefined || body.name !== undefined || body.actions !== undefined || body.ssl_check !== undefined) return true;
+  return typeof body.type === 'string' && (routedTypes.has(body.type) || unroutedSlackTypes.has(body.type));
+}
+
+/**
  * Where Slack lets an app answer later: https on hooks.slack.com (the documented host of every
  * response_url), or the configured Web API address (a proxy, or the tests' fake Slack).
  */
@@ -63,12 +82,15 @@ export function isSlackResponseUrl(address: string, apiUrl: string | undefined):
 /**
  * What is wrong (in words that follow "a signed body") with the shape of a parsed body that Bolt would fail on outside any listener (an
  * event_callback whose `event` is not an object: a 500; an interaction without its `user`: no
- * acknowledgement at all), or that would make the bot write where Slack never told it to (a
- * response_url that is not Slack's). Undefined when the body is fine.
+ * acknowledgement at all), that Bolt would leave unanswered for 3 s (no kind Slack sends), or that
+ * would make the bot write where Slack never told it to (a response_url that is not Slack's).
+ * Undefined when the body is fine.
  */
 export function shapeProblem(body: unknown, apiUrl: string | undefined): string | undefined {
   if (!isObject(body)) return `that is not an object (${kindOf(body)})`;
   if (body.type === 'event_callback' && !isObject(body.event)) return `of an event callback whose event is ${kindOf(body.event)}`;
+  // Bolt would find no kind of listener for it and leave it unanswered until its 3-second timeout.
+  if (!isSlackKind(body)) return `of no kind Slack sends (${typeof body.type === 'string' ? `type ${JSON.stringify(body.type.slice(0, 40))}` : 'no type'})`;
   if (typeof body.type === 'string' && interactions.has(body.type) && !(isObject(body.user) && typeof body.user.id === 'string')) return `of ${body.type} without the user who acted`;
   // A form field sent twice parses as a list; listeners read the command's text as a string.
   if (body.command !== undefined && body.text !== undefined && typeof body.text !== 'string') return `of a slash command whose text is ${kindOf(body.text)}`;
@@ -86,8 +108,9 @@ export function shapeProblem(body: unknown, apiUrl: string | undefined): string 
  * Checks one request to the events endpoint before Bolt's receiver handles it: a timestamp too far
  * in the future (or past) is refused with 401; a correctly signed body of a shape Bolt would fail on
  * outside any handler (`null`, `payload=null`, an event that is not an object, an interaction
- * without its user, a command's or message's text that is not text, actions that are not a list) or with a
- * response_url off Slack's hosts, with 400.
+ * without its user, a command's or message's text that is not text, actions that are not a list), of
+ * no kind Slack sends (an unknown type, a form without its payload), or with a response_url off
+ * Slack's hosts, with 400.
  * Everything else, forgeries included, goes on to Bolt, which verifies and parses it as always.
  */
 async function screen(req: IncomingMessage, signingSecret: string, apiUrl: string | undefined, nowMs: number): Promise<Refusal | undefined> {

@@ -121,6 +121,23 @@ describe('requests Slack did not send as they are: future timestamps, bodies tha
     expect(logged(/unhandled error|failed on a request/)).toEqual([]);
   });
 
+  it('answers a signed body of no kind Slack sends (an unknown type, a form without its payload, JSON sent as a form) with 400, not after 3 s', async () => {
+    // Bolt finds no kind of listener for these and would answer 404 once its 3-second timeout ran out.
+    const bodies = [
+      { body: JSON.stringify({ type: 'frobnicate', team_id: 'T0MEDIC01' }), contentType: 'application/json', reason: 'a signed body of no kind Slack sends (type "frobnicate")' },
+      { body: 'foo=bar', contentType: 'application/x-www-form-urlencoded', reason: 'a signed body of no kind Slack sends (no type)' },
+      { body: JSON.stringify({ type: 'event_callback', event: { type: 'message' } }), contentType: 'application/x-www-form-urlencoded', reason: 'a signed body of no kind Slack sends (no type)' },
+    ];
+    for (const { body, contentType } of bodies) {
+      const res = await postSigned(stack.eventsUrl, body, { secret: signingSecret, contentType });
+      expect({ body, status: res.status }).toEqual({ body, status: 400 });
+    }
+    const reasons = logged(/request refused/).map((l) => l.reason);
+    for (const { reason } of bodies) expect(reasons).toContain(reason);
+    // A forgery of the same shape is still refused as a forgery.
+    expect((await postSigned(stack.eventsUrl, 'foo=bar', { secret: signingSecret, signature: 'v0=' + '0'.repeat(64) })).status).toBe(401);
+  });
+
   it("refuses a signed command or shortcut whose response_url is not Slack's, with 400, and writes nothing there", async () => {
     // A trap where an answer would go: nothing may reach it.
     const hits: string[] = [];

@@ -72,4 +72,22 @@ describe("where a signed request may have the bot answer (its response_url)", ()
     expect(shapeProblem({ type: 'event_callback', event: { type: 'message', text: { a: 1 } } }, undefined)).toBe('of an event whose text is object');
     expect(shapeProblem({ type: 'block_actions', user: { id: 'U1' }, actions: [] }, undefined)).toBeUndefined();
   });
+
+  it('names a body of no kind Slack sends, which Bolt would leave unanswered for 3 s, and lets every kind Slack sends through', () => {
+    expect(shapeProblem({ type: 'frobnicate' }, undefined)).toBe('of no kind Slack sends (type "frobnicate")');
+    expect(shapeProblem({ foo: 'bar' }, undefined)).toBe('of no kind Slack sends (no type)');
+    expect(shapeProblem({ '{"type":"event_callback"}': '' }, undefined)).toBe('of no kind Slack sends (no type)');
+    for (const body of [
+      { type: 'app_rate_limited', team_id: 'T1', minute_rate_limited: 1518467820 },
+      { type: 'dialog_cancellation', user: { id: 'U1' } },
+      { type: 'url_verification', challenge: 'c' },
+      { ssl_check: '1', token: 't' },
+      { type: 'view_closed', user: { id: 'U1' } },
+      { type: 'block_suggestion', user: { id: 'U1' } },
+      { type: 'shortcut', user: { id: 'U1' } },
+      { type: 'interactive_message', user: { id: 'U1' }, actions: [] },
+      { type: 'dialog_submission', user: { id: 'U1' } },
+      { type: 'event_callback', event: { type: 'reaction_added' } },
+    ]) expect(shapeProblem(body, undefined), JSON.stringify(body)).toBeUndefined();
+  });
 });
