@@ -1,4 +1,4 @@
-import { App, HTTPReceiver, LogLevel, SocketModeReceiver, webApi, type Logger as BoltLogger } from '@slack/bolt';
+import { HTTPReceiver, LogLevel, SocketModeReceiver, webApi, type App, type Logger as BoltLogger } from '@slack/bolt';
 import type { Logger } from 'pino';
 import type { Config } from '../config.js';
 import { ClusterEvidenceCache, evidenceCacheOptions } from '../core/evidence-cache.js';
@@ -8,10 +8,11 @@ import { registerCommands } from '../handlers/commands/index.js';
 import { registerMessages } from '../handlers/messages/index.js';
 import { registerShortcuts } from '../handlers/shortcuts/index.js';
 import { registerValues } from '../handlers/values/index.js';
+import { answerUnacknowledged } from '../handlers/unanswered.js';
 import { PasteBudget } from '../handlers/paste-budget.js';
 import { SlackReporter } from '../handlers/slack-reporter.js';
 import { SlackWatchReporter } from '../handlers/watch-reporter.js';
-import { who } from '../views/slack/kit.js';
+import { noticeModal, who } from '../views/slack/kit.js';
 import { RemedyCoordinator } from '../jobs/lifecycle/coordinator.js';
 import { connectRedis, safeRedisUrl } from '../jobs/redis.js';
 import { RedisOutageLog } from '../jobs/redis-outage.js';
@@ -19,6 +20,7 @@ import { RequestStore } from '../jobs/requests.js';
 import { DoctorWatch } from '../jobs/watch/doctor-watch.js';
 import { SharedTokenBuckets } from '../jobs/token-buckets.js';
 import { countRequests, observe, slackCheck, startHealthServer, type Health, type HealthServer, type MedicMetrics } from '../observability/index.js';
+import { AnsweringApp } from './answering-app.js';
 import { configuredApprovers } from './approvers.js';
 import { slackLibraryLogger } from './library-logger.js';
 import { SlackOutbox } from './outbox.js';
@@ -77,6 +79,15 @@ function socketModeReceiver(appToken: string, apiUrl: string | undefined, slackL
   });
 }
 
+/**
+ * Posts a message to an interaction's response_url, as Bolt's respond() does. Over HTTP the request
+ * gate has checked that the address is Slack's; over Socket Mode the payload came from Slack itself.
+ */
+async function postToResponseUrl(url: string, message: Record<string, unknown>): Promise<void> {
+  const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(message), signal: AbortSignal.timeout(10_000) });
+  if (!res.ok) throw new Error(`the response_url answered ${res.status}`);
+}
+
 /** The Slack bot: Bolt, its listeners, and the coordinator that queues plans and runs. */
 export interface SlackBot {
   readonly app: App;
@@ -107,15 +118,6 @@ export function createSlackBot(config: Config, logger: Logger, options: { metric
   // Reads only (approver groups); writes go through the outbox below.
   const webClient = new webApi.WebClient(botToken, { ...(apiUrl ? { slackApiUrl: apiUrl } : {}), logger: slackLog });
   const receiver = appToken ? socketModeReceiver(appToken, apiUrl, slackLog) : httpReceiver(signingSecret, apiUrl, slackLog, logger, health);
-  const app = new App({
-    authorize: async () => {
-      identity ??= await verifySlackToken(botToken, apiUrl);
-      return { botToken, ...identity };
-    },
-    receiver,
-    logger: slackLog,
-    ...(apiUrl ? { clientOptions: { slackApiUrl: apiUrl } } : {}),
-  });
   // Every write goes through the outbox. Its client hands 429s back (rejectRateLimitedCalls) for the
   // outbox to schedule, rather than sleeping on them and blocking all the bot's other writes.
   const writer = new webApi.WebClient(botToken, { ...(apiUrl ? { slackApiUrl: apiUrl } : {}), logger: slackLog, rejectRateLimitedCalls: true, retryConfig: { retries: 3, minTimeout: 500, maxTimeout: 5000 }, timeout: 10_000 });
@@ -124,6 +126,22 @@ export function createSlackBot(config: Config, logger: Logger, options: { metric
     onRateLimited: (lane) => metrics.slackRateLimited(lane),
     onStale: () => metrics.pasteDropped('stale'),
   });
+  // Requests a listener failed on, so that one left unacknowledged is told so rather than "unknown".
+  const failures = new WeakSet<object>();
+  const unanswered = { logger, failedOn: (body: object) => failures.has(body), respond: postToResponseUrl, notify: (triggerId: string, text: string) => outbox.remedy.openView({ trigger_id: triggerId, view: noticeModal(text) }).then(() => undefined) };
+  const app: App = new AnsweringApp(
+    {
+      authorize: async () => {
+        identity ??= await verifySlackToken(botToken, apiUrl);
+        return { botToken, ...identity };
+      },
+      receiver,
+      logger: slackLog,
+      extendedErrorHandler: true,
+      ...(apiUrl ? { clientOptions: { slackApiUrl: apiUrl } } : {}),
+    },
+    (body, ack) => answerUnacknowledged(body, ack, unanswered),
+  );
   const budgetRedis = connectRedis(config.redisUrl, 'client');
   budgetRedis.on('error', () => undefined);
   const pasteBudget = new PasteBudget(new SharedTokenBuckets(budgetRedis, config.queuePrefix), { perUser: config.pasteAnswersPerUserPerMinute, perChannel: config.pasteAnswersPerChannelPerMinute });
@@ -151,8 +169,9 @@ export function createSlackBot(config: Config, logger: Logger, options: { metric
   registerShortcuts(app, deps);
   registerMessages(app, deps);
   registerValues(app, deps);
-  app.error(async (err) => {
-    logger.error({ err: err.message, code: (err as { code?: string }).code }, 'unhandled error in a Slack listener');
+  app.error(async ({ error, body }: { error: Error; body: object }) => {
+    failures.add(body);
+    logger.error({ err: error.message, code: (error as { code?: string }).code }, 'unhandled error in a Slack listener');
   });
 
   let healthServer: HealthServer | undefined;

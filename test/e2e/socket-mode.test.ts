@@ -8,8 +8,8 @@ import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseJobId } from '../../src/jobs/names.js';
 import { blocksText, type StoredMessage } from '../fakes/slack-api.js';
-import { deliver, slashPayload } from '../support/slack-envelopes.js';
-import { slashCommandBody } from '../support/slack-requests.js';
+import { deliver, interactionPayload, slashPayload } from '../support/slack-envelopes.js';
+import { blockActionsBody, slashCommandBody } from '../support/slack-requests.js';
 import { approver, channel, requester, startStack, type Stack } from '../support/stack.js';
 
 const core = { group: '', version: 'v1', plural: 'pods' };
@@ -139,6 +139,16 @@ describe('Socket Mode: the bot behind a firewall, driven over a WebSocket', () =
     expect(ack.payload).toMatchObject({ response_type: 'ephemeral', text: 'platform-medic help' });
     // Every message the bot sent over any connection acknowledged an envelope it was given.
     expect(hub.stray).toEqual([]);
+  });
+
+  it('acknowledges a command and a button it has no listener for at once, with the refusal (unacknowledged, Slack would deliver them again)', async () => {
+    const other = { ...command(stack, 'prod', 'socket-other-command'), command: '/deploy' };
+    const { ack } = await deliver(stack.fake, 'slash_commands', other);
+    expect(ack.payload).toEqual({ response_type: 'ephemeral', text: '`/deploy` is not a command of platform-medic; its command is `/platform` (try `/platform help`). Nothing was done.' });
+    const button = interactionPayload(blockActionsBody({ user: requester, channel, message_ts: '1795100000.001000', action_id: 'remedy-frobnicate', value: '{}', block_id: 'b', response_url: stack.fake.responseUrl('socket-unknown-button', { channel, user: requester }) }));
+    expect((await deliver(stack.fake, 'interactive', button)).ack.payload).toBeUndefined();
+    const told = await stack.fake.waitFor((f) => f.responses('socket-unknown-button')[0]);
+    expect(told.body.text).toBe('This button is not one platform-medic knows (it may come from an older version of the bot); nothing was done.');
   });
 
   it('logged, at trace level, neither token, nor what an envelope carried, nor the connection\'s ticket', () => {

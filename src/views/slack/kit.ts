@@ -47,6 +47,11 @@ export function header(text: string): Block {
   return { type: 'header', text: { type: 'plain_text', text: clip(text, limits.headerText), emoji: true } };
 }
 
+/** A modal that only says `text`: the answer to a form or shortcut the bot cannot take. */
+export function noticeModal(text: string): types.ModalView {
+  return { type: 'modal', title: { type: 'plain_text', text: 'platform-medic' }, close: { type: 'plain_text', text: 'Close' }, blocks: [section(text)] };
+}
+
 /** A button; its value carries ids only, never a Slack payload or a secret. */
 export function button(actionId: string, text: string, value: object, style?: 'primary' | 'danger'): types.Button {
   return {
