@@ -2,7 +2,7 @@ import type { AllMiddlewareArgs, BlockButtonAction, SlackActionMiddlewareArgs } 
 import type { Answer } from '../../jobs/lifecycle/coordinator.js';
 import type { ChoiceRef, PlanRef } from '../../views/slack/remedy.js';
 import type { HandlerDeps } from '../deps.js';
-import { refuseIfNotFromCard } from './card-origin.js';
+import { refuseIfNotFromCard, type CardOrigin } from './card-origin.js';
 
 type Args = SlackActionMiddlewareArgs<BlockButtonAction> & AllMiddlewareArgs;
 
@@ -16,14 +16,14 @@ function parseRef<T>(value: string | undefined, keys: readonly (keyof T)[]): T |
 }
 
 /** What a button's value names: the remedy, and the decision to take on it for the person who clicked. */
-interface ButtonIntent {
+interface ButtonIntent extends CardOrigin {
   readonly requestId: string;
   decide(user: string): Promise<Answer>;
 }
 
 /**
- * A remedy button: acked at once; a click from outside the card's channel and workspace is refused;
- * otherwise the decision is taken by the coordinator. A refusal goes only to the person who clicked
+ * A remedy button: acked at once; a click from outside the card's channel and workspace (or, for
+ * Approve and Deny, from another card) is refused; otherwise the decision is taken by the coordinator. A refusal goes only to the person who clicked
  * (the card does not change).
  */
 function remedyButton(deps: HandlerDeps, name: string, intent: (value: string | undefined) => ButtonIntent | undefined) {
@@ -32,7 +32,7 @@ function remedyButton(deps: HandlerDeps, name: string, intent: (value: string | 
     let answer: Answer;
     try {
       const wanted = intent(action.value);
-      const refusal = wanted && (await refuseIfNotFromCard(deps, wanted.requestId, body));
+      const refusal = wanted && (await refuseIfNotFromCard(deps, wanted.requestId, body, wanted));
       answer = !wanted ? bad : refusal ? { ok: false, message: refusal } : await wanted.decide(body.user.id);
     } catch (err) {
       deps.logger.error({ err: (err as Error).message, action: name }, 'button failed');
@@ -55,13 +55,13 @@ function stale(value: string | undefined): ButtonIntent | undefined {
 export const approveButton = (deps: HandlerDeps) =>
   remedyButton(deps, 'approveButton', (value) => {
     const ref = parseRef<PlanRef>(value, ['r', 's', 'a']);
-    return ref ? { requestId: ref.r, decide: (user) => deps.coordinator.approve(ref.r, ref.s, ref.a, user) } : stale(value);
+    return ref ? { requestId: ref.r, onCard: true, decide: (user) => deps.coordinator.approve(ref.r, ref.s, ref.a, user) } : stale(value);
   });
 
 export const denyButton = (deps: HandlerDeps) =>
   remedyButton(deps, 'denyButton', (value) => {
     const ref = parseRef<PlanRef>(value, ['r', 's', 'a']);
-    return ref ? { requestId: ref.r, decide: (user) => deps.coordinator.deny(ref.r, ref.s, ref.a, user) } : stale(value);
+    return ref ? { requestId: ref.r, onCard: true, decide: (user) => deps.coordinator.deny(ref.r, ref.s, ref.a, user) } : stale(value);
   });
 
 export const chooseButton = (deps: HandlerDeps) =>
