@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { AnyMiddlewareArgs, BufferedIncomingMessage, Middleware } from '@slack/bolt';
+import type { AnyMiddlewareArgs, BufferedIncomingMessage, Middleware, RespondFn } from '@slack/bolt';
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import { requestKind } from '../observability/bolt.js';
@@ -65,12 +65,18 @@ function answersFromCatalogue(body: unknown): boolean {
   return catalogueReads.has(text.trim().split(/\s/, 1)[0]!.toLowerCase());
 }
 
+/** Tells the person who clicked or used a shortcut, through its response_url, when it has one. */
+async function tellPrivately(args: AnyMiddlewareArgs, text: string): Promise<void> {
+  const respond = 'respond' in args ? (args.respond as RespondFn | undefined) : undefined;
+  await respond?.({ response_type: 'ephemeral', replace_original: false, text });
+}
+
 /**
  * Bolt global middleware: answers each distinct request once. A signed request (HTTP) whose digest,
  * a Socket Mode envelope whose id, or either whose trigger_id, was already seen is acknowledged and
  * nothing runs. Slack's own retries of events are signed anew (HTTP) or may come in a new envelope,
  * so they pass here and are told apart by their event id, as before. When Redis cannot say, nothing
- * runs either: whatever the request asks needs Redis anyway.
+ * runs either (whatever the request asks needs Redis anyway), and the person is told so.
  */
 export function refuseReplays(memory: ReplayMemory, logger: Logger): Middleware<AnyMiddlewareArgs> {
   const log = logger.child({ component: 'replays' });
@@ -92,6 +98,8 @@ export function refuseReplays(memory: ReplayMemory, logger: Logger): Middleware<
       log.warn({ err: (err as Error).message, kind }, 'could not check whether a request was already answered; nothing was run');
       const text = 'I cannot check this request right now (the queue, Redis, does not answer); nothing was done. Try again in a minute.';
       await ack?.(kind === 'command' ? { response_type: 'ephemeral', text } : undefined);
+      // Slack shows nothing of a click's acknowledgement: without this, an Approve in an outage did nothing, silently.
+      if (kind !== 'command') await tellPrivately(args, text).catch((e: unknown) => log.warn({ err: (e as Error).message, kind }, 'could not tell the person'));
       return;
     }
     if (first) return next();

@@ -55,6 +55,39 @@ describe('Redis that lost its data', () => {
     }
   }, 120_000);
 
+  it('a plan awaiting approval while Redis is away, then restarted empty: each click on its card is told privately what happened, and nothing runs', async () => {
+    const redis = await startOwnRedis();
+    const stack = await startStack('lost-approval', { redisUrl: redis.url });
+    try {
+      await stack.sim.break('git-sensor-stuck');
+      const { card: posted } = await startFix(stack, 'git-sensor-stuck');
+      // The card as the approver's Slack keeps showing it, whatever the bot does to it meanwhile.
+      const card = structuredClone(posted);
+      const deletes = () => stack.sim.requests().filter((r) => r.method === 'DELETE');
+      const deletedBefore = deletes().length;
+
+      // Given Redis is away, the approver's click is told so, and only they see it.
+      await redis.kill();
+      let told;
+      try {
+        const during = await stack.click(card, 'remedy-approve', approver);
+        expect(during.response.status).toBe(200);
+        told = await stack.fake.waitFor((f) => f.responses(during.responseId)[0], { timeoutMs: 10_000, what: 'an answer to the click' }).catch(() => undefined);
+      } finally {
+        await redis.start();
+      }
+      expect(told?.body).toEqual({
+        response_type: 'ephemeral',
+        replace_original: false,
+        text: 'I cannot check this request right now (the queue, Redis, does not answer); nothing was done. Try again in a minute.',
+      });
+      expect(deletes()).toHaveLength(deletedBefore);
+    } finally {
+      await stack.stop();
+      await redis.stop();
+    }
+  }, 120_000);
+
   it('a wait whose continuation job vanished from the queue: after its due time the thread says the state was lost', async () => {
     const stack = await startStack('lost-continuation', { env: { PLATFORM_MEDIC_WAIT_OVERRIDE_SECONDS: '1' } });
     try {
