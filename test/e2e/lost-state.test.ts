@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { blocksText, type StoredMessage } from '../fakes/slack-api.js';
 import { startOwnRedis } from '../support/own-redis.js';
-import { approver, channel, requester, startFix, startStack } from '../support/stack.js';
+import { approver, channel, jobsOf, requestIdOf, requester, startFix, startStack } from '../support/stack.js';
 
 const hasButton = (m: StoredMessage, prefix: string) => JSON.stringify(m.blocks ?? []).includes(`"action_id":"${prefix}`);
 const shown = (m: StoredMessage) => `${m.text}\n${blocksText(m.blocks)}`;
@@ -60,7 +60,7 @@ describe('Redis that lost its data', () => {
     const stack = await startStack('lost-approval', { redisUrl: redis.url });
     try {
       await stack.sim.break('git-sensor-stuck');
-      const { card: posted } = await startFix(stack, 'git-sensor-stuck');
+      const { rootTs, card: posted } = await startFix(stack, 'git-sensor-stuck');
       // The card as the approver's Slack keeps showing it, whatever the bot does to it meanwhile.
       const card = structuredClone(posted);
       const deletes = () => stack.sim.requests().filter((r) => r.method === 'DELETE');
@@ -81,7 +81,22 @@ describe('Redis that lost its data', () => {
         replace_original: false,
         text: 'I cannot check this request right now (the queue, Redis, does not answer); nothing was done. Try again in a minute.',
       });
+
+      // Redis came back empty: once the thread says the state was lost, the approver clicks the card
+      // their Slack still shows, and is told, only them, that nothing was done and why.
+      await stack.fake.waitFor((f) => f.thread(channel, rootTs).find((m) => /state was lost/.test(m.text)), { timeoutMs: 30_000 });
+      const after = await stack.click(card, 'remedy-approve', approver);
+      expect((await stack.fake.waitFor((f) => f.responses(after.responseId)[0])).body).toEqual({
+        response_type: 'ephemeral',
+        replace_original: false,
+        text: 'Nothing was done: this remedy\'s state was lost, and nothing more of it will run (its thread says why). Use "Plan again" there for a fresh plan.',
+      });
+      const denied = await stack.click(card, 'remedy-deny', requester);
+      expect(String((await stack.fake.waitFor((f) => f.responses(denied.responseId)[0])).body.text)).toMatch(/^Nothing was done: this remedy's state was lost/);
+      // Nothing ran, before or after: no pod deleted, no run queued, one "lost" in the thread.
       expect(deletes()).toHaveLength(deletedBefore);
+      expect((await jobsOf(stack, requestIdOf(card))).filter((j) => j.name === 'run')).toEqual([]);
+      expect(stack.thread(rootTs).filter((m) => /state was lost/.test(m.text) && m.ts !== card.ts)).toHaveLength(1);
     } finally {
       await stack.stop();
       await redis.stop();

@@ -3,6 +3,9 @@ import type { RemedyRequest } from '../requests.js';
 import { attemptKey, busySeconds, hhmm, type Answer, type LifecycleContext } from './context.js';
 import type { Expiry } from './expiry.js';
 
+/** What a click on the card of a remedy whose state was lost is told (its thread says why it was lost). */
+const lostApproval = 'Nothing was done: this remedy\'s state was lost, and nothing more of it will run (its thread says why). Use "Plan again" there for a fresh plan.';
+
 /**
  * The decision on an approval attempt: approved by an approver (then its exact plan is queued to
  * run) or denied. Exactly one decision of an attempt wins, across clicks, people and replicas.
@@ -64,6 +67,8 @@ export class ApprovalDecisions {
 
   /** Why a click on an attempt that no longer waits did nothing: who decided it, or what it is doing. */
   private async notWaiting(request: RemedyRequest, stageId: string, attempt: string): Promise<Answer> {
+    // A lost remedy's decisions went with Redis's data: "it is lost" alone told the approver nothing.
+    if (request.status === 'lost') return { ok: false, message: lostApproval };
     const decided = await this.core.store.decisionOf(request.id, attemptKey(stageId, attempt));
     if (decided) return { ok: false, message: decided.verdict === 'expired' ? 'This approval expired; nothing was done. Use "Plan again" for a fresh plan.' : `Already ${decided.verdict} by ${this.core.name(decided.by)}.` };
     return { ok: false, message: `This plan is no longer waiting for approval (it is ${request.status}).` };
