@@ -236,6 +236,50 @@ describe('requests Slack did not send as they are: future timestamps, bodies tha
     expect(stack.fake.messages(channel).filter((m) => m.thread_ts === ts)).toHaveLength(1);
   });
 
+  it('refuses a body changed after signing and a signature of another version with 401, a body over 4 MB with 413, and one neither form nor JSON with 400, running nothing', async () => {
+    const before = stack.fake.calls().length;
+    const left = await traces();
+    const body = slashCommandBody({ text: 'fix git-sensor-stuck', user_id: requester, channel_id: channel, response_url: stack.fake.responseUrl('tampered-body', { channel, user: requester }) });
+    const timestamp = now();
+    const signature = sign(signingSecret, timestamp, body);
+    const changed = await postSigned(stack.eventsUrl, body.replace('git-sensor-stuck', 'admin-password'), { secret: signingSecret, timestamp, signature });
+    const v1 = await postSigned(stack.eventsUrl, body, { secret: signingSecret, timestamp, signature: signature.replace(/^v0=/, 'v1=') });
+    const bare = await postSigned(stack.eventsUrl, body, { secret: signingSecret, timestamp, signature: signature.slice(3) });
+    expect([changed.status, v1.status, bare.status]).toEqual([401, 401, 401]);
+    const huge = await postSigned(stack.eventsUrl, `payload=${'a'.repeat(4 * 1024 * 1024 + 1)}`, { secret: signingSecret });
+    expect(huge.status).toBe(413);
+    for (const contentType of ['text/plain', 'application/xml']) expect((await postSigned(stack.eventsUrl, 'fix git-sensor-stuck', { secret: signingSecret, contentType })).status, contentType).toBe(400);
+    expect(stack.fake.calls().slice(before)).toEqual([]);
+    expect(await traces()).toEqual(left);
+  });
+
+  it('answers a 10 KB command, one with NUL bytes and one of only whitespace at once, privately, with a short answer', async () => {
+    const answer = async (text: string) => {
+      const res = await stack.slash(text);
+      expect(res.status).toBe(200);
+      return res.json as { response_type: string; text: string; blocks: unknown };
+    };
+    const long = await answer(`fix ${'a'.repeat(10_000)}`);
+    expect(long).toMatchObject({ response_type: 'ephemeral', text: `There is no remedy \`${'a'.repeat(60)}\`.` });
+    const nul = await answer('fix build-logs\u0000');
+    expect(nul).toMatchObject({ response_type: 'ephemeral', text: 'There is no remedy `build-logs\u0000`. Closest: build-logs.' });
+    for (const blank of ['   ', '\t \n', '\u00a0\u2003']) expect(blocksText((await answer(blank)).blocks), JSON.stringify(blank)).toContain('/platform fix <id> [cluster]');
+  });
+
+  it("answers an event and Slack's retries of it arriving together (X-Slack-Retry-Num 1 and 2) once", async () => {
+    const ts = '1795100000.000110';
+    const event = { type: 'message', channel, channel_type: 'channel', user: requester, text: 'git-sensor: fatal: could not read Username: exit status 128', ts, event_ts: ts };
+    const body = eventCallbackBody(event, 'Ev0HARDENRETRY3');
+    const events = await requestsHandled(stack.eventsUrl, 'event');
+    const deliveries = [0, 1, 2].map((n) =>
+      postSigned(stack.eventsUrl, body, { secret: signingSecret, contentType: 'application/json', timestamp: now() - n, headers: n ? { 'x-slack-retry-num': String(n), 'x-slack-retry-reason': 'http_timeout' } : {} }),
+    );
+    expect((await Promise.all(deliveries)).map((r) => r.status)).toEqual([200, 200, 200]);
+    await handled('event', events, 3);
+    await stack.fake.waitFor((f) => f.messages(channel).find((m) => m.thread_ts === ts));
+    expect(stack.fake.messages(channel).filter((m) => m.thread_ts === ts)).toHaveLength(1);
+  });
+
   it("refuses a click from another channel or another workspace than the card's, privately, audited, and runs nothing", async () => {
     await stack.sim.break('git-sensor-stuck');
     expect((await stack.slash('fix git-sensor-stuck')).status).toBe(200);
