@@ -169,8 +169,8 @@ export function createSlackBot(config: Config, logger: Logger, options: { metric
   registerShortcuts(app, deps);
   registerMessages(app, deps);
   registerValues(app, deps);
-  app.error(async ({ error, body }: { error: Error; body: object }) => {
-    failures.add(body);
+  app.error(async ({ error, body }: { error: Error; body?: object }) => {
+    if (typeof body === 'object' && body !== null) failures.add(body);
     logger.error({ err: error.message, code: (error as { code?: string }).code }, 'unhandled error in a Slack listener');
   });
 
