@@ -91,4 +91,27 @@ describe('the request lifecycle, built once by its composition root', () => {
     const approved = await until('the approval reported', () => reporter.seen.approved);
     expect(JSON.parse(approved.context)).toEqual({ channel: 'C1', cardTs: '1700000000.000100' });
   }, 60_000);
+
+  it('answers a button of a remedy its store does not hold (expired, or lost with an emptied Redis) saying nothing was done and how to start over', async () => {
+    // Given a coordinator whose store holds no remedy at all (Redis restarted empty before it noticed)
+    const queuePrefix = uniquePrefix('lifecycle-unknown');
+    const config = loadConfig({ env: {}, overrides: { redisUrl: testRedisUrl, queuePrefix, clusters: [{ name: 'simulated', kube: { source: 'simulated' } }], defaultCluster: 'simulated' } });
+    const redis = new Redis(testRedisUrl);
+    cleanups.push(async () => {
+      await deletePrefix(redis, `${queuePrefix}*`);
+      redis.disconnect();
+    });
+    const coordinator = new RemedyCoordinator({ config, logger: silent, redis, store: new RequestStore(redis, queuePrefix), outage: new RedisOutageLog({ logger: silent, redis: 'test' }), reporter: recordingReporter(), policy: approvesAll });
+    cleanups.push(() => coordinator.close());
+    await coordinator.start();
+
+    // When an approver clicks Approve, Cancel or a choice of a card the store no longer knows
+    const answers = [await coordinator.approve('r-gone', 'stage', '1', 'bob'), await coordinator.cancel('r-gone', 'bob'), await coordinator.choose('r-gone', 'stage', 'yes', 'bob')];
+
+    // Then each says that nothing was done and nothing of it will run, and how to start over
+    for (const answer of answers) {
+      expect(answer.ok).toBe(false);
+      expect(!answer.ok && answer.message).toMatch(/nothing was done and nothing of it will run\. Ask for the fix again/);
+    }
+  }, 30_000);
 });

@@ -1,6 +1,6 @@
 import type { Plan } from '../../remedies/plan.js';
 import type { RemedyRequest } from '../requests.js';
-import { attemptKey, busySeconds, hhmm, type Answer, type LifecycleContext } from './context.js';
+import { attemptKey, busySeconds, hhmm, unknownRemedy, type Answer, type LifecycleContext } from './context.js';
 import type { Expiry } from './expiry.js';
 
 /** What a click on the card of a remedy whose state was lost is told (its thread says why it was lost). */
@@ -76,7 +76,7 @@ export class ApprovalDecisions {
 
   private async current(requestId: string, stageId: string, attempt: string): Promise<({ ok: true; request: RemedyRequest; plan: Plan }) | { ok: false; message: string }> {
     const request = await this.core.store.get(requestId);
-    if (!request) return { ok: false, message: 'This remedy is no longer known (it may have expired).' };
+    if (!request) return { ok: false, message: unknownRemedy };
     const plan = await this.core.store.plan(requestId, stageId);
     if (!plan || request.attempt !== attempt || request.stageId !== stageId) {
       // A card of an earlier attempt: say what became of it when that is known.

@@ -188,3 +188,9 @@ export class LifecycleContext {
     await Promise.allSettled([...this.queues.values()].map((q) => q.close()));
   }
 }
+
+/**
+ * What a button of a remedy the store does not hold is answered: it expired, or the store was emptied (Redis
+ * restarted without its data) before this process saw it lost. Either way nothing of it runs.
+ */
+export const unknownRemedy = 'This remedy is no longer known (it expired, or the bot\'s store lost it): nothing was done and nothing of it will run. Ask for the fix again to start over.';

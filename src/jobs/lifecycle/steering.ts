@@ -3,7 +3,7 @@ import type { Plan } from '../../remedies/plan.js';
 import { cancelKey, parseJobId } from '../names.js';
 import { RequestStore, type RemedyRequest } from '../requests.js';
 import { limitMessage } from './admission.js';
-import { busySeconds, finished, questionKey, type Answer, type LifecycleContext } from './context.js';
+import { busySeconds, finished, questionKey, unknownRemedy, type Answer, type LifecycleContext } from './context.js';
 
 /**
  * What the person who asked, or an approver, may do with a remedy besides approving it: cancel it,
@@ -18,7 +18,7 @@ export class Steering {
    */
   async cancel(requestId: string, user: string): Promise<Answer> {
     const request = await this.core.store.get(requestId);
-    if (!request) return { ok: false, message: 'This remedy is no longer known (it may have expired).' };
+    if (!request) return { ok: false, message: unknownRemedy };
     const refusal = await this.core.steeringRefusal(request, user, 'cancel this remedy');
     if (refusal) return { ok: false, message: refusal };
     if (request.status === 'lost') return { ok: false, message: "Nothing to cancel: this remedy's state was lost, and nothing more of it will run." };
@@ -57,7 +57,7 @@ export class Steering {
    */
   async choose(requestId: string, stageId: string, choiceId: string, user: string, attempt?: string): Promise<Answer> {
     const request = await this.core.store.get(requestId);
-    if (!request) return { ok: false, message: 'This remedy is no longer known (it may have expired).' };
+    if (!request) return { ok: false, message: unknownRemedy };
     const entry = findEntry(request.entryId);
     const stage = entry && findStage(entry, stageId);
     const choice = stage?.then?.choices.find((c) => c.id === choiceId);
