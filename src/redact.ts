@@ -44,9 +44,9 @@ export const redactionPatterns = {
   // An authorization header's credentials after its scheme (`Authorization: Token …`, `Authorization: Digest …`):
   // the scheme stays, what follows it goes.
   authScheme: /\b(authorization["']?[ \t]{0,10}[:=][ \t]{0,10}["']?(?:token|digest|negotiate|apikey|key)[ \t]+)([^\s"',;}]{1,4000})/gi,
-  // A camelCase key that ends in the word (`clientSecret: …`, `adminPassword=…`, `accessToken: …`), which
-  // keyValue's start-of-word anchor does not see.
-  camelSecret: /(?<![A-Za-z0-9])([A-Za-z][a-z0-9]{0,30}(?:Password|Passwd|Secret|Token|ApiKey|AccessKey|PrivateKey|Credentials?))(["']?[ \t]{0,10}[:=][ \t]{0,10}["']?)((?<=")[^"\n]{1,4000}|(?<=')[^'\n]{1,4000}|(?<!["'])[^\s"',;}]{1,4000})/g,
+  // A camelCase key that ends in the word (`clientSecret: …`, `adminPassword=…`, `accessToken: …`, helm's
+  // `x.dbPass=…`, `globalSecretKey: …`), which keyValue's start-of-word anchor does not see.
+  camelSecret: /(?<![A-Za-z0-9])([A-Za-z][a-z0-9]{0,30}(?:Pass(?:word|wd|phrase)?|Pwd|Secret(?:Key)?|Token|ApiKey|AccessKey|PrivateKey|Credentials?|Creds))(["']?[ \t]{0,10}[:=][ \t]{0,10}["']?)((?<=")[^"\n]{1,4000}|(?<=')[^'\n]{1,4000}|(?<!["'])[^\s"',;}]{1,4000})/g,
   // A YAML key's unquoted value runs to the end of its line or a comment (`password: hunter 2x`).
   yamlSecret: /^([ \t]{0,40}(?:-[ \t]{1,4})?(?:password|passwd|pwd|secret|token|api[_-]?key)[ \t]{0,4}:[ \t]{1,10})([^"'\s#$<|>][^\n#]{0,4000})/gim,
   // A YAML key in capitals that ends in the word (`DB_PASS: …`, `REDIS_PASSWORD: "…"`), at the start of a line.
@@ -113,9 +113,167 @@ interface CommandState {
   dashA: boolean;
   glued: boolean;
   userPass: boolean;
+  /** openssl: its `-k` and `-K` take the password and the raw key. */
+  openssl: boolean;
+  /** The verbs of a command whose secret is a positional word (POSITIONAL_SECRETS), once the command is named. */
+  verbs: ReadonlyMap<string, number> | undefined;
+  /** Which positional word after the verb (or after htpasswd's flags) is the secret; 0 when none is awaited. */
+  secretAt: number;
+  /** Positional words read since the verb. */
+  positionals: number;
+  /** The word after the last one is a flag's value (`vault login -method userpass`), not a positional. */
+  flagValue: boolean;
+  /** htpasswd, and what its flags said: `-b` takes the password from the command line, `-n` writes no file. */
+  htpasswd: boolean;
+  batch: boolean;
+  display: boolean;
 }
 
-const freshState = (): CommandState => ({ pending: false, command: false, login: false, dashP: false, dashA: false, glued: false, userPass: false });
+const freshState = (): CommandState => ({
+  pending: false,
+  command: false,
+  login: false,
+  dashP: false,
+  dashA: false,
+  glued: false,
+  userPass: false,
+  openssl: false,
+  verbs: undefined,
+  secretAt: 0,
+  positionals: 0,
+  flagValue: false,
+  htpasswd: false,
+  batch: false,
+  display: false,
+});
+
+/**
+ * Commands that take a token or a password as a positional word after a verb, and which positional it is:
+ * `vault login s.…`, `snyk auth …`, `ngrok config add-authtoken …`, `cf auth admin …` (the second).
+ */
+const POSITIONAL_SECRETS: ReadonlyMap<string, ReadonlyMap<string, number>> = new Map([
+  ['vault', new Map([['login', 1]])],
+  ['snyk', new Map([['auth', 1]])],
+  ['ngrok', new Map([['authtoken', 1], ['add-authtoken', 1]])],
+  ['cf', new Map([['auth', 2]])],
+]);
+/** Their flags that take no value: the word after one is a positional (`vault login -no-print s.…`). */
+const BOOLEAN_FLAGS = new Set(['-no-print', '-no-store', '-token-only', '-non-interactive', '-tls-skip-verify', '--no-print', '--no-store', '--client-credentials']);
+/** Words that are the shell's, not a command's positional (`<<<`, `|`, `&&`, `2>&1` aside). */
+const SHELL_OPERATORS = '<>|&;()';
+
+/** A Vault token by its prefix (service `s.`/`hvs.`, batch `b.`/`hvb.`, recovery `r.`/`hvr.`), wherever it stands after `vault login`. */
+function vaultToken(word: string): boolean {
+  const dot = word.indexOf('.');
+  return (dot === 1 || dot === 3) && ['s', 'b', 'r', 'hvs', 'hvb', 'hvr'].includes(word.slice(0, dot)) && word.length - dot > 8;
+}
+
+/**
+ * A word after a command whose secret is positional: flags and their values, `key=value` arguments (an auth
+ * method's `username=bob`, read by keyValue) and the shell's operators are not counted.
+ */
+function verbSecretWord(state: CommandState, parts: string[], i: number): void {
+  const word = parts[i]!;
+  if (word === '\\') return;
+  if (state.flagValue) {
+    state.flagValue = false;
+    if (!vaultToken(word)) return;
+  }
+  if (word.startsWith('-') && word.length > 1) {
+    state.flagValue = !word.includes('=') && !BOOLEAN_FLAGS.has(word);
+    if (commandEnds(word)) state.secretAt = 0;
+    return;
+  }
+  // `&&`, `|`, `;`: the command ended before its secret (`vault login -method=oidc && vault kv get …`).
+  if (SHELL_OPERATORS.includes(word[0]!)) state.secretAt = 0;
+  if (word.includes('=') || state.secretAt === 0) return;
+  state.positionals++;
+  if (state.positionals < state.secretAt && !commandEnds(word)) return;
+  if (state.positionals === state.secretAt) redactValueAt(parts, i, 0);
+  state.secretAt = 0;
+}
+
+/** Whether a word ends its command (`admin;`, `x&&`). */
+function commandEnds(word: string): boolean {
+  return ';&|'.includes(word[word.length - 1]!);
+}
+
+/**
+ * A word after htpasswd: with `-b` the password is on the command line, its last positional (after the file
+ * and the user, or the user alone with `-n`); `-C` and `-r` take a number. Its flags come before the rest.
+ */
+function htpasswdWord(state: CommandState, parts: string[], i: number): void {
+  const word = parts[i]!;
+  if (word === '\\') return;
+  if (state.flagValue) {
+    state.flagValue = false;
+    return;
+  }
+  if (word.startsWith('-') && word.length > 1 && state.positionals === 0) {
+    if (word.includes('b')) state.batch = true;
+    if (word.includes('n')) state.display = true;
+    state.secretAt = state.batch ? (state.display ? 2 : 3) : 0;
+    state.flagValue = word.endsWith('C') || word.endsWith('r');
+    return;
+  }
+  if (SHELL_OPERATORS.includes(word[0]!)) return;
+  state.positionals++;
+  if (state.positionals === state.secretAt) redactValueAt(parts, i, 0);
+}
+
+/** Flags whose value is a list of `key=value` (helm's `--set a=1,b.c=2`, ansible's `-e "k=v k2=v2"`, `--build-arg`). */
+const PAIR_FLAGS = new Set(['--set', '--set-string', '-e', '--extra-vars', '--env', '--build-arg']);
+/** A key whose last part ends in one of these (lower case, without `_` and `-`) holds a secret: `x.dbpass`, `auth.postgresPassword`, `global.secretKey`. */
+const SECRET_KEY_ENDINGS = ['password', 'passwd', 'passphrase', 'pass', 'pwd', 'secret', 'secretkey', 'token', 'apikey', 'accesskey', 'privatekey', 'credentials', 'creds'];
+
+/** Whether a `key=value` key names a secret by its last dotted part (`global.secretKey`, `users[0].password`). */
+function secretKey(key: string): boolean {
+  let last = key.slice(key.lastIndexOf('.') + 1).toLowerCase();
+  const bracket = last.indexOf('[');
+  if (bracket >= 0) last = last.slice(0, bracket);
+  last = last.replaceAll('_', '').replaceAll('-', '');
+  return SECRET_KEY_ENDINGS.some((end) => last.endsWith(end) || last.endsWith(`${end}s`));
+}
+
+/** A list of `key=value` with the values of secret keys replaced; commas escaped by a backslash stay in their value. */
+function redactPairList(list: string): string {
+  const out: string[] = [];
+  let from = 0;
+  for (let at = 0; at <= list.length; at++) {
+    if (at < list.length && (list[at] !== ',' || list[at - 1] === '\\')) continue;
+    out.push(redactPair(list.slice(from, at)));
+    from = at + 1;
+  }
+  return out.join(',');
+}
+
+function redactPair(pair: string): string {
+  const eq = pair.indexOf('=');
+  if (eq <= 0 || !secretKey(pair.slice(0, eq))) return pair;
+  let end = eq + 1;
+  while (end < pair.length && !VALUE_END.includes(pair[end]!)) end++;
+  const value = pair.slice(eq + 1, end);
+  if (value === '' || value.startsWith('$') || harmless(value)) return pair;
+  return `${pair.slice(0, eq + 1)}${MARK}${pair.slice(end)}`;
+}
+
+/**
+ * The `key=value` list that starts at `offset` in `parts[i]`, the value of a PAIR_FLAGS flag: quoted, it runs
+ * across words to its closing quote (`-e "a=1 ansible_password=…"`).
+ */
+function redactPairs(parts: string[], i: number, offset: number): void {
+  const first = parts[i];
+  if (first === undefined) return;
+  const quote = first[offset] === '"' || first[offset] === "'" ? first[offset]! : '';
+  for (let j = i; j < parts.length; j += 2) {
+    const word = parts[j]!;
+    const from = j === i ? offset + quote.length : 0;
+    const close = quote ? word.indexOf(quote, from) : -1;
+    const end = close >= 0 ? close : word.length;
+    parts[j] = `${word.slice(0, from)}${redactPairList(word.slice(from, end))}${word.slice(end)}`;
+    if (!quote || close >= 0) return;
+  }
+}
 
 /** The program a word names, past the shell's punctuation, a path and `.exe`: `$(/usr/bin/docker.exe` → `docker`. */
 function programOf(word: string): string {
@@ -171,7 +329,7 @@ function redactValueAt(parts: string[], i: number, offset: number): void {
  * and is kept. Read word by word, a line at a time; a line ending in a backslash goes on in the next.
  */
 function commandLinePasswords(text: string): string {
-  if (!mayHaveFlags(text)) return text;
+  if (!mayHoldCommandSecret(text)) return text;
   let carried: CommandState | undefined;
   return text
     .split('\n')
@@ -179,7 +337,7 @@ function commandLinePasswords(text: string): string {
       const state = carried ?? freshState();
       carried = line.trimEnd().endsWith('\\') ? state : undefined;
       // A line that goes on in the next is read even without a flag: its command words count there.
-      if (!carried && !state.pending && !state.login && !mayHaveFlags(line)) return line;
+      if (!carried && !state.pending && !state.login && !mayHoldCommandSecret(line)) return line;
       const parts = line.split(/([ \t]+)/);
       for (let i = 0; i < parts.length; i += 2) {
         const word = parts[i]!;
@@ -199,12 +357,26 @@ function commandLinePasswords(text: string): string {
           continue;
         }
         const program = programOf(word);
+        if (state.verbs?.has(word) && state.secretAt === 0) Object.assign(state, { secretAt: state.verbs.get(word), positionals: 0, flagValue: false });
+        else if (state.secretAt > 0 && !state.htpasswd) verbSecretWord(state, parts, i);
+        if (state.htpasswd && program !== 'htpasswd') htpasswdWord(state, parts, i);
+        if (POSITIONAL_SECRETS.has(program)) Object.assign(state, { verbs: POSITIONAL_SECRETS.get(program), secretAt: 0, htpasswd: false });
+        if (program === 'htpasswd') Object.assign(state, { htpasswd: true, batch: false, display: false, secretAt: 0, positionals: 0, flagValue: false });
+        if (program === 'openssl') state.openssl = true;
         if (program === 'login' && state.command) state.login = true;
         if (DASH_P_TOOLS.has(program)) state.dashP = true;
         if (DASH_A_TOOLS.has(program)) state.dashA = true;
         if (GLUED_TOOLS.has(program)) state.glued = true;
         if (USER_PASS_TOOLS.has(program)) state.userPass = true;
         if (!word.startsWith('-')) state.command = true;
+        // What a herestring feeds a login (`gh auth login --with-token <<< …`) is its token.
+        if (word.startsWith('<<<') && (state.login || line.includes('--password-stdin') || line.includes('--with-token'))) {
+          if (word === '<<<') redactValueAt(parts, i + 2, 0);
+          else redactValueAt(parts, i, 3);
+        }
+        const eq = word.indexOf('=');
+        if (PAIR_FLAGS.has(word)) redactPairs(parts, i + 2, 0);
+        else if (eq > 0 && PAIR_FLAGS.has(word.slice(0, eq))) redactPairs(parts, i, eq + 1);
         if (word.startsWith('--')) {
           if (state.userPass && word === '--user') redactUserPass(parts, i + 2);
           else if (state.userPass && word.startsWith('--user=')) redactUserPass(parts, i, 7);
@@ -218,6 +390,7 @@ function commandLinePasswords(text: string): string {
           redactValueAt(parts, i, word.startsWith('-p=') ? 3 : 2);
         }
         if (state.dashA && word === '-a') redactValueAt(parts, i + 2, 0);
+        if (state.openssl && (word === '-k' || word === '-K')) redactValueAt(parts, i + 2, 0);
         // `echo SECRET | docker login --password-stdin`: what echo prints is the password.
         if ((program === 'echo' || program === 'printf') && line.includes('--password-stdin')) redactValueAt(parts, i + 2, 0);
         if (state.userPass && word === '-u') redactUserPass(parts, i + 2);
@@ -226,6 +399,11 @@ function commandLinePasswords(text: string): string {
       return parts.join('');
     })
     .join('\n');
+}
+
+/** Whether a text may hold a secret on a command line: a flag, or a verb whose secret is positional (`vault login s.…`). */
+function mayHoldCommandSecret(text: string): boolean {
+  return mayHaveFlags(text) || text.includes(' login ') || text.includes(' auth ') || text.includes('authtoken ');
 }
 
 /** Whether a text may hold a command-line flag: a dash after a space or a tab, or at its start (not `kube-apiserver`). */
