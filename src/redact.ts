@@ -16,6 +16,16 @@ export const redactionPatterns = {
   bearer: /\b(bearer|basic)[ \t]+(?!auth)[A-Za-z0-9._~+/=-]{8,}/gi,
   // The user may be empty (`redis://:secret@redis:6379`); the password may hold an '@' (up to the last before the host).
   urlCredentials: /\b([a-z][a-z0-9+.-]{1,20}:\/\/[^\s:/@]{0,200}):[^\s/]{1,200}@/gi,
+  // A URL query's pair (`?key=…`, `&sig=…`, `&amp;X-Amz-Signature=…`); queryKey says which keys carry a credential.
+  // The value ends at the next pair.
+  queryPair: /([?&](?:amp;)?)([A-Za-z][A-Za-z0-9_.-]{0,63})=([^&\s#"'<>)]+)/g,
+  // A webhook whose path is its secret: Slack's, Discord's (after the webhook's id), Microsoft 365's, Zapier's.
+  webhookPath: /\b((?:hooks\.slack\.com\/(?:services|workflows|triggers)|discord(?:app)?\.com\/api\/webhooks\/[0-9]{1,30}|outlook\.office(?:365)?\.com\/webhook|webhook\.office\.com\/webhookb2|hooks\.zapier\.com\/hooks\/catch)\/)[^\s"'<>)]+/gi,
+  // A URL's user with no password after it (`https://ghp_…@github.com`); urlToken says whether it is a token.
+  urlUser: /\b([a-z][a-z0-9+.-]{1,20}:\/\/)([^\s:/@"'<>]+)@/gi,
+  // A connection string's secret runs to its `;`, spaces and all (ADO.NET's `…;Password=Hunter 2;`, Azure's
+  // `;AccountKey=…;`, `;SharedAccessSignature=sv=…&sig=…`).
+  connectionSecret: /(;[ \t]{0,10}(?:password|pwd|accountkey|sharedaccesskey|sharedaccesssignature)[ \t]{0,10}=)((?:\\.|[^;\n"\\])+)/gi,
   // `auth` takes authorization, auth_token, …, but not the words authentic(ity) and author(ity):
   // Bolt's "Failed to verify authenticity: signature mismatch" keeps its words.
   keyValue:
@@ -224,7 +234,7 @@ function htpasswdWord(state: CommandState, parts: string[], i: number): void {
 /** Flags whose value is a list of `key=value` (helm's `--set a=1,b.c=2`, ansible's `-e "k=v k2=v2"`, `--build-arg`). */
 const PAIR_FLAGS = new Set(['--set', '--set-string', '-e', '--extra-vars', '--env', '--build-arg']);
 /** A key whose last part ends in one of these (lower case, without `_` and `-`) holds a secret: `x.dbpass`, `auth.postgresPassword`, `global.secretKey`. */
-const SECRET_KEY_ENDINGS = ['password', 'passwd', 'passphrase', 'pass', 'pwd', 'secret', 'secretkey', 'token', 'apikey', 'accesskey', 'privatekey', 'credentials', 'creds'];
+const SECRET_KEY_ENDINGS = ['password', 'passwd', 'passphrase', 'pass', 'pwd', 'secret', 'secretkey', 'token', 'apikey', 'accesskey', 'privatekey', 'credential', 'creds'];
 
 /** Whether a `key=value` key names a secret by its last dotted part (`global.secretKey`, `users[0].password`). */
 function secretKey(key: string): boolean {
@@ -427,10 +437,46 @@ function readable(text: string): string {
   return text.replace(redactionPatterns.fullWidth, (c) => String.fromCharCode(c.charCodeAt(0) - 0xfee0)).replace(redactionPatterns.wideSpace, ' ');
 }
 
+/** Query keys that carry a credential whatever their ending: an API key, a signed URL's signature (Azure SAS's `sig`). */
+const QUERY_SECRET_KEYS = new Set(['key', 'sig']);
+
+/** Whether a URL query's key carries a credential: `key`, `sig`, `X-Amz-Signature`, `access_token`, `api_key`, `client_secret`. */
+function queryKey(name: string): boolean {
+  const lower = name.toLowerCase();
+  return QUERY_SECRET_KEYS.has(lower) || lower.endsWith('signature') || secretKey(lower);
+}
+
+/** Token prefixes that say a URL's user is a token (GitHub's, GitLab's). */
+const TOKEN_PREFIXES = ['ghp_', 'gho_', 'ghu_', 'ghs_', 'ghr_', 'github_pat_', 'glpat-', 'gldt-'];
+
+/** Whether a URL's user is a token: a known prefix, or a long run of letters and digits (an Azure DevOps or hex token); `git` and `jdoe` stay. */
+function urlToken(user: string): boolean {
+  if (TOKEN_PREFIXES.some((prefix) => user.startsWith(prefix))) return true;
+  return user.length >= 32 && /^[A-Za-z0-9_-]+$/.test(user) && /[0-9]/.test(user) && /[A-Za-z]/.test(user);
+}
+
+/**
+ * Secrets a URL or a connection string carries outside its password: a query's credential, a webhook's path,
+ * a token as the user, a connection string's value with spaces. Each is read only when its mark is in the text.
+ */
+function urlSecrets(text: string): string {
+  const p = redactionPatterns;
+  let out = text;
+  if (out.includes('?') || out.includes('&')) {
+    out = out.replace(p.queryPair, (m, lead: string, name: string, value: string) => (queryKey(name) && !harmless(value) && !value.startsWith('$') ? `${lead}${name}=${MARK}` : m));
+  }
+  if (out.includes('hook')) out = out.replace(p.webhookPath, (_m, path: string) => `${path}${MARK}`);
+  if (out.includes('://')) out = out.replace(p.urlUser, (m, scheme: string, user: string) => (urlToken(user) ? `${scheme}${MARK}@` : m));
+  if (out.includes(';')) {
+    out = out.replace(p.connectionSecret, (m, key: string, value: string) => (value.trimStart().startsWith('$') || harmless(value.trim()) ? m : `${key}${MARK}`));
+  }
+  return out;
+}
+
 /** The text with every secret-looking value replaced by `[redacted]`. */
 export function redact(text: string): string {
   const p = redactionPatterns;
-  return commandLinePasswords(readable(text))
+  return urlSecrets(commandLinePasswords(readable(text)))
     .replace(p.privateKey, `-----BEGIN PRIVATE KEY----- ${MARK} -----END PRIVATE KEY-----`)
     .replace(p.privateKeyCut, `-----BEGIN PRIVATE KEY----- ${MARK}\n`)
     .replace(p.bearer, (_m, scheme: string) => `${scheme} ${MARK}`)

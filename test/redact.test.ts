@@ -100,6 +100,22 @@ describe('redacting pasted text', () => {
     ['helm upgrade x . --set a=1,global.rootpassword=Zq9\\,Sekret7y,b=2', 'helm upgrade x . --set a=1,global.rootpassword=[redacted],b=2'],
     ['ansible-playbook site.yml -e "a=1 dbpass=Zq9Sekret7y b=2"', 'ansible-playbook site.yml -e "a=1 dbpass=[redacted] b=2"'],
     ['globalSecretKey: Zq9Sekret7y adminPwd=Zq9Sekret7y', 'globalSecretKey: [redacted] adminPwd=[redacted]'],
+    // A URL's query credential (an API key, a signed URL's signature), its pairs after it kept.
+    ['GET https://api.acme.io/v1/a?key=Zq9Sekret7y&limit=5', 'GET https://api.acme.io/v1/a?key=[redacted]&limit=5'],
+    ['https://acct.blob.core.windows.net/logs/a.gz?sv=2021-06-08&ss=b&sp=r&sig=Zq9Sekret7y%2B%3D', 'https://acct.blob.core.windows.net/logs/a.gz?sv=2021-06-08&ss=b&sp=r&sig=[redacted]'],
+    ['https://b.s3.amazonaws.com/k?X-Amz-Date=20240101T000000Z&X-Amz-Signature=0f1e2d3c4b5a6978Zq9Sekret7y', 'https://b.s3.amazonaws.com/k?X-Amz-Date=20240101T000000Z&X-Amz-Signature=[redacted]'],
+    ['https://b.s3.amazonaws.com/k?X-Amz-Credential=AKIAZq9Sekret7y%2F20240101&X-Amz-Date=20240101T000000Z', 'https://b.s3.amazonaws.com/k?X-Amz-Credential=[redacted]&X-Amz-Date=20240101T000000Z'],
+    ['<a href="/d?id=1&amp;sig=Zq9Sekret7y">', '<a href="/d?id=1&amp;sig=[redacted]">'],
+    // A connection string's value runs to its ';'.
+    ['Server=db;Database=app;User Id=sa;Password=Zq9 Sekret7y;Encrypt=true', 'Server=db;Database=app;User Id=sa;Password=[redacted];Encrypt=true'],
+    ['BlobEndpoint=https://acct.blob.core.windows.net/;SharedAccessSignature=sv=2020-08-04&ss=b&sig=Zq9Sekret7y', 'BlobEndpoint=https://acct.blob.core.windows.net/;SharedAccessSignature=[redacted]'],
+    // A webhook whose path is its secret; a token as a URL's user.
+    ['POST https://hooks.slack.com/services/T0001/B0001/Zq9Sekret7y failed', 'POST https://hooks.slack.com/services/[redacted] failed'],
+    ['https://discord.com/api/webhooks/123456789/Zq9Sekret7y-abc', 'https://discord.com/api/webhooks/123456789/[redacted]'],
+    ['https://outlook.office.com/webhook/a1b2@c3d4/IncomingWebhook/Zq9Sekret7y/e5f6', 'https://outlook.office.com/webhook/[redacted]'],
+    ['"https://acme.webhook.office.com/webhookb2/a1b2@c3d4/IncomingWebhook/Zq9Sekret7y"', '"https://acme.webhook.office.com/webhookb2/[redacted]"'],
+    ['git clone https://ghp_Zq9Sekret7y@github.com/org/repo.git', 'git clone https://[redacted]@github.com/org/repo.git'],
+    ['git clone https://Zq9Sekret7yZq9Sekret7yZq9Sekret7yZq9Sekret7y@dev.azure.com/org/_git/repo', 'git clone https://[redacted]@dev.azure.com/org/_git/repo'],
   ])('%s', (input, expected) => {
     expect(redact(input)).toBe(expected);
   });
@@ -115,11 +131,20 @@ describe('redacting pasted text', () => {
     ['helm upgrade x . --set a=1,global.secretKey=Zq9Sekret7y', 'helm upgrade x . --set a=1,global.secretKey=[redacted]'],
     ['ansible-playbook site.yml -e ansible_become_pass=Zq9Sekret7y', 'ansible-playbook site.yml -e ansible_become_pass=[redacted]'],
     ['ansible-playbook site.yml --extra-vars "ansible_password=Zq9Sekret7y"', 'ansible-playbook site.yml --extra-vars "ansible_password=[redacted]"'],
+    ['https://x.io/cb?access_token=Zq9Sekret7y', 'https://x.io/cb?access_token=[redacted]'],
+    ['https://x.io/a?token=Zq9Sekret7y', 'https://x.io/a?token=[redacted]'],
+    ['https://x.io/a?api_key=Zq9Sekret7y', 'https://x.io/a?api_key=[redacted]'],
+    ['POST /oauth/token?client_id=app&client_secret=Zq9Sekret7y', 'POST /oauth/token?client_id=app&client_secret=[redacted]'],
+    ['DefaultEndpointsProtocol=https;AccountName=acct;AccountKey=Zq9Sekret7y+/==;EndpointSuffix=core.windows.net', 'DefaultEndpointsProtocol=https;AccountName=acct;AccountKey=[redacted];EndpointSuffix=core.windows.net'],
+    ['Endpoint=sb://acme.servicebus.windows.net/;SharedAccessKeyName=Root;SharedAccessKey=Zq9Sekret7y=', 'Endpoint=sb://acme.servicebus.windows.net/;SharedAccessKeyName=Root;SharedAccessKey=[redacted]'],
+    ['Server=db;User Id=sa;Password=Zq9Sekret7y;', 'Server=db;User Id=sa;Password=[redacted];'],
+    ['https://x-access-token:Zq9Sekret7y@github.com/org/repo', 'https://x-access-token:[redacted]@github.com/org/repo'],
+    ['https://oauth2:Zq9Sekret7y@gitlab.com/org/repo', 'https://oauth2:[redacted]@gitlab.com/org/repo'],
   ])('still hides %s', (input, expected) => {
     expect(redact(input)).toBe(expected);
   });
 
-  it("keeps a prompt, a flag's value, a variable and a password's source: psql -W, vault's auth method, openssl's env: and file:", () => {
+  it("keeps a prompt, a flag's value, a variable, a password's source and a URL's plain user and pairs: psql -W, vault's auth method, openssl's env: and file:", () => {
     for (const line of [
       'psql -W -h db -p 5432 -U devtron orchestrator',
       'vault login -method userpass username=bob',
@@ -128,6 +153,9 @@ describe('redacting pasted text', () => {
       'vault login -',
       'htpasswd -c /etc/nginx/.htpasswd admin',
       'openssl rsa -in k.pem -passin env:KEYPASS -passout file:/run/pass.txt',
+      'ssh://git@github.com/org/repo and https://jdoe@bitbucket.org/team/repo.git',
+      'GET /api/v1/namespaces/devtroncd/pods?limit=500&continue=abc&labelSelector=app%3Dx',
+      'https://maps.acme.io/js?key=${MAPS_KEY}&v=3',
     ]) {
       expect(redact(line)).toBe(line);
     }
