@@ -76,7 +76,17 @@ export const redactionPatterns = {
   // Forms that only look different: full-width ASCII, and spaces other than the plain one.
   fullWidth: /[\uff01-\uff5e]/g,
   wideSpace: /[\u00a0\u2000-\u200a\u202f\u205f\u3000]/g,
-  jwt: /(?<![A-Za-z0-9_-])eyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}/g,
+  // Short ones too (`eyJhbGciOi.eyJzdWIi.c2ln`), an unsigned one's empty signature, and an encrypted one's five
+  // parts (its second may be empty).
+  jwt: /(?<![A-Za-z0-9_-])eyJ[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*\.[A-Za-z0-9_-]*(?:\.[A-Za-z0-9_-]+){0,2}/g,
+  // A registry's or a TLS key's file as a Secret holds it (`.dockerconfigjson: eyJ…`, `tls.key: LS0t…`), even
+  // without the Secret around it.
+  secretFileKey: /((?<![A-Za-z0-9_.-])(?:\.dockerconfigjson|\.dockercfg|tls\.key|ssh-privatekey)["']?[ \t]{0,10}:[ \t]{0,10}["']?)[A-Za-z0-9+/=_-]+/g,
+  // A Secret's data in JSON (`kubectl get secret -o json`, a last-applied annotation): the object after `"data":`,
+  // up to its end or the text's; jsonStringValue reads each value in it.
+  jsonSecretData: /("(?:data|stringData)"[ \t]{0,10}:[ \t]{0,10}\{)([^{}]*)/g,
+  jsonStringValue: /("[^"\\\n]{1,253}"[ \t]{0,10}:[ \t]{0,10}")((?:\\.|[^"\\\n])*)"/g,
+  jsonSecretKind: /"kind"[ \t]{0,10}:[ \t]{0,10}"Secret"/,
 } as const;
 
 /**
@@ -473,10 +483,100 @@ function urlSecrets(text: string): string {
   return out;
 }
 
+/** Lines read up and down from a Secret's `data:` for the `kind:` of the object it is in. */
+const KIND_LOOK = 200;
+
+/** Where a line's key starts: past its indent and a list item's dash (`  - data:` → 4). */
+function keyIndent(line: string): number {
+  let n = 0;
+  while (n < line.length && (line[n] === ' ' || (line[n] === '-' && line[n + 1] === ' '))) n++;
+  return n;
+}
+
+/** Whether a YAML line is `kind: Secret`, quoted or not. */
+function secretKind(line: string): boolean {
+  const key = line.slice(keyIndent(line)).replaceAll('"', '').replaceAll("'", '');
+  return key.startsWith('kind:') && key.slice(5).trim() === 'Secret';
+}
+
+/**
+ * Whether the YAML object whose `data:` is at line `at` (its keys at `indent`) is a Secret: its `kind:` may
+ * be above or below it (kubectl writes data before kind), in a list's item or a document of its own.
+ */
+function inSecretObject(lines: string[], at: number, indent: number): boolean {
+  for (const step of [-1, 1]) {
+    for (let j = at + step, n = 0; j >= 0 && j < lines.length && n < KIND_LOOK; j += step, n++) {
+      const line = lines[j]!;
+      if (line.trim() === '' || line.trimStart().startsWith('#')) continue;
+      if (line.startsWith('---')) break;
+      const k = keyIndent(line);
+      if (k < indent) break;
+      // A list item's first key starts the object: above, it is the object's own; below, the next object's.
+      const item = k === indent && line.slice(0, k).includes('-');
+      if (item && step > 0) break;
+      if (k === indent && secretKind(line)) return true;
+      if (item) break;
+    }
+  }
+  return false;
+}
+
+/** A data entry with its value hidden: `password: cGFz` → `password: [redacted]`, quotes kept; a block's marker stays. */
+function hiddenEntry(line: string, indent: number): string {
+  const colon = line.indexOf(':', indent);
+  if (colon < 0) return `${line.slice(0, indent)}${MARK}`;
+  const value = line.slice(colon + 1).trim();
+  if (value === '' || value.startsWith('|') || value.startsWith('>') || value.startsWith('#') || harmless(value)) return line;
+  const quote = value[0] === '"' || value[0] === "'" ? value[0] : '';
+  const space = line.slice(colon + 1).length - line.slice(colon + 1).trimStart().length;
+  return `${line.slice(0, colon + 1 + space)}${quote}${MARK}${quote}`;
+}
+
+/**
+ * The values under a Kubernetes Secret's `data:` and `stringData:`, every key's — a Secret holds nothing else;
+ * a ConfigMap's data stays. `inSecret` says the text is part of a Secret whose kind is not in it (an evidence
+ * line's context).
+ */
+function secretData(text: string, inSecret: boolean): string {
+  if (!text.includes('ata') || (!inSecret && !text.includes('Secret'))) return text;
+  let out = text;
+  if (out.includes('ata:')) out = secretDataYaml(out, inSecret);
+  if (out.includes('ata"') && (inSecret || redactionPatterns.jsonSecretKind.test(out))) {
+    out = out.replace(redactionPatterns.jsonSecretData, (_m, open: string, body: string) => `${open}${body.replace(redactionPatterns.jsonStringValue, (v, key: string, value: string) => (harmless(value) ? v : `${key}${MARK}"`))}`);
+  }
+  return out;
+}
+
+function secretDataYaml(text: string, inSecret: boolean): string {
+  const lines = text.split('\n');
+  for (let i = 0; i < lines.length; i++) {
+    const indent = keyIndent(lines[i]!);
+    const key = lines[i]!.slice(indent).trimEnd();
+    if ((key !== 'data:' && key !== 'stringData:') || !(inSecret || inSecretObject(lines, i, indent))) continue;
+    // The entries: deeper than `data:`, each at the first one's indent; deeper still, a block value's lines.
+    let entry = -1;
+    for (let j = i + 1; j < lines.length; j++) {
+      const line = lines[j]!;
+      if (line.trim() === '') continue;
+      const k = keyIndent(line);
+      if (k <= indent) break;
+      if (entry < 0) entry = k;
+      lines[j] = k === entry ? hiddenEntry(line, k) : k > entry ? `${line.slice(0, k)}${MARK}` : line;
+      i = j;
+    }
+  }
+  return lines.join('\n');
+}
+
+/** How a text is read: `inSecret` when it is part of a Kubernetes Secret whose kind line is not in it. */
+export interface RedactOptions {
+  readonly inSecret?: boolean;
+}
+
 /** The text with every secret-looking value replaced by `[redacted]`. */
-export function redact(text: string): string {
+export function redact(text: string, options: RedactOptions = {}): string {
   const p = redactionPatterns;
-  return urlSecrets(commandLinePasswords(readable(text)))
+  return urlSecrets(secretData(commandLinePasswords(readable(text)), options.inSecret ?? false))
     .replace(p.privateKey, `-----BEGIN PRIVATE KEY----- ${MARK} -----END PRIVATE KEY-----`)
     .replace(p.privateKeyCut, `-----BEGIN PRIVATE KEY----- ${MARK}\n`)
     .replace(p.bearer, (_m, scheme: string) => `${scheme} ${MARK}`)
@@ -490,6 +590,7 @@ export function redact(text: string): string {
     .replace(p.yamlEnvSecret, (m, name: string, quote: string, value: string) => (harmless(value) ? m : `${name}${quote}${MARK}`))
     .replace(p.camelSecret, (m, word: string, sep: string, value: string) => (harmless(value) ? m : `${word}${sep}${MARK}`))
     .replace(p.kubeconfigKey, (_m, key: string) => `${key}${MARK}`)
+    .replace(p.secretFileKey, (_m, key: string) => `${key}${MARK}`)
     .replace(p.awsConfigure, (_m, key: string) => `${key}${MARK}`)
     .replace(p.cookieHeader, (_m, key: string) => `${key}${MARK}`)
     .replace(p.knownToken, MARK)

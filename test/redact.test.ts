@@ -116,6 +116,12 @@ describe('redacting pasted text', () => {
     ['"https://acme.webhook.office.com/webhookb2/a1b2@c3d4/IncomingWebhook/Zq9Sekret7y"', '"https://acme.webhook.office.com/webhookb2/[redacted]"'],
     ['git clone https://ghp_Zq9Sekret7y@github.com/org/repo.git', 'git clone https://[redacted]@github.com/org/repo.git'],
     ['git clone https://Zq9Sekret7yZq9Sekret7yZq9Sekret7yZq9Sekret7y@dev.azure.com/org/_git/repo', 'git clone https://[redacted]@dev.azure.com/org/_git/repo'],
+    // A short JWT, an unsigned one; a registry's or a TLS key's file as a Secret holds it.
+    ['session eyJhbGciOi.eyJzdWIi.c2ln expired', 'session [redacted] expired'],
+    ['x-auth eyJhbGciOiJub25lIn0.eyJzdWIiOiJ4In0. refused', 'x-auth [redacted] refused'],
+    ['  .dockerconfigjson: eyJhdXRocyI6eyJyZWcuaW8iOnt9fX0=', '  .dockerconfigjson: [redacted]'],
+    ['{".dockercfg":"eyJyZWcuaW8iOnt9fQ=="}', '{".dockercfg":"[redacted]"}'],
+    ['  tls.key: LS0tLS1CRUdJTiBQUklWQVRFIEtFWS0tLS0t', '  tls.key: [redacted]'],
   ])('%s', (input, expected) => {
     expect(redact(input)).toBe(expected);
   });
@@ -159,6 +165,19 @@ describe('redacting pasted text', () => {
     ]) {
       expect(redact(line)).toBe(line);
     }
+  });
+
+  it("hides every value under a Secret's data or stringData, whatever its key, with the kind above or below; a ConfigMap's data stays", () => {
+    const secret = 'apiVersion: v1\ndata:\n  password: cGFzc3dvcmQ=\n  username: Zq9Sekret7y\n  "db-url": "Zq9Sekret7y"\nkind: Secret\nmetadata:\n  name: db';
+    expect(redact(secret)).toBe('apiVersion: v1\ndata:\n  password: [redacted]\n  username: [redacted]\n  "db-url": "[redacted]"\nkind: Secret\nmetadata:\n  name: db');
+    const block = 'kind: Secret\nstringData:\n  config.yaml: |\n    user: admin\n    key: Zq9Sekret7y\n  url: postgres://app@db/Zq9Sekret7y\ntype: Opaque';
+    expect(redact(block)).toBe('kind: Secret\nstringData:\n  config.yaml: |\n    [redacted]\n    [redacted]\n  url: [redacted]\ntype: Opaque');
+    const list = 'items:\n- apiVersion: v1\n  data:\n    LOG_LEVEL: debug\n  kind: ConfigMap\n- apiVersion: v1\n  data:\n    other: Zq9Sekret7y\n  kind: Secret';
+    expect(redact(list)).toBe('items:\n- apiVersion: v1\n  data:\n    LOG_LEVEL: debug\n  kind: ConfigMap\n- apiVersion: v1\n  data:\n    other: [redacted]\n  kind: Secret');
+    const json = '{\n    "data": {\n        "username": "Zq9Sekret7y",\n        "ca.crt": "Zq9Sekret7y"\n    },\n    "kind": "Secret"\n}';
+    expect(redact(json)).toBe('{\n    "data": {\n        "username": "[redacted]",\n        "ca.crt": "[redacted]"\n    },\n    "kind": "Secret"\n}');
+    const configMap = 'apiVersion: v1\nkind: ConfigMap\ndata:\n  username: admin\n  LOG_LEVEL: debug';
+    expect(redact(configMap)).toBe(configMap);
   });
 
   it('removes a private key block whole', () => {

@@ -40,8 +40,32 @@ function redactInContext(text: string, start: number, raw: string): string {
   // Most lines above carry nothing onto the next: then the line is redacted alone (redact reads every pattern,
   // and a log's evidence lines are many).
   if (from >= start || !carriesOn(text.slice(from, start))) return redact(prepare(raw));
-  const redacted = redact(prepare(`${text.slice(from, start)}${raw}`));
+  const context = prepare(`${text.slice(from, start)}${raw}`);
+  // Under a `data:`, the kind that makes it a Secret's may be out of the context, below it (kubectl writes data first).
+  const redacted = redact(context, { inSecret: opensData(context) && secretNear(text, start) });
   return redacted.slice(redacted.lastIndexOf('\n') + 1);
+}
+
+/** How JSON opens a Kubernetes object's data, lower case (`"data": {`). */
+const JSON_DATA_OPENERS = ['"data": {', '"data":{', '"stringdata": {', '"stringdata":{'];
+/** A `kind: Secret` line, in YAML or JSON. */
+const SECRET_KIND = /(?:^|\n)[ \t-]{0,40}["']?kind["']?[ \t]{0,4}:[ \t]{0,4}["']?Secret\b/;
+
+/** Whether a line of `lines` opens an object's data. */
+function opensData(lines: string): boolean {
+  return lines.split('\n').some(opensDataLine);
+}
+
+/** Whether a line opens a Kubernetes object's data: YAML's `data:` or `stringData:` (not `metadata:`), JSON's `"data": {`. */
+function opensDataLine(line: string): boolean {
+  let key = line.trim().toLowerCase();
+  if (key.startsWith('- ')) key = key.slice(2).trimStart();
+  return key === 'data:' || key === 'stringdata:' || JSON_DATA_OPENERS.some((o) => key.endsWith(o));
+}
+
+/** Whether a Secret's kind line is near `start`, above or below. */
+function secretNear(text: string, start: number): boolean {
+  return SECRET_KIND.test(text.slice(Math.max(0, start - CONTEXT_CHARS), start + CONTEXT_CHARS));
 }
 
 /** Words of a key that may hold a secret, lower case. */
@@ -51,7 +75,8 @@ const VALUE_NEXT = [':', '|', '>', '|-', '>-', '|+', '>+'];
 
 /**
  * Whether lines may carry a secret onto the line after them: one continued by a backslash, a key block's start,
- * or a key named for a secret whose value is on the next line (`password:`, `password: |`, `- name: DB_PASSWORD`).
+ * an object's data (a Secret's), or a key named for a secret whose value is on the next line (`password:`,
+ * `password: |`, `- name: DB_PASSWORD`).
  */
 function carriesOn(lines: string): boolean {
   for (const line of lines.split('\n')) {
@@ -59,6 +84,8 @@ function carriesOn(lines: string): boolean {
     if (end.endsWith('\\')) return true;
     const lower = end.toLowerCase();
     if (lower.includes('private key')) return true;
+    // A Secret's data: each key's value is a secret, whatever the key is called.
+    if (opensDataLine(lower)) return true;
     if (SECRET_WORDS.some((w) => lower.includes(w)) && (VALUE_NEXT.some((v) => lower.endsWith(v)) || lower.includes('name:'))) return true;
   }
   return false;
