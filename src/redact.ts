@@ -76,6 +76,9 @@ export const redactionPatterns = {
   // Forms that only look different: full-width ASCII, and spaces other than the plain one.
   fullWidth: /[\uff01-\uff5e]/g,
   wideSpace: /[\u00a0\u2000-\u200a\u202f\u205f\u3000]/g,
+  // A Cyrillic or Greek letter (or a dotless i), and a word that may hold one: read through CONFUSABLES.
+  lookAlike: /[\u0131\u0370-\u03ff\u0400-\u052f]/,
+  lookAlikeWord: /[A-Za-z0-9_\u0131\u0370-\u03ff\u0400-\u052f-]+/g,
   // Short ones too (`eyJhbGciOi.eyJzdWIi.c2ln`), an unsigned one's empty signature, and an encrypted one's five
   // parts (its second may be empty).
   jwt: /(?<![A-Za-z0-9_-])eyJ[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*\.[A-Za-z0-9_-]*(?:\.[A-Za-z0-9_-]+){0,2}/g,
@@ -444,7 +447,38 @@ function redactUserPass(parts: string[], i: number, offset = 0): void {
  * space after a key), so keys are seen; every other character, '…' included, stays as it is.
  */
 function readable(text: string): string {
-  return text.replace(redactionPatterns.fullWidth, (c) => String.fromCharCode(c.charCodeAt(0) - 0xfee0)).replace(redactionPatterns.wideSpace, ' ');
+  const plain = text.replace(redactionPatterns.fullWidth, (c) => String.fromCharCode(c.charCodeAt(0) - 0xfee0)).replace(redactionPatterns.wideSpace, ' ');
+  return redactionPatterns.lookAlike.test(plain) ? plain.replace(redactionPatterns.lookAlikeWord, keyName) : plain;
+}
+
+/** Cyrillic and Greek letters that look like Latin ones (and Turkish dotless i): `раssword` with Cyrillic р and а. */
+const CONFUSABLES = new Map(
+  Object.entries({
+    а: 'a', в: 'b', е: 'e', о: 'o', р: 'p', с: 'c', у: 'y', х: 'x', ѕ: 's', і: 'i', ј: 'j', ԁ: 'd', ԛ: 'q', ԝ: 'w', һ: 'h', к: 'k', ı: 'i',
+    А: 'A', В: 'B', Е: 'E', К: 'K', М: 'M', Н: 'H', О: 'O', Р: 'P', С: 'C', Т: 'T', Х: 'X', Ѕ: 'S', І: 'I', Ј: 'J', У: 'Y', Ԛ: 'Q', Ԝ: 'W',
+    α: 'a', ο: 'o', ρ: 'p', ν: 'v', υ: 'u', ι: 'i', κ: 'k', τ: 't', χ: 'x', ε: 'e',
+    Α: 'A', Β: 'B', Ε: 'E', Ζ: 'Z', Η: 'H', Ι: 'I', Κ: 'K', Μ: 'M', Ν: 'N', Ο: 'O', Ρ: 'P', Τ: 'T', Υ: 'Y', Χ: 'X',
+  }),
+);
+/** Words in a key's name, lower case: a word made of look-alikes that reads as one of them is a key's name. */
+const KEY_WORDS = ['pass', 'pwd', 'secret', 'token', 'key', 'auth', 'credential', 'cookie', 'bearer', 'basic', 'session'];
+
+/**
+ * A word with look-alike letters, read as the key name it imitates when it imitates one (`раssword` → `password`),
+ * so that the key is seen; any other word stays as it is (a Russian or Greek word has letters with no Latin look-alike).
+ */
+function keyName(word: string): string {
+  let folded = '';
+  for (const c of word) {
+    if (c <= '\x7f') folded += c;
+    else {
+      const latin = CONFUSABLES.get(c);
+      if (latin === undefined) return word;
+      folded += latin;
+    }
+  }
+  const lower = folded.toLowerCase();
+  return folded !== word && KEY_WORDS.some((w) => lower.includes(w)) ? folded : word;
 }
 
 /** Query keys that carry a credential whatever their ending: an API key, a signed URL's signature (Azure SAS's `sig`). */

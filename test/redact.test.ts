@@ -209,6 +209,17 @@ describe('redacting pasted text', () => {
     expect(redact('password:\u00a0Zq9Sekret7y')).not.toContain('Zq9Sekret7y');
   });
 
+  it('reads key names through Cyrillic and Greek look-alike letters; words in those alphabets stay as they are', () => {
+    // \u0440\u0430 is Cyrillic 'ра'; \u0420 Cyrillic 'Р'; \u03bf Greek 'ο'; \u0410, \u0412, \u0435, \u0430 Cyrillic 'А', 'В', 'е', 'а'.
+    expect(redact('\u0440\u0430ssword=Zq9Sekret7y')).toBe('password=[redacted]');
+    expect(redact('DB_\u0420ASSWORD=Zq9Sekret7y next')).toBe('DB_PASSWORD=[redacted] next');
+    expect(redact('{"t\u03bfken": "Zq9Sekret7y"}')).toBe('{"token": "[redacted]"}');
+    expect(redact('\u0410uthorization: \u0412\u0435\u0430r\u0435r Zq9Sekret7y')).not.toContain('Zq9Sekret7y');
+    for (const line of ['ошибка: неверный пароль для пользователя admin', 'σφάλμα: λάθος κωδικός', 'сахар and the key k0.k1… has 1,800 levels']) {
+      expect(redact(line)).toBe(line);
+    }
+  });
+
   it("keeps the error's own words that follow a key-like word: failed, a status, a template position", () => {
     for (const line of [
       'failed to pull and unpack image "reg.io/app:1": failed to resolve reference "reg.io/app:1": failed to authorize: failed to fetch oauth token: 401 Unauthorized',

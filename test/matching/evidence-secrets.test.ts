@@ -16,6 +16,7 @@ describe('secrets in the evidence an answer shows (found by an attacker: evidenc
     ["a Secret's data, its kind below it as kubectl writes it", `apiVersion: v1\ndata:\n  db-url: Zq9Sekret7x${err}\nkind: Secret\nmetadata:\n  name: app`],
     ["a Secret's data in JSON", `{\n  "data": {\n    "db-url": "Zq9Sekret7x${err}"\n  },\n  "kind": "Secret"\n}`],
     ['a short JWT', `session: eyJhbGciOi.eyJzdWIi.Zq9Sekret7x${err}`],
+    ['Cyrillic look-alike letters in the key', `\u0440\u0430ssword=Zq9Sekret7x${err}`],
   ])('%s', (_, paste) => {
     expect(match(paste).verdict).not.toBe('no-match');
     expect(shown(paste)).not.toContain('Zq9Sekret7x');
