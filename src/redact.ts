@@ -2,7 +2,9 @@
  * Removes secrets from pasted text before it is stored, logged, shown back or put in job data:
  * bearer headers, credentials in URLs, `password=`/`token:`-style values (base64 ones too), private
  * key blocks, JWTs and well-known token formats. Every pattern is linear-time (no nested quantifiers,
- * no overlapping alternatives under repetition); a test checks each with a ReDoS checker.
+ * no overlapping alternatives under repetition); a test checks each with a ReDoS checker. A value has no
+ * length limit (a limit let the part after it be shown): it ends each pattern, or what follows it cannot
+ * be in it, so no value is read twice.
  */
 
 const MARK = '[redacted]';
@@ -11,11 +13,11 @@ const MARK = '[redacted]';
 export const redactionPatterns = {
   // Any kind (RSA, EC, OpenSSH, PGP's "… KEY BLOCK"), any case, four or five dashes; a body with a dash in it is
   // taken by privateKeyCut.
-  privateKey: /-{4,5}BEGIN [A-Z ]{0,40}PRIVATE KEY(?: BLOCK)?-{4,5}[^-]{0,20000}-{4,5}END [A-Z ]{0,40}PRIVATE KEY(?: BLOCK)?-{4,5}/gi,
+  privateKey: /-{4,5}BEGIN [A-Z ]{0,40}PRIVATE KEY(?: BLOCK)?-{4,5}[^-]*-{4,5}END [A-Z ]{0,40}PRIVATE KEY(?: BLOCK)?-{4,5}/gi,
   // Not the words after them ("basic authentication").
   bearer: /\b(bearer|basic)[ \t]+(?!auth)[A-Za-z0-9._~+/=-]{8,}/gi,
   // The user may be empty (`redis://:secret@redis:6379`); the password may hold an '@' (up to the last before the host).
-  urlCredentials: /\b([a-z][a-z0-9+.-]{1,20}:\/\/[^\s:/@]{0,200}):[^\s/]{1,200}@/gi,
+  urlCredentials: /\b([a-z][a-z0-9+.-]{1,20}:\/\/[^\s:/@]*):[^\s/]+@/gi,
   // A URL query's pair (`?key=…`, `&sig=…`, `&amp;X-Amz-Signature=…`); queryKey says which keys carry a credential.
   // The value ends at the next pair.
   queryPair: /([?&](?:amp;)?)([A-Za-z][A-Za-z0-9_.-]{0,63})=([^&\s#"'<>)]+)/g,
@@ -32,39 +34,39 @@ export const redactionPatterns = {
     // A quoted value runs to its closing quote, spaces and all ("Hunter 2 secret").
     // An escaped quote inside a quoted value stays inside it; Ruby's `=>` is a separator; an object or a list
     // (`"auths": {…}`) is no value of its own.
-    /(?<![A-Za-z0-9])(password|passwd|passphrase|pass|pwd|secret|token|identitytoken|registrytoken|api[_-]?key|apikey|access[_-]?key|private[_-]?key|accountkey|sessionid|credentials?|auth(?!entic|or(?!iz)))([A-Za-z0-9_.-]{0,40})(\\?["']?[ \t]{0,10}(?:=>|[:=])[ \t]{0,10}\\?["']?)((?<=")(?:\\.|[^"\\\n]){1,4000}|(?<=')(?:\\.|[^'\\\n]){1,4000}|(?<!["'])[^\s"',;}{[][^\s"',;}]{0,4000})/gi,
+    /(?<![A-Za-z0-9])(password|passwd|passphrase|pass|pwd|secret|token|identitytoken|registrytoken|api[_-]?key|apikey|access[_-]?key|private[_-]?key|accountkey|sessionid|credentials?|auth(?!entic|or(?!iz)))([A-Za-z0-9_.-]{0,40})(\\?["']?[ \t]{0,10}(?:=>|[:=])[ \t]{0,10}\\?["']?)((?<=")(?:\\.|[^"\\\n])+|(?<=')(?:\\.|[^'\\\n])+|(?<!["'])[^\s"',;}{[][^\s"',;}]*)/gi,
   // An environment variable whose name ends in the word (PGPASSWORD=, MYSQLPASSWORD=, DB_PASS=), which
   // keyValue's start-of-word anchor does not see.
   // Quoted too, and with a JSON string's escaped quote (`PGPASSWORD='…'`, `PGPASSWORD=\\"…\\"`).
-  envSecret: /\b([A-Z][A-Z0-9_]{0,30}(?:PASSWORD|PASSWD|PASS|PWD|SECRET|TOKEN)=)(\\?["']?)([^\s"'\\,;]{1,4000})/g,
+  envSecret: /\b([A-Z][A-Z0-9_]{0,30}(?:PASSWORD|PASSWD|PASS|PWD|SECRET|TOKEN)=)(\\?["']?)([^\s"'\\,;]+)/g,
   // A command-line flag with its value after a space: `--password Sup3r`, `--token abc`, `--password 'a b'`.
   // A command-line flag with its value after a space: `--password Sup3r`, `--token abc`, `--password 'a b'`
   // (any long flag that ends in such a word is read word by word: commandLinePasswords).
-  flagSecret: /(--(?:password|passwd|token|secret|api-key|access-key)[ \t]+)(?:(["'])([^"'\n]{1,4000})(["'])|(?![-"'])([^\s"']{1,4000}))/gi,
+  flagSecret: /(--(?:password|passwd|token|secret|api-key|access-key)[ \t]+)(?:(["'])([^"'\n]+)(["'])|(?![-"'])([^\s"']+))/gi,
   // The AWS CLI's `configure set aws_secret_access_key …` (and the session token).
-  awsConfigure: /\b((?:aws_secret_access_key|aws_session_token)[ \t]+)([^\s"']{1,4000})/gi,
+  awsConfigure: /\b((?:aws_secret_access_key|aws_session_token)[ \t]+)([^\s"']+)/gi,
   // A cookie header's values (`Cookie: sessionid=…; csrftoken=…`, `Set-Cookie: …`).
-  cookieHeader: /\b((?:set-)?cookie["']?[ \t]{0,4}:[ \t]{0,4})([^\n"']{1,4000})/gi,
+  cookieHeader: /\b((?:set-)?cookie["']?[ \t]{0,4}:[ \t]{0,4})([^\n"']+)/gi,
   // The value of a secret key on the line after it: a YAML block (`password: |`) or a bare continuation.
-  nextLineSecret: /((?:^|[ \t"'])(?:password|passwd|pwd|secret|token)[A-Za-z0-9_.-]{0,40}:[ \t]{0,4}(?:[|>][-+]?)?[ \t]{0,4}\r?\n[ \t]{1,40})([^\s"'#-][^\n]{0,4000})/gim,
+  nextLineSecret: /((?:^|[ \t"'])(?:password|passwd|pwd|secret|token)[A-Za-z0-9_.-]{0,40}:[ \t]{0,4}(?:[|>][-+]?)?[ \t]{0,4}\r?\n[ \t]{1,40})([^\s"'#-][^\n]*)/gim,
   // A Kubernetes env var whose name says it is a secret, its value on the next line.
-  envNameValue: /(name:[ \t]{0,4}["']?[A-Za-z0-9_]{0,40}(?:PASSWORD|PASSWD|PASS|PWD|SECRET|TOKEN|KEY)["']?[ \t]{0,4}\r?\n[ \t]{1,40}value:[ \t]{0,4}["']?)([^\s"']{1,4000})/gi,
+  envNameValue: /(name:[ \t]{0,4}["']?[A-Za-z0-9_]{0,40}(?:PASSWORD|PASSWD|PASS|PWD|SECRET|TOKEN|KEY)["']?[ \t]{0,4}\r?\n[ \t]{1,40}value:[ \t]{0,4}["']?)([^\s"']+)/gi,
   // Tokens whose format names them: Google API keys, Stripe and OpenAI keys, SendGrid, npm, Hugging Face, GitLab's runner/deploy/trigger tokens.
   knownToken: /\b(?:AIza[0-9A-Za-z_-]{30,}|[sr]k_(?:live|test)_[0-9A-Za-z]{10,}|sk-(?:proj-)?[A-Za-z0-9_-]{20,}|SG\.[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,}|npm_[A-Za-z0-9]{20,}|hf_[A-Za-z0-9]{20,}|gl(?:rt|dt|cbt|ptt|soat|ft)-[A-Za-z0-9_-]{10,})/g,
   // An authorization header's credentials after its scheme (`Authorization: Token …`, `Authorization: Digest …`):
   // the scheme stays, what follows it goes.
-  authScheme: /\b(authorization["']?[ \t]{0,10}[:=][ \t]{0,10}["']?(?:token|digest|negotiate|apikey|key)[ \t]+)([^\s"',;}]{1,4000})/gi,
+  authScheme: /\b(authorization["']?[ \t]{0,10}[:=][ \t]{0,10}["']?(?:token|digest|negotiate|apikey|key)[ \t]+)([^\s"',;}]+)/gi,
   // A camelCase key that ends in the word (`clientSecret: …`, `adminPassword=…`, `accessToken: …`, helm's
   // `x.dbPass=…`, `globalSecretKey: …`), which keyValue's start-of-word anchor does not see.
-  camelSecret: /(?<![A-Za-z0-9])([A-Za-z][a-z0-9]{0,30}(?:Pass(?:word|wd|phrase)?|Pwd|Secret(?:Key)?|Token|ApiKey|AccessKey|PrivateKey|Credentials?|Creds))(["']?[ \t]{0,10}[:=][ \t]{0,10}["']?)((?<=")[^"\n]{1,4000}|(?<=')[^'\n]{1,4000}|(?<!["'])[^\s"',;}]{1,4000})/g,
+  camelSecret: /(?<![A-Za-z0-9])([A-Za-z][a-z0-9]{0,30}(?:Pass(?:word|wd|phrase)?|Pwd|Secret(?:Key)?|Token|ApiKey|AccessKey|PrivateKey|Credentials?|Creds))(["']?[ \t]{0,10}[:=][ \t]{0,10}["']?)((?<=")[^"\n]+|(?<=')[^'\n]+|(?<!["'])[^\s"',;}]+)/g,
   // A YAML key's unquoted value runs to the end of its line or a comment (`password: hunter 2x`).
-  yamlSecret: /^([ \t]{0,40}(?:-[ \t]{1,4})?(?:password|passwd|pwd|secret|token|api[_-]?key)[ \t]{0,4}:[ \t]{1,10})([^"'\s#$<|>][^\n#]{0,4000})/gim,
+  yamlSecret: /^([ \t]{0,40}(?:-[ \t]{1,4})?(?:password|passwd|pwd|secret|token|api[_-]?key)[ \t]{0,4}:[ \t]{1,10})([^"'\s#$<|>][^\n#]*)/gim,
   // A YAML key in capitals that ends in the word (`DB_PASS: …`, `REDIS_PASSWORD: "…"`), at the start of a line.
-  yamlEnvSecret: /^([ \t]{0,40}(?:-[ \t]{1,4})?[A-Z][A-Z0-9_]{0,30}(?:PASSWORD|PASSWD|PASS|PWD|SECRET|TOKEN):[ \t]{1,10})(["']?)([^\s"',;]{1,4000})/gm,
+  yamlEnvSecret: /^([ \t]{0,40}(?:-[ \t]{1,4})?[A-Z][A-Z0-9_]{0,30}(?:PASSWORD|PASSWD|PASS|PWD|SECRET|TOKEN):[ \t]{1,10})(["']?)([^\s"',;]+)/gm,
   // A kubeconfig's client key and token (`client-key-data: LS0t…`).
-  kubeconfigKey: /\b(client-key-data:[ \t]{0,10})([A-Za-z0-9+/=]{8,20000})/g,
+  kubeconfigKey: /\b(client-key-data:[ \t]{0,10})([A-Za-z0-9+/=]{8,})/g,
   // A private key block cut before its end line: the block from its start to where the base64 runs out.
-  privateKeyCut: /-{4,5}BEGIN [A-Z ]{0,40}PRIVATE KEY(?: BLOCK)?-{4,5}[ \t]{0,4}\r?\n?[A-Za-z0-9+/=][A-Za-z0-9+/=\s-]{0,20000}/gi,
+  privateKeyCut: /-{4,5}BEGIN [A-Z ]{0,40}PRIVATE KEY(?: BLOCK)?-{4,5}[ \t]{0,4}\r?\n?[A-Za-z0-9+/=][A-Za-z0-9+/=\s-]*/gi,
   // A password in a sentence, when it looks like one (a digit or a symbol in it): "the password is Sup3r!".
   proseSecret: /\b(pass(?:word|wd|phrase)[ \t]+(?:is|was)[ \t]+["'`]?)([^\s"'`]{0,100}[0-9!@#$%^&*][^\s"'`]{0,100})/gi,
   // The secret that follows its access key id on the same line.
