@@ -48,7 +48,7 @@ export const redactionPatterns = {
   // A cookie header's values (`Cookie: sessionid=…; csrftoken=…`, `Set-Cookie: …`).
   cookieHeader: /\b((?:set-)?cookie["']?[ \t]{0,4}:[ \t]{0,4})([^\n"']+)/gi,
   // The value of a secret key on the line after it: a YAML block (`password: |`) or a bare continuation.
-  nextLineSecret: /((?:^|[ \t"'])(?:password|passwd|pwd|secret|token)[A-Za-z0-9_.-]{0,40}:[ \t]{0,4}(?:[|>][-+]?)?[ \t]{0,4}\r?\n[ \t]{1,40})([^\s"'#-][^\n]*)/gim,
+  nextLineSecret: /((?:^|[ \t"'])(?:password|passwd|pwd|secret|token)([A-Za-z0-9_.-]{0,40}):[ \t]{0,4}(?:[|>][-+]?)?[ \t]{0,4}\r?\n[ \t]{1,40})([^\s"'#-][^\n]*)/gim,
   // A Kubernetes env var whose name says it is a secret, its value on the next line.
   envNameValue: /(name:[ \t]{0,4}["']?[A-Za-z0-9_]{0,40}(?:PASSWORD|PASSWD|PASS|PWD|SECRET|TOKEN|KEY)["']?[ \t]{0,4}\r?\n[ \t]{1,40}value:[ \t]{0,4}["']?)([^\s"']+)/gi,
   // Tokens whose format names them: Google API keys, Stripe and OpenAI keys, SendGrid, npm, Hugging Face, GitLab's runner/deploy/trigger tokens.
@@ -100,6 +100,28 @@ export const redactionPatterns = {
  */
 function errorWord(value: string): boolean {
   return /^(?:failed|failure|error|invalid|expired|forbidden|unauthorized|denied|required|missing|not|no|unknown|exec|timeout|empty|[0-9][0-9:.()]{0,8})[:,)]?$/i.test(value);
+}
+
+/** How a key that starts with a secret's word ends when it names where a secret is, not the secret (`secretName`, `token_file`, `passwordSecret.name`). */
+const REFERENCE_ENDINGS = ['name', 'names', 'ref', 'file', 'path', 'dir', 'url', 'uri', 'endpoint', 'namespace', 'type'];
+
+/** Whether what follows a secret's word in a key makes it a reference: `secretName: orchestrator-tls`, `secretKeyRef`, `token_url`. */
+function reference(rest: string): boolean {
+  const lower = rest.toLowerCase();
+  return REFERENCE_ENDINGS.some((end) => lower.endsWith(end));
+}
+
+/** The shell's working directories: `PWD=/app`, `pwd=/home/user/x` and `OLDPWD` name a directory, not a password. */
+const DIRECTORY_KEYS = new Set(['pwd', 'oldpwd']);
+
+/** Whether a key and its value are a working directory: the shell's own name and a path (`/app`, `~/x`, `C:\\x`). */
+function workingDirectory(key: string, value: string): boolean {
+  let name = key.trim().toLowerCase();
+  while (name !== '' && ':="\' '.includes(name[name.length - 1]!)) name = name.slice(0, -1);
+  // The key's last word: a YAML item's dash or the line before it (nextLineSecret's key) are not its name.
+  if (!DIRECTORY_KEYS.has(name.slice(Math.max(name.lastIndexOf(' '), name.lastIndexOf('\n')) + 1))) return false;
+  const path = value[0] === '"' || value[0] === "'" ? value.slice(1) : value;
+  return path.startsWith('/') || path.startsWith('~') || (path[1] === ':' && (path[2] === '\\' || path[2] === '/'));
 }
 
 /** Values too plain to be a secret (`password: true`, `token: null`, a `${VAR}` reference). */
@@ -278,7 +300,7 @@ function redactPair(pair: string): string {
   let end = eq + 1;
   while (end < pair.length && !VALUE_END.includes(pair[end]!)) end++;
   const value = pair.slice(eq + 1, end);
-  if (value === '' || value.startsWith('$') || harmless(value)) return pair;
+  if (value === '' || value.startsWith('$') || harmless(value) || workingDirectory(pair.slice(0, eq), value)) return pair;
   return `${pair.slice(0, eq + 1)}${MARK}${pair.slice(end)}`;
 }
 
@@ -509,7 +531,7 @@ function urlSecrets(text: string): string {
   const p = redactionPatterns;
   let out = text;
   if (out.includes('?') || out.includes('&')) {
-    out = out.replace(p.queryPair, (m, lead: string, name: string, value: string) => (queryKey(name) && !harmless(value) && !value.startsWith('$') ? `${lead}${name}=${MARK}` : m));
+    out = out.replace(p.queryPair, (m, lead: string, name: string, value: string) => (queryKey(name) && !harmless(value) && !value.startsWith('$') && !workingDirectory(name, value) ? `${lead}${name}=${MARK}` : m));
   }
   if (out.includes('hook')) out = out.replace(p.webhookPath, (_m, path: string) => `${path}${MARK}`);
   if (out.includes('://')) out = out.replace(p.urlUser, (m, scheme: string, user: string) => (urlToken(user) ? `${scheme}${MARK}@` : m));
@@ -617,14 +639,14 @@ export function redact(text: string, options: RedactOptions = {}): string {
     .replace(p.privateKeyCut, `-----BEGIN PRIVATE KEY----- ${MARK}\n`)
     .replace(p.bearer, (_m, scheme: string) => `${scheme} ${MARK}`)
     .replace(p.urlCredentials, (_m, userPart: string) => `${userPart}:${MARK}@`)
-    .replace(p.nextLineSecret, (m, key: string, value: string) => (harmless(value.trim()) ? m : `${key}${MARK}`))
+    .replace(p.nextLineSecret, (m, key: string, rest: string, value: string) => (harmless(value.trim()) || reference(rest) || workingDirectory(key, value) ? m : `${key}${MARK}`))
     .replace(p.envNameValue, (_m, key: string) => `${key}${MARK}`)
-    .replace(p.yamlSecret, (m, key: string, value: string) => (harmless(value.trimEnd()) ? m : `${key}${MARK}${value.endsWith(' ') ? ' ' : ''}`))
+    .replace(p.yamlSecret, (m, key: string, value: string) => (harmless(value.trimEnd()) || workingDirectory(key, value) ? m : `${key}${MARK}${value.endsWith(' ') ? ' ' : ''}`))
     .replace(p.authScheme, (m, scheme: string, value: string) => (harmless(value) ? m : `${scheme}${MARK}`))
-    .replace(p.keyValue, (m, word: string, rest: string, sep: string, value: string) => (harmless(value) ? m : `${word}${rest}${sep}${MARK}`))
-    .replace(p.envSecret, (m, name: string, quote: string, value: string) => (harmless(value) ? m : `${name}${quote}${MARK}`))
-    .replace(p.yamlEnvSecret, (m, name: string, quote: string, value: string) => (harmless(value) ? m : `${name}${quote}${MARK}`))
-    .replace(p.camelSecret, (m, word: string, sep: string, value: string) => (harmless(value) ? m : `${word}${sep}${MARK}`))
+    .replace(p.keyValue, (m, word: string, rest: string, sep: string, value: string) => (harmless(value) || reference(rest) || workingDirectory(`${word}${rest}`, value) ? m : `${word}${rest}${sep}${MARK}`))
+    .replace(p.envSecret, (m, name: string, quote: string, value: string) => (harmless(value) || workingDirectory(name, value) ? m : `${name}${quote}${MARK}`))
+    .replace(p.yamlEnvSecret, (m, name: string, quote: string, value: string) => (harmless(value) || workingDirectory(name, value) ? m : `${name}${quote}${MARK}`))
+    .replace(p.camelSecret, (m, word: string, sep: string, value: string) => (harmless(value) || word.startsWith('existing') ? m : `${word}${sep}${MARK}`))
     .replace(p.kubeconfigKey, (_m, key: string) => `${key}${MARK}`)
     .replace(p.secretFileKey, (_m, key: string) => `${key}${MARK}`)
     .replace(p.awsConfigure, (_m, key: string) => `${key}${MARK}`)

@@ -180,6 +180,25 @@ describe('redacting pasted text', () => {
     expect(redact(configMap)).toBe(configMap);
   });
 
+  it("keeps a Secret's name and a working directory as they are: secretName, a key's reference, PWD", () => {
+    for (const text of [
+      'secretName: orchestrator-tls',
+      'tls:\n  - hosts:\n      - devtron.acme.io\n    secretName: orchestrator-tls',
+      'secretName:\n  orchestrator-tls',
+      'helm upgrade x . --set postgres.passwordSecret.name=db,image.tag=1.2',
+      'auth:\n  existingSecret: pg-auth\n  secretKeyRef: db',
+      'GET /login?token_url=https://idp.acme.io/token&state=1',
+      'pwd=/home/user/x',
+      'PWD=/app OLDPWD=/srv/app',
+      '  PWD: /app',
+      'docker run -e PWD=/app img',
+    ]) {
+      expect(redact(text)).toBe(text);
+    }
+    // The same keys still hide a secret; a path is a password under another key.
+    expect(redact('pwd=Zq9Sekret7y secretKey: Zq9Sekret7y MYSQL_PWD=/Zq9Sekret7y')).toBe('pwd=[redacted] secretKey: [redacted] MYSQL_PWD=[redacted]');
+  });
+
   it('removes a private key block whole', () => {
     const pem = '-----BEGIN RSA PRIVATE KEY-----\nMIIEowIBAAKCAQEA\nabcdef\n-----END RSA PRIVATE KEY-----';
     expect(redact(`tls.key: |\n${pem}\nafter`)).toBe('tls.key: |\n-----BEGIN PRIVATE KEY----- [redacted] -----END PRIVATE KEY-----\nafter');
