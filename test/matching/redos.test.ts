@@ -5,6 +5,7 @@ import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 import { catalogue } from '../../src/catalogue/index.js';
 import { patterns } from '../../src/matching/patterns.js';
+import { redactionPatterns } from '../../src/redact.js';
 
 /**
  * Every regular expression under src/ must be linear-time. The source files are parsed (not grepped)
@@ -67,6 +68,12 @@ describe('regular expressions under src/', () => {
     // Guards the collector itself: if it found nothing, every check below would pass vacuously.
     const sources = new Set(all.map((r) => r.source));
     for (const re of Object.values(patterns)) expect(sources).toContain(re.source);
+  });
+
+  it('finds the redaction patterns among them', () => {
+    // Redaction reads every paste's evidence, every log line and job data: each of its patterns must be checked below.
+    const sources = new Set(all.map((r) => r.source));
+    for (const re of Object.values(redactionPatterns)) expect(sources).toContain(re.source);
   });
 
   it('are built from literals, or from catalogue data checked here', () => {
