@@ -24,7 +24,8 @@ export const redactionPatterns = {
   // A webhook whose path is its secret: Slack's, Discord's (after the webhook's id), Microsoft 365's, Zapier's.
   webhookPath: /\b((?:hooks\.slack\.com\/(?:services|workflows|triggers)|discord(?:app)?\.com\/api\/webhooks\/[0-9]{1,30}|outlook\.office(?:365)?\.com\/webhook|webhook\.office\.com\/webhookb2|hooks\.zapier\.com\/hooks\/catch)\/)[^\s"'<>)]+/gi,
   // A URL's user with no password after it (`https://ghp_…@github.com`); urlToken says whether it is a token.
-  urlUser: /\b([a-z][a-z0-9+.-]{1,20}:\/\/)([^\s:/@"'<>]+)@/gi,
+  // It starts at the `://` (a literal the engine finds fast), not at every word that could be a scheme.
+  urlUser: /:\/\/([^\s:/@"'<>]+)@/g,
   // A connection string's secret runs to its `;`, spaces and all (ADO.NET's `…;Password=Hunter 2;`, Azure's
   // `;AccountKey=…;`, `;SharedAccessSignature=sv=…&sig=…`).
   connectionSecret: /(;[ \t]{0,10}(?:password|pwd|accountkey|sharedaccesskey|sharedaccesssignature)[ \t]{0,10}=)((?:\\.|[^;\n"\\])+)/gi,
@@ -304,6 +305,14 @@ function redactPair(pair: string): string {
   return `${pair.slice(0, eq + 1)}${MARK}${pair.slice(end)}`;
 }
 
+/** A PAIR_FLAGS flag at `parts[i]`, its list the next word (`--set a=1`) or glued after `=` (`--set=a=1`). */
+function pairFlag(parts: string[], i: number): void {
+  const word = parts[i]!;
+  if (PAIR_FLAGS.has(word)) return redactPairs(parts, i + 2, 0);
+  const eq = word.indexOf('=');
+  if (eq > 0 && PAIR_FLAGS.has(word.slice(0, eq))) redactPairs(parts, i, eq + 1);
+}
+
 /**
  * The `key=value` list that starts at `offset` in `parts[i]`, the value of a PAIR_FLAGS flag: quoted, it runs
  * across words to its closing quote (`-e "a=1 ansible_password=…"`).
@@ -421,9 +430,7 @@ function commandLinePasswords(text: string): string {
           if (word === '<<<') redactValueAt(parts, i + 2, 0);
           else redactValueAt(parts, i, 3);
         }
-        const eq = word.indexOf('=');
-        if (PAIR_FLAGS.has(word)) redactPairs(parts, i + 2, 0);
-        else if (eq > 0 && PAIR_FLAGS.has(word.slice(0, eq))) redactPairs(parts, i, eq + 1);
+        if (word[0] === '-') pairFlag(parts, i);
         if (word.startsWith('--')) {
           if (state.userPass && word === '--user') redactUserPass(parts, i + 2);
           else if (state.userPass && word.startsWith('--user=')) redactUserPass(parts, i, 7);
@@ -534,7 +541,7 @@ function urlSecrets(text: string): string {
     out = out.replace(p.queryPair, (m, lead: string, name: string, value: string) => (queryKey(name) && !harmless(value) && !value.startsWith('$') && !workingDirectory(name, value) ? `${lead}${name}=${MARK}` : m));
   }
   if (out.includes('hook')) out = out.replace(p.webhookPath, (_m, path: string) => `${path}${MARK}`);
-  if (out.includes('://')) out = out.replace(p.urlUser, (m, scheme: string, user: string) => (urlToken(user) ? `${scheme}${MARK}@` : m));
+  if (out.includes('://')) out = out.replace(p.urlUser, (m, user: string) => (urlToken(user) ? `://${MARK}@` : m));
   if (out.includes(';')) {
     out = out.replace(p.connectionSecret, (m, key: string, value: string) => (value.trimStart().startsWith('$') || harmless(value.trim()) ? m : `${key}${MARK}`));
   }
@@ -598,7 +605,8 @@ function hiddenEntry(line: string, indent: number): string {
 function secretData(text: string, inSecret: boolean): string {
   if (!text.includes('ata') || (!inSecret && !text.includes('Secret'))) return text;
   let out = text;
-  if (out.includes('ata:')) out = secretDataYaml(out, inSecret);
+  // `data:` as a key of its own, not the end of `metadata:`.
+  if (out.includes(' data:') || out.includes('\ndata:') || out.startsWith('data:') || out.includes('stringData:')) out = secretDataYaml(out, inSecret);
   if (out.includes('ata"') && (inSecret || redactionPatterns.jsonSecretKind.test(out))) {
     out = out.replace(redactionPatterns.jsonSecretData, (_m, open: string, body: string) => `${open}${body.replace(redactionPatterns.jsonStringValue, (v, key: string, value: string) => (harmless(value) ? v : `${key}${MARK}"`))}`);
   }
@@ -626,6 +634,12 @@ function secretDataYaml(text: string, inSecret: boolean): string {
   return lines.join('\n');
 }
 
+/** The values of keys named for a registry's or a TLS key's file, read only when such a name is in the text. */
+function secretFiles(text: string): string {
+  if (!text.includes('.docker') && !text.includes('tls.key') && !text.includes('ssh-privatekey')) return text;
+  return text.replace(redactionPatterns.secretFileKey, (_m, key: string) => `${key}${MARK}`);
+}
+
 /** How a text is read: `inSecret` when it is part of a Kubernetes Secret whose kind line is not in it. */
 export interface RedactOptions {
   readonly inSecret?: boolean;
@@ -634,7 +648,7 @@ export interface RedactOptions {
 /** The text with every secret-looking value replaced by `[redacted]`. */
 export function redact(text: string, options: RedactOptions = {}): string {
   const p = redactionPatterns;
-  return urlSecrets(secretData(commandLinePasswords(readable(text)), options.inSecret ?? false))
+  return secretFiles(urlSecrets(secretData(commandLinePasswords(readable(text)), options.inSecret ?? false)))
     .replace(p.privateKey, `-----BEGIN PRIVATE KEY----- ${MARK} -----END PRIVATE KEY-----`)
     .replace(p.privateKeyCut, `-----BEGIN PRIVATE KEY----- ${MARK}\n`)
     .replace(p.bearer, (_m, scheme: string) => `${scheme} ${MARK}`)
@@ -648,7 +662,6 @@ export function redact(text: string, options: RedactOptions = {}): string {
     .replace(p.yamlEnvSecret, (m, name: string, quote: string, value: string) => (harmless(value) || workingDirectory(name, value) ? m : `${name}${quote}${MARK}`))
     .replace(p.camelSecret, (m, word: string, sep: string, value: string) => (harmless(value) || word.startsWith('existing') ? m : `${word}${sep}${MARK}`))
     .replace(p.kubeconfigKey, (_m, key: string) => `${key}${MARK}`)
-    .replace(p.secretFileKey, (_m, key: string) => `${key}${MARK}`)
     .replace(p.awsConfigure, (_m, key: string) => `${key}${MARK}`)
     .replace(p.cookieHeader, (_m, key: string) => `${key}${MARK}`)
     .replace(p.knownToken, MARK)
