@@ -241,6 +241,13 @@ function verbSecretWord(state: CommandState, parts: string[], i: number): void {
   state.secretAt = 0;
 }
 
+/** Positional words are counted from here on; the `at`th is the secret (0: none yet). */
+function awaitPositional(state: CommandState, at: number): void {
+  state.secretAt = at;
+  state.positionals = 0;
+  state.flagValue = false;
+}
+
 /** Whether a word ends its command (`admin;`, `x&&`). */
 function commandEnds(word: string): boolean {
   return ';&|'.includes(word[word.length - 1]!);
@@ -413,11 +420,22 @@ function commandLinePasswords(text: string): string {
           continue;
         }
         const program = programOf(word);
-        if (state.verbs?.has(word) && state.secretAt === 0) Object.assign(state, { secretAt: state.verbs.get(word), positionals: 0, flagValue: false });
+        const verbAt = state.secretAt === 0 ? state.verbs?.get(word) : undefined;
+        if (verbAt !== undefined) awaitPositional(state, verbAt);
         else if (state.secretAt > 0 && !state.htpasswd) verbSecretWord(state, parts, i);
         if (state.htpasswd && program !== 'htpasswd') htpasswdWord(state, parts, i);
-        if (POSITIONAL_SECRETS.has(program)) Object.assign(state, { verbs: POSITIONAL_SECRETS.get(program), secretAt: 0, htpasswd: false });
-        if (program === 'htpasswd') Object.assign(state, { htpasswd: true, batch: false, display: false, secretAt: 0, positionals: 0, flagValue: false });
+        const verbs = POSITIONAL_SECRETS.get(program);
+        if (verbs) {
+          state.verbs = verbs;
+          state.htpasswd = false;
+          state.secretAt = 0;
+        }
+        if (program === 'htpasswd') {
+          awaitPositional(state, 0);
+          state.htpasswd = true;
+          state.batch = false;
+          state.display = false;
+        }
         if (program === 'openssl') state.openssl = true;
         if (program === 'login' && state.command) state.login = true;
         if (DASH_P_TOOLS.has(program)) state.dashP = true;
@@ -475,7 +493,8 @@ function redactUserPass(parts: string[], i: number, offset = 0): void {
 
 /**
  * Full-width forms and wide or non-breaking spaces read as what they look like (a full-width '＝', a no-break
- * space after a key), so keys are seen; every other character, '…' included, stays as it is.
+ * space after a key), and so does a key's name spelled with look-alike letters (keyName), so keys are seen;
+ * every other character, '…' included, stays as it is.
  */
 function readable(text: string): string {
   const plain = text.replace(redactionPatterns.fullWidth, (c) => String.fromCharCode(c.charCodeAt(0) - 0xfee0)).replace(redactionPatterns.wideSpace, ' ');
@@ -485,7 +504,7 @@ function readable(text: string): string {
 /** Cyrillic and Greek letters that look like Latin ones (and Turkish dotless i): `раssword` with Cyrillic р and а. */
 const CONFUSABLES = new Map(
   Object.entries({
-    а: 'a', в: 'b', е: 'e', о: 'o', р: 'p', с: 'c', у: 'y', х: 'x', ѕ: 's', і: 'i', ј: 'j', ԁ: 'd', ԛ: 'q', ԝ: 'w', һ: 'h', к: 'k', ı: 'i',
+    а: 'a', е: 'e', о: 'o', р: 'p', с: 'c', у: 'y', х: 'x', ѕ: 's', і: 'i', ј: 'j', ԁ: 'd', ԛ: 'q', ԝ: 'w', һ: 'h', к: 'k', ı: 'i',
     А: 'A', В: 'B', Е: 'E', К: 'K', М: 'M', Н: 'H', О: 'O', Р: 'P', С: 'C', Т: 'T', Х: 'X', Ѕ: 'S', І: 'I', Ј: 'J', У: 'Y', Ԛ: 'Q', Ԝ: 'W',
     α: 'a', ο: 'o', ρ: 'p', ν: 'v', υ: 'u', ι: 'i', κ: 'k', τ: 't', χ: 'x', ε: 'e',
     Α: 'A', Β: 'B', Ε: 'E', Ζ: 'Z', Η: 'H', Ι: 'I', Κ: 'K', Μ: 'M', Ν: 'N', Ο: 'O', Ρ: 'P', Τ: 'T', Υ: 'Y', Χ: 'X',
