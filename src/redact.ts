@@ -69,7 +69,8 @@ export const redactionPatterns = {
   // A private key block cut before its end line: the block from its start to where the base64 runs out.
   privateKeyCut: /-{4,5}BEGIN [A-Z ]{0,40}PRIVATE KEY(?: BLOCK)?-{4,5}[ \t]{0,4}\r?\n?[A-Za-z0-9+/=][A-Za-z0-9+/=\s-]*/gi,
   // A password in a sentence, when it looks like one (a digit or a symbol in it): "the password is Sup3r!".
-  proseSecret: /\b(pass(?:word|wd|phrase)[ \t]+(?:is|was)[ \t]+["'`]?)([^\s"'`]{0,100}[0-9!@#$%^&*][^\s"'`]{0,100})/gi,
+  // Its first part cannot hold the digit or symbol, so the word is read once whatever its length.
+  proseSecret: /\b(pass(?:word|wd|phrase)[ \t]+(?:is|was)[ \t]+["'`]?)([^\s"'`0-9!@#$%^&*]*[0-9!@#$%^&*][^\s"'`]*)/gi,
   // The secret that follows its access key id on the same line.
   awsPair: /\b((?:AKIA|ASIA)[0-9A-Z]{16})([\s:,;=|"']{1,10})([A-Za-z0-9/+]{40})(?![A-Za-z0-9/+])/g,
   slackToken: /\bx(?:ox[abeprs]|app)-[A-Za-z0-9-]{8,}/g,
@@ -290,16 +291,30 @@ function secretKey(key: string): boolean {
   return SECRET_KEY_ENDINGS.some((end) => last.endsWith(end) || last.endsWith(`${end}s`));
 }
 
-/** A list of `key=value` with the values of secret keys replaced; commas escaped by a backslash stay in their value. */
-function redactPairList(list: string): string {
+/**
+ * A list of `key=value` with the values of secret keys replaced; commas escaped by a backslash stay in their value.
+ * `hiding`: the list goes on a hidden value from the word before (`"a.password=x y"`), so its first part without
+ * a `=` is that value's and goes too (`goesOn`). Says whether the list ends on a hidden value.
+ */
+function redactPairList(list: string, hiding: boolean): { text: string; hiding: boolean; goesOn: boolean } {
   const out: string[] = [];
   let from = 0;
+  let hidden = false;
+  let goesOn = false;
   for (let at = 0; at <= list.length; at++) {
     if (at < list.length && (list[at] !== ',' || list[at - 1] === '\\')) continue;
-    out.push(redactPair(list.slice(from, at)));
+    const pair = list.slice(from, at);
+    if (hiding && from === 0 && !pair.includes('=')) {
+      out.push('');
+      hidden = goesOn = true;
+    } else {
+      const shown = redactPair(pair);
+      out.push(shown);
+      hidden = shown !== pair;
+    }
     from = at + 1;
   }
-  return out.join(',');
+  return { text: out.join(','), hiding: hidden, goesOn };
 }
 
 function redactPair(pair: string): string {
@@ -328,12 +343,17 @@ function redactPairs(parts: string[], i: number, offset: number): void {
   const first = parts[i];
   if (first === undefined) return;
   const quote = first[offset] === '"' || first[offset] === "'" ? first[offset]! : '';
+  let hiding = false;
   for (let j = i; j < parts.length; j += 2) {
     const word = parts[j]!;
     const from = j === i ? offset + quote.length : 0;
     const close = quote ? word.indexOf(quote, from) : -1;
     const end = close >= 0 ? close : word.length;
-    parts[j] = `${word.slice(0, from)}${redactPairList(word.slice(from, end))}${word.slice(end)}`;
+    const list = redactPairList(word.slice(from, end), hiding);
+    // A hidden value's words after its first go with the space before them.
+    if (list.goesOn) parts[j - 1] = '';
+    hiding = list.hiding;
+    parts[j] = `${word.slice(0, from)}${list.text}${word.slice(end)}`;
     if (!quote || close >= 0) return;
   }
 }

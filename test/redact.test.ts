@@ -99,6 +99,9 @@ describe('redacting pasted text', () => {
     ['helm upgrade x . --set x.dbPass=Zq9Sekret7y', 'helm upgrade x . --set x.dbPass=[redacted]'],
     ['helm upgrade x . --set a=1,global.rootpassword=Zq9\\,Sekret7y,b=2', 'helm upgrade x . --set a=1,global.rootpassword=[redacted],b=2'],
     ['ansible-playbook site.yml -e "a=1 dbpass=Zq9Sekret7y b=2"', 'ansible-playbook site.yml -e "a=1 dbpass=[redacted] b=2"'],
+    // A quoted --set value holds spaces: its words after the first are the value's too.
+    ['helm upgrade x . --set "a=1,db.pass=Zq9 Sekret7y,b=2" --set c=3', 'helm upgrade x . --set "a=1,db.pass=[redacted],b=2" --set c=3'],
+    ['helm upgrade x . --set "db.password=Zq9 Sekret7y"', 'helm upgrade x . --set "db.password=[redacted]"'],
     ['globalSecretKey: Zq9Sekret7y adminPwd=Zq9Sekret7y', 'globalSecretKey: [redacted] adminPwd=[redacted]'],
     // A URL's query credential (an API key, a signed URL's signature), its pairs after it kept.
     ['GET https://api.acme.io/v1/a?key=Zq9Sekret7y&limit=5', 'GET https://api.acme.io/v1/a?key=[redacted]&limit=5'],
@@ -289,6 +292,7 @@ describe('redacting pasted text', () => {
       [`adminPassword: ${long}`, 'adminPassword: [redacted]'],
       [`Cookie: s=${long}`, 'Cookie: [redacted]'],
       [`https://u:${long}@git.acme.io/r`, 'https://u:[redacted]@git.acme.io/r'],
+      [`the password is ${long} and it fails`, 'the password is [redacted] and it fails'],
       [`    client-key-data: ${long}`, '    client-key-data: [redacted]'],
     ]) {
       expect(redact(input!)).toBe(shown);
