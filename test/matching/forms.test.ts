@@ -84,7 +84,7 @@ describe('pastes in each form', () => {
   });
 
   it('ranks by score and offers at most three candidates', () => {
-    const r = match('exit status 128\nno token provided\npanel with id 2 not found\nIs being accessed by other users\ntls: handshake failure');
+    const r = match('git-sensor: exit status 128\nno token provided\npanel with id 2 not found\nIs being accessed by other users\ntls: handshake failure');
     expect(r.verdict).toBe('match');
     if (r.verdict !== 'match') return;
     expect(r.matches.length).toBe(3);

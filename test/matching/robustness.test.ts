@@ -15,7 +15,7 @@ describe('huge and binary input', () => {
   });
 
   it('evidence lines are capped and cut, so a huge log gives a small answer', () => {
-    const r = match(`${'exit status 128 '.repeat(100)}\n`.repeat(1000));
+    const r = match(`${'git-sensor exit status 128 '.repeat(100)}\n`.repeat(1000));
     expect(r.verdict).toBe('match');
     if (r.verdict !== 'match') return;
     expect(r.matches[0]!.evidence.length).toBeLessThanOrEqual(5);

@@ -451,4 +451,9 @@ describe('knowledge added in the sixth session (the tune part of the real pastes
     expect(match(log).matches[0]?.id).toBe('stale-session-cookie');
     expect(match('After the upgrade the old cookies are still used, so nobody can sign in until they clear them.').matches[0]?.id).toBe('stale-session-cookie');
   });
+
+  it("does not read another git tool's exit 128 as the git-sensor's: the entry needs its commits, material or the sensor in sight", () => {
+    expect(match("fatal: could not read Username for 'https://github.com': No such device or address (exit status 128)").verdict).toBe('no-match');
+    expect(match("Select Material shows exit status 128: fatal: could not read Username for 'https://github.com'").matches[0]?.id).toBe('commits-exit-128');
+  });
 });

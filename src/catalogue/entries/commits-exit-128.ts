@@ -33,6 +33,11 @@ export const commitsExit128: CatalogueEntry = {
       'error in polling git material',
       'error in fetching repo',
     ],
+    // Any git tool exits 128 (a CI step, a desktop client, another controller): the entry's is the
+    // git-sensor's, shown by the commits or material it could not list or by the sensor itself (its name,
+    // its source files in a log line, the Git account it used). Without one of these the exit code alone is
+    // not this entry (tune: OVH CDS, github-events and Argo CD threads of the sixth round).
+    requires: ['git-sensor', 'gitsensor', 'git account', 'material', 'commit', 'gitbasemanager', 'repositorymanager', 'repomanages', 'watcher.go'],
     excludes: [
       'could not resolve host',
       'could not resolve hostname',
