@@ -456,4 +456,9 @@ describe('knowledge added in the sixth session (the tune part of the real pastes
     expect(match("fatal: could not read Username for 'https://github.com': No such device or address (exit status 128)").verdict).toBe('no-match');
     expect(match("Select Material shows exit status 128: fatal: could not read Username for 'https://github.com'").matches[0]?.id).toBe('commits-exit-128');
   });
+
+  it("does not propose the platform's dashboards for Grafana's words from anyone's install", () => {
+    expect(match('Upgraded Grafana to 9.2 on our home server and now get "Dashboard not found" and "Panel with id 18 not found".').verdict).not.toBe('match');
+    expect(match('On App Details the graphs say "Panel with id 2 not found"').matches[0]?.id).toBe('dashboards-missing');
+  });
 });

@@ -4,6 +4,10 @@ import type { CatalogueEntry } from '../model.js';
 export const dashboardsMissing: CatalogueEntry = {
   id: 'dashboards-missing',
   ref: '7.5',
+  // Grafana says "Panel with id N not found" and "Dashboard not found" for anyone's dashboards: the entry's
+  // are App Details' (its panels' dashboard, its organisation 2) or the platform's (tune: an openHAB
+  // Grafana thread of the sixth round).
+  subject: { names: ['app details', 'devtron-app-metrics', 'orgid=2'], platform: true },
   title: "Dashboards missing on App Details, or 'panel with id 2 not found'",
   symptom: "Dashboards are missing on App Details, or the error 'panel with id 2 not found' appears.",
   cause: 'The metrics store or the dashboard organisation is not configured.',
