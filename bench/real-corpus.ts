@@ -1,7 +1,6 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { findEntry } from '../src/catalogue/index.js';
-import { fitCalibration, remedyKind, uncalibrated, type Calibration } from '../src/matching/calibration.js';
+import { fitCalibration, uncalibrated, type Calibration } from '../src/matching/calibration.js';
 import { match } from '../src/matching/index.js';
 
 /** The real-paste corpus (test/fixtures/real) as the measurements read it: bench/real.ts, bench/calibrate.ts and its test. */
@@ -24,7 +23,8 @@ export const calibrationBands = [0.5, 0.6, 0.7, 0.8, 0.9, 1.0];
 
 /**
  * The tune part's answers that show an entry first (a `match` or an `ask`), with the raw score, whether
- * that entry is the paste's label, and its kind of remedy: what the confidence tables are fitted on. Never
+ * that entry is the paste's label, and the table its answer reads (its kind of remedy, and for a platform
+ * remedy whether the paste names the platform): what the confidence tables are fitted on. Never
  * the held-out part.
  */
 export function tuneAnswers(): { score: number; right: boolean; kind: keyof Calibration }[] {
@@ -34,15 +34,16 @@ export function tuneAnswers(): { score: number; right: boolean; kind: keyof Cali
       const r = match(readPaste(p), undefined, { calibration: uncalibrated });
       if (r.verdict === 'no-match') return [];
       const first = r.matches[0]!;
-      return [{ score: first.confidence, right: first.id === p.expect, kind: remedyKind(findEntry(first.id)!) }];
+      return [{ score: first.confidence, right: first.id === p.expect, kind: r.table! }];
     });
 }
 
-/** The calibration fitted on the tune part's answers: one table per kind of remedy (src/matching/calibration.ts). */
+/** The calibration fitted on the tune part's answers: one table per kind of answer (src/matching/calibration.ts). */
 export function fitOnTune(answers = tuneAnswers()): Calibration {
   return {
     generic: fitCalibration(answers.filter((a) => a.kind === 'generic'), calibrationBands),
     platform: fitCalibration(answers.filter((a) => a.kind === 'platform'), calibrationBands),
+    platformUnnamed: fitCalibration(answers.filter((a) => a.kind === 'platformUnnamed'), calibrationBands),
   };
 }
 

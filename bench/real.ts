@@ -1,5 +1,3 @@
-import { findEntry } from '../src/catalogue/index.js';
-import { remedyKind } from '../src/matching/calibration.js';
 import { match } from '../src/matching/index.js';
 import { citedByCatalogue, readPaste, realPastes } from './real-corpus.js';
 
@@ -31,9 +29,9 @@ for (const split of splits.length > 0 ? splits : ['tune', 'heldout', 'heldout-un
     const top = r.verdict === 'match' ? r.matches[0]!.id : null;
     const ok = p.expect === null ? r.verdict === 'no-match' : top === p.expect;
     if (r.verdict !== 'no-match') {
-      // Per kind of remedy too (each has its own table, src/matching/calibration.ts) and for all answers.
+      // Per table too (each kind of answer has its own, src/matching/calibration.ts) and for all answers.
       const band = Math.min(9, Math.floor(r.matches[0]!.confidence * 10));
-      for (const key of [`all ${band}`, `${remedyKind(findEntry(r.matches[0]!.id)!)} ${band}`]) {
+      for (const key of [`all ${band}`, `${r.table ?? 'generic'} ${band}`]) {
         const b = reliability.get(key) ?? { shown: 0, right: 0 };
         b.shown++;
         if (r.matches[0]!.id === p.expect) b.right++;
@@ -60,7 +58,7 @@ for (const split of splits.length > 0 ? splits : ['tune', 'heldout', 'heldout-un
       `wrong fixes ${wrong} (${((100 * wrong) / pastes.length).toFixed(0)}% of all)`,
   );
   console.log(`| ${split}: remedies | confidence shown | answers | first entry right | share right |\n|---|---|---|---|---|`);
-  const order = ['all', 'generic', 'platform'];
+  const order = ['all', 'generic', 'platform', 'platformUnnamed'];
   const sorted = [...reliability].map(([key, b]) => ({ kind: key.split(' ')[0]!, band: Number(key.split(' ')[1]), ...b }));
   sorted.sort((a, c) => order.indexOf(a.kind) - order.indexOf(c.kind) || a.band - c.band);
   for (const b of sorted) {

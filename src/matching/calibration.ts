@@ -5,17 +5,22 @@ import type { Calibration, CalibrationPoint } from './types.js';
  * The confidence a person sees is a probability that the entry shown first is the right one, not the
  * matcher's raw score. The raw score ranks entries and decides the verdict; this maps it, through a
  * table fitted on the tuning part of the real-paste corpus (bench/calibrate.ts, never on the held-out
- * part), to how often answers at that score were right, one table per kind of remedy (remedyKind). Each map
+ * part), to how often answers at that score were right, one table per kind of answer (answerTable). Each map
  * is monotone. The tables are calibration-table.ts, handed in by the matcher (index.ts).
  */
 export type { Calibration, CalibrationPoint };
 
 /** The raw scores, shown as they are (for measuring and fitting). */
-export const uncalibrated: Calibration = { generic: [], platform: [] };
+export const uncalibrated: Calibration = { generic: [], platform: [], platformUnnamed: [] };
 
-/** Which table of the calibration an entry's answers are read from (types.ts, Calibration). */
-export function remedyKind(entry: CatalogueEntry): keyof Calibration {
+/** The kind of an entry's remedy: for any product, or acting on the platform or the apps it deploys. */
+export function remedyKind(entry: CatalogueEntry): 'generic' | 'platform' {
   return entry.appliesTo === 'any-product' ? 'generic' : 'platform';
+}
+
+/** Which table of the calibration an answer is read from (types.ts, Calibration): its first entry's kind, and for a platform remedy whether the paste names the platform. */
+export function answerTable(entry: CatalogueEntry, platformNamed: boolean): keyof Calibration {
+  return remedyKind(entry) === 'generic' ? 'generic' : platformNamed ? 'platform' : 'platformUnnamed';
 }
 
 /** The probability for a raw score: linear between the fitted bands, flat beyond the outermost. */

@@ -10,7 +10,7 @@ import { score, THRESHOLD, type Scored } from './score.js';
 import type { Candidate, Evidence, MatchResult } from './types.js';
 import { decide, MAX_MATCHES } from './verdict.js';
 import type { Applied } from './applied.js';
-import { probability, remedyKind, uncalibrated, type Calibration, type CalibrationPoint } from './calibration.js';
+import { answerTable, probability, uncalibrated, type Calibration, type CalibrationPoint } from './calibration.js';
 import { calibrationTable } from './calibration-table.js';
 
 export type { AskReason, Candidate, Evidence, MatchResult } from './types.js';
@@ -38,18 +38,20 @@ export function match(text: string, entries: readonly CatalogueEntry[] = catalog
     const near = nearest(scored, entries);
     if (!decision.tried) return { verdict: 'no-match', matches: [], nearest: near };
     const triedEntry = entries[decision.tried.entry]!;
-    const tried = candidate(decision.tried, triedEntry, text, calibration[remedyKind(triedEntry)], decision.applied);
+    const tried = candidate(decision.tried, triedEntry, text, calibration[answerTable(triedEntry, decision.platformNamed === true)], decision.applied);
     return { verdict: 'no-match', matches: [], nearest: [tried.id, ...near.filter((id) => id !== tried.id)].slice(0, MAX_MATCHES), note: 'applied', tried };
   }
-  // One answer reads one table, the first entry's: it is that entry's probability, and the alternatives
+  // One answer reads one table, the first entry's (for a platform remedy, the one for pastes that name the
+  // platform or the one for those that do not): it is that entry's probability, and the alternatives
   // ranked below it are never shown as more likely than it.
-  const table = calibration[remedyKind(entries[decision.order[0]!.entry]!)];
+  const tableName = answerTable(entries[decision.order[0]!.entry]!, decision.platformNamed === true);
+  const table = calibration[tableName];
   const matches = decision.order.map((s) => candidate(s, entries[s.entry]!, text, table));
-  if (decision.verdict === 'ask') return { verdict: 'ask', matches, why: decision.why };
+  if (decision.verdict === 'ask') return { verdict: 'ask', matches, why: decision.why, table: tableName };
   // The proposed entry may come first for its subject rather than its score (verdict.ts): an alternative
   // ranked below it is never shown as more likely than the entry whose fix is proposed.
   const proposed = matches[0]!.confidence;
-  return { verdict: 'match', matches: matches.map((m, i) => (i > 0 && m.confidence > proposed ? { ...m, confidence: proposed } : m)) };
+  return { verdict: 'match', matches: matches.map((m, i) => (i > 0 && m.confidence > proposed ? { ...m, confidence: proposed } : m)), table: tableName };
 }
 
 function firstLine(s: Scored): number {

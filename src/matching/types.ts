@@ -36,20 +36,26 @@ export type AskReason = 'close' | 'gentler' | 'subject';
  * nothing further, and proposing the same remedy again would be one that has already failed).
  */
 export type MatchResult =
-  | { readonly verdict: 'match'; readonly matches: readonly Candidate[] }
-  | { readonly verdict: 'ask'; readonly matches: readonly Candidate[]; readonly why: AskReason }
+  | { readonly verdict: 'match'; readonly matches: readonly Candidate[]; readonly table?: keyof Calibration }
+  | { readonly verdict: 'ask'; readonly matches: readonly Candidate[]; readonly why: AskReason; readonly table?: keyof Calibration }
   | { readonly verdict: 'no-match'; readonly matches: readonly []; readonly nearest: readonly string[]; readonly note?: 'binary' }
   | { readonly verdict: 'no-match'; readonly matches: readonly []; readonly nearest: readonly string[]; readonly note: 'applied'; readonly tried: Candidate };
 
 /**
- * The calibration of the confidence shown, one table per kind of remedy. A remedy for any product (an
+ * The calibration of the confidence shown, one table per kind of answer. A remedy for any product (an
  * ingress annotation, a controller's IAM policy) fits most pastes that show its error; one that acts on the
  * platform, or on the apps it deploys, fits only the platform's pastes, and the same words come from many
- * other products: at the same raw score its answers are right far less often, so it is fitted on its own.
+ * other products: at the same raw score its answers are right far less often, so it is fitted on its own —
+ * and apart again for pastes that name the platform (or a component, or a place of its dashboard) and those
+ * that do not, which on real pastes are right a few times in ten against about one in ten.
+ * `match`'s `table` says which table an answer's confidence was read from.
  */
 export interface Calibration {
   readonly generic: readonly CalibrationPoint[];
+  /** Remedies acting on the platform or its apps, for a paste that names the platform. */
   readonly platform: readonly CalibrationPoint[];
+  /** The same remedies for a paste that does not. */
+  readonly platformUnnamed: readonly CalibrationPoint[];
 }
 
 /** One band of the confidence calibration (calibration.ts): a raw score and how often answers there were right. */

@@ -2,7 +2,7 @@ import type { CatalogueEntry } from '../catalogue/model.js';
 import { THRESHOLD, type Scored } from './score.js';
 import { alreadyApplied, type Applied } from './applied.js';
 import { isRegistry } from './products.js';
-import { readSubject } from './subject.js';
+import { readSubject, type Subject } from './subject.js';
 import type { AskReason } from './types.js';
 
 /**
@@ -24,10 +24,14 @@ const SURE_OF_DESCRIPTION = 0.65;
 /** At most this many candidates are offered. */
 export const MAX_MATCHES = 3;
 
-export type Decision =
+export type Decision = (
   | { readonly verdict: 'match'; readonly order: readonly Scored[] }
   | { readonly verdict: 'ask'; readonly order: readonly Scored[]; readonly why: AskReason }
-  | { readonly verdict: 'no-match'; readonly tried?: Scored; readonly applied?: Applied };
+  | { readonly verdict: 'no-match'; readonly tried?: Scored; readonly applied?: Applied }
+) & {
+  /** Whether the paste names the platform (subject.ts): the confidence of a platform remedy is read from its own table for each case. */
+  readonly platformNamed?: boolean;
+};
 
 const RISK = { 'read-only': 0, restart: 1, destructive: 2 } as const;
 
@@ -51,6 +55,10 @@ const rank = (a: Scored, b: Scored): number => b.confidence - a.confidence || a.
 export function decide(text: string, scored: readonly Scored[], rankedByScore: readonly Scored[], entries: readonly CatalogueEntry[]): Decision {
   if (rankedByScore.length === 0) return { verdict: 'no-match' };
   const subject = readSubject(text, rankedByScore.flatMap((s) => s.evidence.slice(0, 2).map((f) => f.start)));
+  return { ...decideFor(subject, text, scored, rankedByScore, entries), platformNamed: subject.platform };
+}
+
+function decideFor(subject: Subject, text: string, scored: readonly Scored[], rankedByScore: readonly Scored[], entries: readonly CatalogueEntry[]): Decision {
   const applies = (s: Scored): string => entries[s.entry]!.appliesTo ?? 'platform';
   // Another product or object named, the platform named only to deny it, or the person deploying by other means
   // (a tutorial, their own helm install): the paste is about something else.

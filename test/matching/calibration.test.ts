@@ -32,12 +32,12 @@ describe('the confidence shown', () => {
     expect(probability(0.7, [])).toBe(0.7);
   });
 
-  it('is what the tune part of the real-paste corpus gives today, one table per kind of remedy (written by bench/calibrate.ts, never edited)', () => {
+  it('is what the tune part of the real-paste corpus gives today, one table per kind of answer (written by bench/calibrate.ts, never edited)', () => {
     const answers = tuneAnswers();
     expect(calibrationTable).toEqual(fitOnTune(answers));
     expect(calibrationTable.generic).toEqual(fitCalibration(answers.filter((a) => a.kind === 'generic'), calibrationBands));
     // Monotone: a higher score is never shown as less likely.
-    for (const table of [calibrationTable.generic, calibrationTable.platform]) {
+    for (const table of [calibrationTable.generic, calibrationTable.platform, calibrationTable.platformUnnamed]) {
       for (let i = 1; i < table.length; i++) expect(table[i]!.right).toBeGreaterThanOrEqual(table[i - 1]!.right);
     }
   });
@@ -54,13 +54,26 @@ describe('the confidence shown', () => {
     expect(platform.matches[0]!.confidence).toBe(probability(raw('devtron app pods: Failed to pull image "acme.azurecr.io/web:1": 401 Unauthorized, ImagePullBackOff'), calibrationTable.platform));
   });
 
+  it("shows a platform remedy as far less likely for a paste that does not name the platform than for one that does: on real pastes the first are rarely the platform's", () => {
+    const words = 'Failed to pull image "acme.azurecr.io/web:1": rpc error: code = Unknown desc = failed to authorize: failed to fetch oauth token: unexpected status: 401 Unauthorized';
+    const named = match(`devtron app pods in ImagePullBackOff:\n${words}`);
+    const unnamed = match(words);
+    expect([named.verdict, named.matches[0]?.id, named.verdict === 'match' && named.table]).toEqual(['match', 'image-pull-private-registry', 'platform']);
+    expect([unnamed.verdict, unnamed.matches[0]?.id, unnamed.verdict === 'match' && unnamed.table]).toEqual(['match', 'image-pull-private-registry', 'platformUnnamed']);
+    expect(unnamed.matches[0]!.confidence).toBeLessThan(named.matches[0]!.confidence / 2);
+    // The tables say so on their own: at the same raw score, the unnamed one is lower.
+    expect(probability(0.9, calibrationTable.platformUnnamed)).toBeLessThan(probability(0.9, calibrationTable.platform));
+  });
+
   it('is shown for the catalogue through the table of the first entry, without changing the order or the verdict; alternatives are never shown as more likely than it', () => {
     const paste = 'Error: tls: handshake failure while fetching https://charts.bitnami.com/bitnami/index.yaml';
     const raw = match(paste, undefined, { calibration: uncalibrated });
     const shown = match(paste);
     expect(shown.verdict).toBe(raw.verdict);
     expect(shown.matches.map((m) => m.id)).toEqual(raw.matches.map((m) => m.id));
-    expect(shown.matches.map((m) => m.confidence)).toEqual(raw.matches.map((m) => probability(m.confidence, calibrationTable.platform)));
+    // The paste names no part of the platform: the table of platform remedies for pastes that do not.
+    expect(shown).toMatchObject({ table: 'platformUnnamed' });
+    expect(shown.matches.map((m) => m.confidence)).toEqual(raw.matches.map((m) => probability(m.confidence, calibrationTable.platformUnnamed)));
     // A platform entry first with a generic one after it (the CRDs' toggle and the application metrics): one table, the first's.
     const mixed = match(readFileSync(join(import.meta.dirname, '..', 'fixtures', 'pastes', 'files', '108-rollout-crd-appmetrics-toggle.txt'), 'utf8'));
     expect(mixed.matches.map((m) => m.id)).toEqual(['rollout-crds-outdated', 'app-metrics-absent']);
