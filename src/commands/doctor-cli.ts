@@ -43,6 +43,10 @@ function parseArgs(args: readonly string[]): DoctorArgs {
   return out;
 }
 
+/** The doctor's "Plan fix" on the command line, which plans nothing itself: the same command in Slack and in the terminal. */
+const whereToPlan = (commands: readonly string[]): string =>
+  `To plan it: ${commands.map((c) => `"/platform ${c}" in Slack, or "${c}" in the terminal (npm start)`).join('; ')}.`;
+
 /** The `--json` answer: one object, one finding per catalogue entry. */
 export function doctorJson(cluster: string, report: DoctorReport): string {
   return JSON.stringify({ cluster, findings: report.findings.map((f) => ({ id: f.id, ref: f.ref, state: f.state, evidence: f.evidence.map((e) => ({ object: e.object, detail: e.detail })) })) });
@@ -103,7 +107,7 @@ export async function runDoctorCommand(args: string[], io: Pick<CliIO, 'stdout' 
   }
   try {
     const report = await scan(new ClusterGateway(kubeConfig, { callTimeoutMs: 10_000 }), names, catalogue);
-    io.stdout.write(`${opts.json ? doctorJson(clusterName, report) : toText(doctorView(report, clusterName))}\n`);
+    io.stdout.write(`${opts.json ? doctorJson(clusterName, report) : toText(doctorView(report, clusterName), { choices: whereToPlan })}\n`);
     return report.findings.some((f) => f.state === 'present') ? 1 : 0;
   } finally {
     await sim?.close();

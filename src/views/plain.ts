@@ -15,7 +15,17 @@ export function plainText(text: Inline): string {
     .join('');
 }
 
-function partText(part: Part): string[] {
+/**
+ * How a surface prints what a person can do next (a `choices` part): the terminal takes the commands as
+ * they are ("Type …"); a one-shot command line plans nothing itself, so it says where they are typed.
+ */
+export interface TextOptions {
+  readonly choices?: (commands: readonly string[]) => string;
+}
+
+const typeThem = (commands: readonly string[]): string => `Type ${commands.map((c) => `"${c}"`).join(' or ')}.`;
+
+function partText(part: Part, options: TextOptions): string[] {
   switch (part.kind) {
     case 'heading':
       return [`== ${part.text} ==`];
@@ -29,11 +39,11 @@ function partText(part: Part): string[] {
       // Printed as it is, without fences or indentation, so that it pastes into a shell unchanged.
       return [part.text];
     case 'choices':
-      return [`  Type ${part.choices.map((c) => `"${c.command}"`).join(' or ')}.`];
+      return [`  ${(options.choices ?? typeThem)(part.choices.map((c) => c.command))}`];
   }
 }
 
 /** An answer as the terminal and the CLI print it: plain text, no markup. */
-export function toText(view: View): string {
-  return view.parts.flatMap(partText).join('\n');
+export function toText(view: View, options: TextOptions = {}): string {
+  return view.parts.flatMap((part) => partText(part, options)).join('\n');
 }

@@ -43,7 +43,9 @@ describe('platform-medic doctor', () => {
     expect(findings.find((f) => f.id === 'install-jobs-failed')?.evidence[0]).toEqual({ object: 'job/devtroncd/postgresql-migrate-devtron', detail: expect.stringMatching(/^0\/1 completions, BackoffLimitExceeded/) });
     const text = await doctor(['--broken', 'build-logs:broker']);
     expect(text.code).toBe(1);
-    expect(text.out).toContain('Type "fix build-logs simulated".');
+    // The command line plans nothing itself: it says where the fix is planned, with a command that exists there.
+    expect(text.out).toContain('To plan it: "/platform fix build-logs simulated" in Slack, or "fix build-logs simulated" in the terminal (npm start).');
+    expect(text.out).not.toContain('Type "fix');
     expect(text.out).toMatch(/pod\/devtroncd\/devtron-\S+ 2 of the last \d+ log lines of devtron, latest: .*Nats Client Connection closed!/);
   });
 
