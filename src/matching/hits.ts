@@ -1,6 +1,11 @@
 import type { MarkerHit } from './table-markers.js';
 import { Kind, type CompiledCatalogue } from './literals.js';
 
+/** Kind's values as this module's own constants: read per hit, an import binding is a getter under tsx (see scan.ts). */
+const KIND_CONTEXT = Kind.Context;
+const KIND_EXCLUDE = Kind.Exclude;
+const KIND_MARKER = Kind.Marker;
+
 /** Kinds of literal an entry has (Kind's values other than the table reader's Marker). */
 const KINDS = 6;
 /** Evidence lines kept per entry and kind: enough to show, cheap on huge logs. */
@@ -64,9 +69,9 @@ export class Hits {
     const { refStart, refEntry, refKind } = this.compiled;
     for (let r = refStart[pattern]!, end = refStart[pattern + 1]!; r < end; r++) {
       const kind = refKind[r]!;
-      if (kind === Kind.Marker) {
+      if (kind === KIND_MARKER) {
         if (this.markers.length < MARKER_CAP) this.markers.push({ marker: this.compiled.refs[r]!.marker!, line, start });
-      } else if (kind === Kind.Context || kind === Kind.Exclude) {
+      } else if (kind === KIND_CONTEXT || kind === KIND_EXCLUDE) {
         this.addNearby(refEntry[r]!, line, r);
       } else {
         const entry = refEntry[r]!;

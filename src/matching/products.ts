@@ -52,7 +52,8 @@ const pairStarts = new Set(double.map((d) => d.split(' ')[0]!));
 const words = [...single, ...double.flatMap((d) => d.split(' '))];
 const shortest = Math.min(...words.map((w) => w.length));
 const longest = Math.max(...words.map((w) => w.length));
-const initials = new Set(words.map((w) => w.charCodeAt(0)));
+/** The first two characters of every name, as one number: most words of a paste start otherwise and are never copied. */
+const starts = new Set(words.map((w) => w.charCodeAt(0) * 65536 + w.charCodeAt(1)));
 
 /** Whether a character continues a name: letters, digits and the hyphen of `spring-boot`. */
 const inName = (c: number): boolean => (c >= 97 && c <= 122) || (c >= 48 && c <= 57) || c === 45;
@@ -71,7 +72,7 @@ export function namedProducts(lower: string, max = 5): string[] {
     if (start >= 0) {
       const length = i - start;
       // Only a word that could be a name (or start one) is copied and looked up.
-      const word = length >= shortest && length <= longest && initials.has(lower.charCodeAt(start)) ? lower.slice(start, i) : '';
+      const word = length >= shortest && length <= longest && starts.has(lower.charCodeAt(start) * 65536 + lower.charCodeAt(start + 1)) ? lower.slice(start, i) : '';
       start = -1;
       const pair = previous === '' || word === '' ? '' : `${previous} ${word}`;
       const name = doubles.has(pair) ? pair : singles.has(word) ? word : undefined;

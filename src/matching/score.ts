@@ -9,6 +9,12 @@ import { readSubject } from './subject.js';
 import { rulesFor } from './table-rules.js';
 import { ruledOutByVersion, statedVersions } from './versions.js';
 
+/** Kind's values as this module's own constants: read per hit, an import binding is a getter under tsx (see scan.ts). */
+const KIND_CONTEXT = Kind.Context;
+const KIND_DOWNSTREAM = Kind.Downstream;
+const KIND_ERROR = Kind.Error;
+const KIND_EXCLUDE = Kind.Exclude;
+
 /**
  * Scoring: every entry is scored on all its evidence and the entries are ranked; none wins by being
  * tried first. Evidence comes in tiers, from what a line proves on its own to what needs support:
@@ -117,13 +123,13 @@ export function score(text: string, lines: number, compiled: CompiledCatalogue, 
     const found: Found[] = tableFound ? [...tableFound[entry]!] : [];
     for (const h of hits.evidence[entry]!) {
       const ref = refs[h.ref]!;
-      if (ref.kind === Kind.Downstream) {
+      if (ref.kind === KIND_DOWNSTREAM) {
         found.push({ line: h.line, start: h.start, signature: ref.signature, literal: ref.literal, tier: 'weak', downstream: true });
         continue;
       }
       // A phrase is a person's description in a sentence; one machine word (a status, a cookie name) is not.
-      const strong = ref.kind === Kind.Error || (ref.signature.trim().includes(' ') && lineIsProse(h.line, h.start));
-      found.push({ line: h.line, start: h.start, signature: ref.signature, literal: ref.literal, tier: strong ? 'error' : 'weak', exact: ref.kind === Kind.Error });
+      const strong = ref.kind === KIND_ERROR || (ref.signature.trim().includes(' ') && lineIsProse(h.line, h.start));
+      found.push({ line: h.line, start: h.start, signature: ref.signature, literal: ref.literal, tier: strong ? 'error' : 'weak', exact: ref.kind === KIND_ERROR });
     }
     const bag = bags[entry];
     if (bag) found.push({ line: bag.line, start: bag.start, signature: bag.text, literal: normaliseLiteral(bag.text), tier: 'bag' });
@@ -143,7 +149,7 @@ export function score(text: string, lines: number, compiled: CompiledCatalogue, 
     if (ruledOutByVersion(e.versions, versions)) found = [];
     // Excludes remove evidence; with none, there is nothing to remove.
     if (found.length > 0) {
-      const excludes = nearbyLines(hits, refKind, entry, Kind.Exclude);
+      const excludes = nearbyLines(hits, refKind, entry, KIND_EXCLUDE);
       if (excludes.length > 0) found = short ? [] : found.filter((f) => !excludes.some((line) => Math.abs(line - f.line) <= EXCLUDE_WINDOW));
     }
     // Context supports evidence near it, or anything in a short paste; in a long one, an entry without evidence has none.
@@ -223,7 +229,7 @@ function supportingContext(hits: Hits, compiled: CompiledCatalogue, entry: numbe
   let context: Set<number> | undefined;
   for (let i = hits.firstNearby(entry); i >= 0; i = hits.nextNearby(i)) {
     const r = hits.nearbyRef(i);
-    if (refKind[r] === Kind.Context && !context?.has(r) && supports(hits.nearbyLine(i), refs[r]!.literal, found, short)) (context ??= new Set()).add(r);
+    if (refKind[r] === KIND_CONTEXT && !context?.has(r) && supports(hits.nearbyLine(i), refs[r]!.literal, found, short)) (context ??= new Set()).add(r);
   }
   return context ?? NO_CONTEXT;
 }
