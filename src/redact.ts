@@ -11,9 +11,10 @@ const MARK = '[redacted]';
 
 /** The patterns, exported so the ReDoS test can check every one. */
 export const redactionPatterns = {
-  // Any kind (RSA, EC, OpenSSH, PGP's "… KEY BLOCK"), any case, four or five dashes; a body with a dash in it is
-  // taken by privateKeyCut.
-  privateKey: /-{4,5}BEGIN [A-Z ]{0,40}PRIVATE KEY(?: BLOCK)?-{4,5}[^-]*-{4,5}END [A-Z ]{0,40}PRIVATE KEY(?: BLOCK)?-{4,5}/gi,
+  // A private key block's start and end lines: any kind (RSA, EC, OpenSSH, PGP's "… KEY BLOCK"), any case, four
+  // or five dashes. privateKeys reads the body between them.
+  privateKeyBegin: /-{4,5}BEGIN [A-Z ]{0,40}PRIVATE KEY(?: BLOCK)?-{4,5}/gi,
+  privateKeyEnd: /-{4,5}END [A-Z ]{0,40}PRIVATE KEY(?: BLOCK)?-{4,5}/iy,
   // Not the words after them ("basic authentication").
   bearer: /\b(bearer|basic)[ \t]+(?!auth)[A-Za-z0-9._~+/=-]{8,}/gi,
   // The user may be empty (`redis://:secret@redis:6379`); the password may hold an '@' (up to the last before the host).
@@ -66,8 +67,6 @@ export const redactionPatterns = {
   yamlEnvSecret: /^([ \t]{0,40}(?:-[ \t]{1,4})?[A-Z][A-Z0-9_]{0,30}(?:PASSWORD|PASSWD|PASS|PWD|SECRET|TOKEN):[ \t]{1,10})(["']?)([^\s"',;]+)/gm,
   // A kubeconfig's client key and token (`client-key-data: LS0t…`).
   kubeconfigKey: /\b(client-key-data:[ \t]{0,10})([A-Za-z0-9+/=]{8,})/g,
-  // A private key block cut before its end line: the block from its start to where the base64 runs out.
-  privateKeyCut: /-{4,5}BEGIN [A-Z ]{0,40}PRIVATE KEY(?: BLOCK)?-{4,5}[ \t]{0,4}\r?\n?[A-Za-z0-9+/=][A-Za-z0-9+/=\s-]*/gi,
   // A password in a sentence, when it looks like one (a digit or a symbol in it): "the password is Sup3r!".
   // Its first part cannot hold the digit or symbol, so the word is read once whatever its length.
   proseSecret: /\b(pass(?:word|wd|phrase)[ \t]+(?:is|was)[ \t]+["'`]?)([^\s"'`0-9!@#$%^&*]*[0-9!@#$%^&*][^\s"'`]*)/gi,
@@ -101,7 +100,53 @@ export const redactionPatterns = {
  * "credentials: exec: …", "secret.yaml:12:5)"): an error's own word, a status or a position, never a secret.
  */
 function errorWord(value: string): boolean {
-  return /^(?:failed|failure|error|invalid|expired|forbidden|unauthorized|denied|required|missing|not|no|unknown|exec|timeout|empty|[0-9][0-9:.()]{0,8})[:,)]?$/i.test(value);
+  return /^(?:failed|failure|error|invalid|expired|forbidden|unauthorized|denied|required|missing|not|no|unknown|exec|timeout|empty|unexpected|unable|cannot|decoding|authentication|rejected|refused|[0-9][0-9:.()]{0,8})[:,)\]]?$/i.test(value);
+}
+
+/**
+ * Whether a value of several words is an error's sentence ("authentication failed for user", the next line's
+ * "ERROR: database … is being accessed"): its first word starts one. Not `no` or `not`, which a passphrase may
+ * start with ("no more secrets").
+ */
+function errorSentence(value: string): boolean {
+  const space = value.search(/[ \t]/);
+  return space > 0 && /^(?:failed|failure|error|invalid|expired|forbidden|unauthorized|denied|required|missing|unknown|timeout|unexpected|unable|cannot|decoding|authentication|rejected|refused):?$/i.test(value.slice(0, space));
+}
+
+/** Words a sentence's verb starts with after a name: "regcred is missing", "secrets is forbidden", "x does not exist". */
+const PREDICATES = new Set(['is', 'was', 'are', 'were', 'has', 'have', 'had', 'does', 'did', 'could', 'can', 'cannot', 'not']);
+/** A Kubernetes object's name (a DNS subdomain): lower case, digits, '-' and '.'. */
+const OBJECT_NAME = /^[a-z0-9](?:[a-z0-9.-]{0,251}[a-z0-9])?$/;
+
+/**
+ * Whether a one-word value is the error's own words, read with the words after it on its line (`after`):
+ * - after a Secret's key, which names the Kubernetes object, an object's name the error goes on about
+ *   ("secret: regcred is missing", "*v1.Secret: secrets is forbidden", "Secret: regcred (kubernetes.io/…)");
+ *   under any other key a value the same words follow stays a secret ("password: hunter is wrong");
+ * - the next part of an error chain, a lower-case word and a colon with an error's word after it
+ *   ("in secret: tls: private key does not match");
+ * - the shell's "command not found" ("bash: password: command not found").
+ */
+function ownWords(key: string, value: string, after: string): boolean {
+  const words = after.slice(0, 120).trim().split(/[ \t]+/);
+  if (/^[a-z]+:$/.test(value) && words.slice(0, 6).some(errorWord)) return true;
+  if (value === 'command' && words[0] === 'not' && words[1]?.startsWith('found')) return true;
+  if (key.toLowerCase() !== 'secret' || !OBJECT_NAME.test(value)) return false;
+  const [verb, next] = words;
+  return verb !== undefined && (verb.startsWith('(') || (PREDICATES.has(verb) && (verb === 'not' || verb === 'cannot' || errorWord(next ?? ''))));
+}
+
+/** The key's word in a matched key and its separator (`  - Secret: ` → `Secret`). */
+function keyWord(key: string): string {
+  let word = key.trim();
+  if (word.startsWith('-')) word = word.slice(1).trimStart();
+  return word.endsWith(':') ? word.slice(0, -1).trimEnd() : word;
+}
+
+/** Whether a value of a line's words is the error's own (ownWords), its first word read with the words after it. */
+function ownLine(key: string, value: string): boolean {
+  const space = value.search(/[ \t]/);
+  return space > 0 && ownWords(key, value.slice(0, space), value.slice(space));
 }
 
 /** How a key that starts with a secret's word ends when it names where a secret is, not the secret (`secretName`, `token_file`, `passwordSecret.name`). */
@@ -126,9 +171,9 @@ function workingDirectory(key: string, value: string): boolean {
   return path.startsWith('/') || path.startsWith('~') || (path[1] === ':' && (path[2] === '\\' || path[2] === '/'));
 }
 
-/** Values too plain to be a secret (`password: true`, `token: null`, a `${VAR}` reference). */
+/** Values too plain to be a secret (`password: true`, `token: null`, a `${VAR}` reference, a YAML block's `|`: its lines are the value). */
 function harmless(value: string): boolean {
-  return /^(?:true|false|null|none|undefined|bearer|basic|token|digest|negotiate|""|''|\*+|\[redacted\]|\\)$/i.test(value) || value.startsWith('${') || value.startsWith('<') || errorWord(value);
+  return /^(?:true|false|null|none|undefined|bearer|basic|token|digest|negotiate|""|''|\*+|\[redacted\]|\\|[|>][-+]?)$/i.test(value) || value.startsWith('${') || value.startsWith('<') || errorWord(value) || errorSentence(value);
 }
 
 /** Tools that take the password after `-p` without a `login` word (`sshpass -p …`, `mongosh -u admin -p …`). */
@@ -597,6 +642,17 @@ function keyIndent(line: string): number {
   return n;
 }
 
+/**
+ * Whether the value nextLineSecret found on the line after its key (`key` ends with that line's indent) is
+ * deeper than the key, as YAML reads a value there: a line at the key's own indent is its sibling (an error
+ * line after an empty `  password:`), not its value.
+ */
+function deeper(text: string, at: number, key: string): boolean {
+  const lineStart = text.lastIndexOf('\n', at - 1) + 1;
+  const valueIndent = key.length - key.lastIndexOf('\n') - 1;
+  return valueIndent > keyIndent(text.slice(lineStart, lineStart + 200));
+}
+
 /** Whether a YAML line is `kind: Secret`, quoted or not. */
 function secretKind(line: string): boolean {
   const key = line.slice(keyIndent(line)).replaceAll('"', '').replaceAll("'", '');
@@ -679,6 +735,103 @@ function secretFiles(text: string): string {
   return text.replace(redactionPatterns.secretFileKey, (_m, key: string) => `${key}${MARK}`);
 }
 
+/** Header lines a key block may have before its base64 (an encrypted PEM's, PGP's armour), lower case. */
+const KEY_HEADERS = new Set(['proc-type:', 'dek-info:', 'comment:', 'version:', 'hash:', 'charset:']);
+/** Shorter than this, a word on a line with others is a sentence's, not a piece of a key's base64 (64 characters a line). */
+const KEY_CHUNK = 16;
+
+/** How many characters of a break between a key block's words start at `at`: whitespace, or a JSON string's escaped line break (`\\n`). */
+function keyBreak(text: string, at: number): number {
+  const c = text[at];
+  if (c === ' ' || c === '\t' || c === '\n' || c === '\r') return 1;
+  return c === '\\' && (text[at + 1] === 'n' || text[at + 1] === 'r') ? 2 : 0;
+}
+
+/** Whether every character of a word is base64's (standard or URL-safe, with padding). */
+function base64Word(word: string): boolean {
+  return /^[A-Za-z0-9+/=_-]+$/.test(word);
+}
+
+/**
+ * Private key blocks, from the start line through the body to the end line (`-----BEGIN … PRIVATE KEY-----` …
+ * `-----END …-----`), or, for a block cut before its end, through the body alone. The body is what a key's is:
+ * base64 words (each alone on its line, or long ones on a line with others, as a key pasted on one line has
+ * them) and the header lines an encrypted or PGP key has. It ends at the first word that is not one: the line
+ * after the start that says `ERROR: database … is being accessed` is the error's, and stays. Each character is
+ * read once.
+ */
+function privateKeys(text: string): string {
+  if (!/private key/i.test(text)) return text;
+  const begin = redactionPatterns.privateKeyBegin;
+  const parts: string[] = [];
+  let shown = 0;
+  begin.lastIndex = 0;
+  for (let b = begin.exec(text); b; b = begin.exec(text)) {
+    const block = keyBody(text, b.index + b[0].length);
+    if (block.end === b.index + b[0].length) continue;
+    parts.push(text.slice(shown, b.index), `-----BEGIN PRIVATE KEY----- ${MARK}${block.whole ? ' -----END PRIVATE KEY-----' : ''}`);
+    shown = begin.lastIndex = block.end;
+  }
+  return shown === 0 ? text : parts.join('') + text.slice(shown);
+}
+
+/** Where a key block's body that starts at `from` ends (after its end line, when `whole`), read word by word. */
+function keyBody(text: string, from: number): { end: number; whole: boolean } {
+  let end = from;
+  let at = from;
+  // Whether the next word starts its line: a body line's base64 is alone on it.
+  let lineStart = false;
+  for (;;) {
+    for (let gap = keyBreak(text, at); gap > 0; gap = keyBreak(text, at)) {
+      if (gap === 2 || text[at] === '\n') lineStart = true;
+      at += gap;
+    }
+    if (at >= text.length) break;
+    if (endLineAt(text, at)) return { end: redactionPatterns.privateKeyEnd.lastIndex, whole: true };
+    let stop = wordEnd(text, at);
+    const word = text.slice(at, stop);
+    if (KEY_HEADERS.has(word.toLowerCase())) {
+      // Its value: the rest of its line, or on a one-line key its next word.
+      stop = lineStart ? lineEnd(text, stop) : wordEnd(text, pastSpaces(text, stop));
+    } else {
+      const next = pastSpaces(text, stop);
+      const alone = lineStart && (next >= text.length || keyBreak(text, next) > 0);
+      if (!base64Word(word) || (!alone && word.length < KEY_CHUNK && !word.endsWith('=') && !endLineAt(text, next))) break;
+    }
+    lineStart = false;
+    at = end = stop;
+  }
+  return { end, whole: false };
+}
+
+/** Whether a key block's end line starts at `at` (privateKeyEnd's lastIndex is then where it ends). */
+function endLineAt(text: string, at: number): boolean {
+  const endLine = redactionPatterns.privateKeyEnd;
+  endLine.lastIndex = at;
+  return text[at] === '-' && endLine.test(text);
+}
+
+/** Where the word of a key block that starts at `at` ends: at a break, or where an end line starts right after it. */
+function wordEnd(text: string, at: number): number {
+  let i = at;
+  while (i < text.length && keyBreak(text, i) === 0 && !(i > at && text[i] === '-' && text[i - 1] !== '-' && endLineAt(text, i))) i++;
+  return i;
+}
+
+/** Where the line that `at` is in ends (a line break, or a JSON string's escaped one). */
+function lineEnd(text: string, at: number): number {
+  let i = at;
+  while (i < text.length && text[i] !== '\n' && text[i] !== '\r' && keyBreak(text, i) !== 2) i++;
+  return i;
+}
+
+/** Past the spaces and tabs at `at`. */
+function pastSpaces(text: string, at: number): number {
+  let i = at;
+  while (text[i] === ' ' || text[i] === '\t') i++;
+  return i;
+}
+
 /** How a text is read: `inSecret` when it is part of a Kubernetes Secret whose kind line is not in it. */
 export interface RedactOptions {
   readonly inSecret?: boolean;
@@ -687,16 +840,18 @@ export interface RedactOptions {
 /** The text with every secret-looking value replaced by `[redacted]`. */
 export function redact(text: string, options: RedactOptions = {}): string {
   const p = redactionPatterns;
-  return secretFiles(urlSecrets(secretData(commandLinePasswords(readable(text)), options.inSecret ?? false)))
-    .replace(p.privateKey, `-----BEGIN PRIVATE KEY----- ${MARK} -----END PRIVATE KEY-----`)
-    .replace(p.privateKeyCut, `-----BEGIN PRIVATE KEY----- ${MARK}\n`)
+  return privateKeys(secretFiles(urlSecrets(secretData(commandLinePasswords(readable(text)), options.inSecret ?? false))))
     .replace(p.bearer, (_m, scheme: string) => `${scheme} ${MARK}`)
     .replace(p.urlCredentials, (_m, userPart: string) => `${userPart}:${MARK}@`)
-    .replace(p.nextLineSecret, (m, key: string, rest: string, value: string) => (harmless(value.trim()) || reference(rest) || workingDirectory(key, value) ? m : `${key}${MARK}`))
+    .replace(p.nextLineSecret, (m, key: string, rest: string, value: string, at: number, whole: string) =>
+      harmless(value.trim()) || reference(rest) || workingDirectory(key, value) || !deeper(whole, at, key) ? m : `${key}${MARK}`,
+    )
     .replace(p.envNameValue, (_m, key: string) => `${key}${MARK}`)
-    .replace(p.yamlSecret, (m, key: string, value: string) => (harmless(value.trimEnd()) || workingDirectory(key, value) ? m : `${key}${MARK}${value.endsWith(' ') ? ' ' : ''}`))
+    .replace(p.yamlSecret, (m, key: string, value: string) => (harmless(value.trimEnd()) || workingDirectory(key, value) || ownLine(keyWord(key), value) ? m : `${key}${MARK}${value.endsWith(' ') ? ' ' : ''}`))
     .replace(p.authScheme, (m, scheme: string, value: string) => (harmless(value) ? m : `${scheme}${MARK}`))
-    .replace(p.keyValue, (m, word: string, rest: string, sep: string, value: string) => (harmless(value) || reference(rest) || workingDirectory(`${word}${rest}`, value) ? m : `${word}${rest}${sep}${MARK}`))
+    .replace(p.keyValue, (m, word: string, rest: string, sep: string, value: string, at: number, whole: string) =>
+      harmless(value) || reference(rest) || workingDirectory(`${word}${rest}`, value) || ownWords(`${word}${rest}`, value, whole.slice(at + m.length, at + m.length + 120)) ? m : `${word}${rest}${sep}${MARK}`,
+    )
     .replace(p.envSecret, (m, name: string, quote: string, value: string) => (harmless(value) || workingDirectory(name, value) ? m : `${name}${quote}${MARK}`))
     .replace(p.yamlEnvSecret, (m, name: string, quote: string, value: string) => (harmless(value) || workingDirectory(name, value) ? m : `${name}${quote}${MARK}`))
     .replace(p.camelSecret, (m, word: string, sep: string, value: string) => (harmless(value) || word.startsWith('existing') ? m : `${word}${sep}${MARK}`))

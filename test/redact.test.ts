@@ -256,6 +256,42 @@ describe('redacting pasted text', () => {
     }
   });
 
+  // Found by a fresh-clone try: every paste of the common image-pull error lost words of its own.
+  it("keeps the error's own words after a key-like word: an error's word, an error sentence, a Secret's name", () => {
+    for (const line of [
+      'failed to fetch oauth token: unexpected status: 401 Unauthorized',
+      'failed to fetch anonymous token: unexpected status: 401 Unauthorized',
+      'MountVolume.SetUp failed for volume "pull" : secret: regcred is missing',
+      'failed to list *v1.Secret: secrets is forbidden: User "system:serviceaccount:devtroncd:kubewatch" cannot list',
+      'error getting credentials - err: exit status 1, out: ``; getting credentials: decoding stdout: invalid character',
+      'auth: unable to retrieve credentials',
+      'Secret: regcred (kubernetes.io/dockerconfigjson)',
+      'FATAL: password: authentication failed for user "app"',
+      'password: authentication failed',
+      'bash: password: command not found',
+      '_invalid x509 key pair tls.crt/tls.key in secret: tls: private key does not match public key_',
+    ]) {
+      expect(redact(line)).toBe(line);
+    }
+  });
+
+  it("keeps an error line after a key whose value it is not: a sibling of an empty key, an error sentence, a key block's start", () => {
+    const error = 'ERROR: database "app" is being accessed by other users';
+    for (const text of [`  password:\n  ${error}`, `password:\n  ${error}`, `-----BEGIN RSA PRIVATE KEY-----\n${error}`, `token: |\n  Failed to pull image "x": 401 Unauthorized`]) {
+      expect(redact(text)).toBe(text);
+    }
+    // A key block's body (base64 lines) and a value more indented than its key still go.
+    expect(redact(`-----BEGIN RSA PRIVATE KEY-----\nMIIEowIBAAKCAQEAZq9Sekret7y\nZq9Sekret7y==\n${error}`)).toBe(`-----BEGIN PRIVATE KEY----- [redacted]\n${error}`);
+    expect(redact('  password:\n    Zq9Sekret7y')).toBe('  password:\n    [redacted]');
+    // Only a Secret's key names an object: the same words after a password's or a token's value leave it a secret.
+    expect(redact('the password: hunter is missing, token: Zq9Sekret7y is wrong')).toBe('the password: [redacted] is missing, token: [redacted] is wrong');
+  });
+
+  it("removes an encrypted key pasted on one line, its headers and body, and adds no line break to the line", () => {
+    expect(redact('-----BEGIN RSA PRIVATE KEY----- Proc-Type: 4,ENCRYPTED DEK-Info: AES-128-CBC,ABCD MIIEowIBAAKCAQEAZq9Sekret7y -----END RSA PRIVATE KEY----- then')).toBe('-----BEGIN PRIVATE KEY----- [redacted] -----END PRIVATE KEY----- then');
+    expect(redact('-----BEGIN RSA PRIVATE KEY----- MIIEowIBAAKCAQEAZq9Sekret7y Failed to pull image')).toBe('-----BEGIN PRIVATE KEY----- [redacted] Failed to pull image');
+  });
+
   it('removes a private key block that was cut before its end line', () => {
     const cut = 'tls.key: |\n-----BEGIN RSA PRIVATE KEY-----\nMIIEowIBAAKCAQEAsecretsecret\nabcdefSECRETline\n';
     expect(redact(cut)).not.toContain('SECRET');

@@ -22,3 +22,17 @@ describe('secrets in the evidence an answer shows (found by an attacker: evidenc
     expect(shown(paste)).not.toContain('Zq9Sekret7x');
   });
 });
+
+describe("the error's own words in the evidence an answer shows (found by a fresh-clone try: hidden as if secrets)", () => {
+  const pull = 'Failed to pull image "x": rpc error: code = Unknown desc = failed to authorize: failed to fetch oauth token: unexpected status: 401 Unauthorized';
+  const busy = 'ERROR: database "app" is being accessed by other users';
+  it.each([
+    ['the image-pull error', pull, pull],
+    ['an error line after an indented empty password key', `  password:\n  ${busy}`, busy],
+    ['an error line after a deeper empty password key', `password:\n  ${busy}`, busy],
+    ["an error line after a key block's start", `-----BEGIN RSA PRIVATE KEY-----\n${busy}`, busy],
+  ])('%s', (_, paste, line) => {
+    const result = match(paste);
+    expect(result.matches[0]?.evidence.map((e) => e.text)).toContain(line);
+  });
+});
