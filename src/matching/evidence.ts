@@ -14,15 +14,17 @@ const MESSAGE_FIELDS = ['msg', 'message', 'error', 'err'];
  */
 export function evidenceText(text: string, start: number, literal?: string): string {
   const raw = lineAt(text, start);
-  const line = redactInContext(text, start, raw).trim();
+  // A long line is read whole, once, with the lines above it: the words that matched may be far into it, and a
+  // secret that starts above it is hidden on it as on a short one.
+  const long = literal !== undefined && raw.length > EVIDENCE_CHARS;
+  const line = redactInContext(text, start, long ? wholeLine(text, start) : raw).trim();
   const message = messageOf(line);
-  if (message !== undefined) return cut(redact(message));
-  if (literal === undefined || raw.length <= EVIDENCE_CHARS) return cut(line);
-  const whole = redact(wholeLine(text, start)).trim();
-  const at = whole.toLowerCase().indexOf(literal);
-  if (at < 0) return cut(line);
-  if (at <= EVIDENCE_CHARS / 2) return cut(whole);
-  return `…${cut(whole.slice(at - AROUND_BEFORE, at + EVIDENCE_CHARS)).slice(0, EVIDENCE_CHARS - 2)}…`;
+  // A record's message is read as it is shown: its escapes (a colour's `\u001b[1m`) are characters once parsed.
+  const shown = message === undefined ? line : redact(prepare(message)).trim();
+  if (literal === undefined || shown.length <= EVIDENCE_CHARS) return cut(shown);
+  const at = shown.toLowerCase().indexOf(literal);
+  if (at <= EVIDENCE_CHARS / 2) return cut(shown);
+  return `…${cut(shown.slice(at - AROUND_BEFORE, at + EVIDENCE_CHARS)).slice(0, EVIDENCE_CHARS - 2)}…`;
 }
 
 /** Lines before an evidence line read with it for secrets that start above it. */
@@ -129,7 +131,8 @@ function messageOf(line: string): string | undefined {
 }
 
 function cut(s: string): string {
-  // Escape and carriage return too: a stray ESC starts a sequence in a terminal, a \r rewrites the line.
-  const flat = s.replace(patterns.controlChar, ' ').replace(patterns.escOrReturn, ' ').replace(patterns.invisible, '');
+  // Escape and carriage return too: a stray ESC starts a sequence in a terminal, a \r rewrites the line; and a
+  // line break (a record's message may hold one): evidence is one line.
+  const flat = s.replace(patterns.controlChar, ' ').replace(patterns.escOrReturn, ' ').replaceAll('\n', ' ').replace(patterns.invisible, '');
   return flat.length <= EVIDENCE_CHARS ? flat : `${flat.slice(0, EVIDENCE_CHARS - 1)}…`;
 }

@@ -23,6 +23,30 @@ describe('secrets in the evidence an answer shows (found by an attacker: evidenc
   });
 });
 
+describe('secrets in the evidence of a line longer than an evidence line (found by a fresh-clone try: read without the lines above it)', () => {
+  const long = `${err} ${'x'.repeat(320)}`;
+  it.each([
+    ['a YAML value on the next line', `password:\n  Zq9Sekret7x${long}`],
+    ['a Kubernetes env var', `env:\n  - name: DB_PASSWORD\n    value: Zq9Sekret7x${long}`],
+    ['a carriage return inside the key', `pass\rword=Zq9Sekret7x${long}`],
+    ['a bell inside the key', `pass\u0007word=Zq9Sekret7x${long}`],
+  ])('%s', (_, paste) => {
+    expect(match(paste).verdict).not.toBe('no-match');
+    expect(shown(paste)).not.toContain('Zq9Sekret7x');
+  });
+
+  it("reads a JSON log record's message as it is shown: colour escapes around a key, a line break in it", () => {
+    for (const msg of [`${err} \u001b[1mpassword\u001b[0m: Zq9Sekret7x`, `${err} pass\u001b[0mword=Zq9Sekret7x`]) {
+      const paste = JSON.stringify({ level: 'error', msg });
+      expect(match(paste).verdict).not.toBe('no-match');
+      expect(shown(paste)).not.toContain('Zq9Sekret7x');
+    }
+    // Evidence is one line: a message's line break would break the text answer's layout.
+    const evidence = match(JSON.stringify({ level: 'error', msg: `first line\n${err}` })).matches[0]!.evidence;
+    expect(evidence.map((e) => e.text).join('')).not.toContain('\n');
+  });
+});
+
 describe("the error's own words in the evidence an answer shows (found by a fresh-clone try: hidden as if secrets)", () => {
   const pull = 'Failed to pull image "x": rpc error: code = Unknown desc = failed to authorize: failed to fetch oauth token: unexpected status: 401 Unauthorized';
   const busy = 'ERROR: database "app" is being accessed by other users';
