@@ -100,14 +100,16 @@ function prepare(s: string): string {
 
 /** Characters shown before the match on a long line. */
 const AROUND_BEFORE = 100;
-/** How far into one line a match is looked for again (the scan reads any length; this only places the window). */
-const LOOK = 1024 * 1024;
 
-/** The line starting at `start`, up to LOOK characters, without terminal sequences. */
+/**
+ * The line starting at `start`, whole, without terminal sequences: the scan matched words anywhere in it, and
+ * a window placed within a first part of it showed unrelated text for a match beyond (redaction is linear, and
+ * the input's size is bounded).
+ */
 function wholeLine(text: string, start: number): string {
   let end = text.indexOf('\n', start);
   if (end < 0) end = text.length;
-  return clean(text.slice(start, Math.min(end, start + LOOK)));
+  return clean(text.slice(start, end));
 }
 
 /** A line without terminal sequences: colours, and commands a terminal would act on (titles, clipboard, links). */

@@ -60,3 +60,15 @@ describe("the error's own words in the evidence an answer shows (found by a fres
     expect(result.matches[0]?.evidence.map((e) => e.text)).toContain(line);
   });
 });
+
+describe('the matched words in the evidence of a match far into one line (found by a fresh-clone try: unrelated text shown)', () => {
+  const busy = 'ERROR: database "app" is being accessed by other users';
+  it.each([
+    ['after a megabyte of other text', `${'a'.repeat(1_100_000)} ${busy}`],
+    ["after a megabyte's secret", `password=${'S'.repeat(1_100_000)} ${busy}`],
+  ])('%s', (_, paste) => {
+    const text = match(paste).matches[0]!.evidence[0]!.text;
+    expect(text).toContain('is being accessed by other users');
+    expect(text).not.toContain('SSSS');
+  });
+});
