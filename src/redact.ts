@@ -33,14 +33,16 @@ export const redactionPatterns = {
   // `auth` takes authorization, auth_token, …, but not the words authentic(ity) and author(ity):
   // Bolt's "Failed to verify authenticity: signature mismatch" keeps its words.
   keyValue:
-    // A quoted value runs to its closing quote, spaces and all ("Hunter 2 secret").
+    // A quoted value runs to its closing quote, spaces and all ("Hunter 2 secret"), and on over a line's end that
+    // a backslash escapes.
     // An escaped quote inside a quoted value stays inside it; Ruby's `=>` is a separator; an object or a list
     // (`"auths": {…}`) is no value of its own.
-    /(?<![A-Za-z0-9])(password|passwd|passphrase|pass|pwd|secret|token|identitytoken|registrytoken|api[_-]?key|apikey|access[_-]?key|private[_-]?key|accountkey|sessionid|credentials?|auth(?!entic|or(?!iz)))([A-Za-z0-9_.-]{0,40})(\\?["']?[ \t]{0,10}(?:=>|[:=])[ \t]{0,10}\\?["']?)((?<=")(?:\\.|[^"\\\n])+|(?<=')(?:\\.|[^'\\\n])+|(?<!["'])[^\s"',;}{[][^\s"',;}]*)/gi,
+    /(?<![A-Za-z0-9])(password|passwd|passphrase|pass|pwd|secret|token|identitytoken|registrytoken|api[_-]?key|apikey|access[_-]?key|private[_-]?key|accountkey|sessionid|credentials?|auth(?!entic|or(?!iz)))([A-Za-z0-9_.-]{0,40})(\\?["']?[ \t]{0,10}(?:=>|[:=])[ \t]{0,10}\\?["']?)((?<=")(?:\\\r?\n|\\.|[^"\\\n])+|(?<=')(?:\\\r?\n|\\.|[^'\\\n])+|(?<!["'])[^\s"',;}{[][^\s"',;}]*)/gi,
   // An environment variable whose name ends in the word (PGPASSWORD=, MYSQLPASSWORD=, DB_PASS=), which
   // keyValue's start-of-word anchor does not see.
   // Quoted too, and with a JSON string's escaped quote (`PGPASSWORD='…'`, `PGPASSWORD=\\"…\\"`).
-  envSecret: /\b([A-Z][A-Z0-9_]{0,30}(?:PASSWORD|PASSWD|PASS|PWD|SECRET|TOKEN)=)(\\?["']?)([^\s"'\\,;]+)/g,
+  // Its value may be on the next line after a backslash (`PGPASSWORD=\` ↵ `Sup3r psql …`).
+  envSecret: /\b([A-Z][A-Z0-9_]{0,30}(?:PASSWORD|PASSWD|PASS|PWD|SECRET|TOKEN)=)((?:\\\r?\n[ \t]{0,40})?\\?["']?)([^\s"'\\,;]+)/g,
   // A command-line flag with its value after a space: `--password Sup3r`, `--token abc`, `--password 'a b'`.
   // A command-line flag with its value after a space: `--password Sup3r`, `--token abc`, `--password 'a b'`
   // (any long flag that ends in such a word is read word by word: commandLinePasswords).
@@ -478,10 +480,7 @@ function commandLinePasswords(text: string): string {
           continue;
         }
         if (secretFlag(word)) {
-          // Its value is the next word, or the next line's first after a backslash.
-          const next = parts[i + 2];
-          if (next === undefined || next === '\\') state.pending = true;
-          else redactValueAt(parts, i + 2, 0);
+          flagValue(state, parts, i + 2);
           continue;
         }
         const program = programOf(word);
@@ -520,14 +519,14 @@ function commandLinePasswords(text: string): string {
           continue;
         }
         if (state.login || state.dashP) {
-          if (word === '-p') redactValueAt(parts, i + 2, 0);
+          if (word === '-p') flagValue(state, parts, i + 2);
           else if (word.startsWith('-p=')) redactValueAt(parts, i, 3);
           else if (word.startsWith('-p') && word.length > 2) redactValueAt(parts, i, 2);
         } else if (state.glued && word.startsWith('-p') && word.length > 2) {
           redactValueAt(parts, i, word.startsWith('-p=') ? 3 : 2);
         }
-        if (state.dashA && word === '-a') redactValueAt(parts, i + 2, 0);
-        if (state.openssl && (word === '-k' || word === '-K')) redactValueAt(parts, i + 2, 0);
+        if (state.dashA && word === '-a') flagValue(state, parts, i + 2);
+        if (state.openssl && (word === '-k' || word === '-K')) flagValue(state, parts, i + 2);
         // `echo SECRET | docker login --password-stdin`: what echo prints is the password.
         if ((program === 'echo' || program === 'printf') && line.includes('--password-stdin')) redactValueAt(parts, i + 2, 0);
         if (state.userPass && word === '-u') redactUserPass(parts, i + 2);
@@ -536,6 +535,17 @@ function commandLinePasswords(text: string): string {
       return parts.join('');
     })
     .join('\n');
+}
+
+/**
+ * A flag's value, the word at `parts[i]`; when the line ends there or at the backslash that carries it on
+ * (`docker login -u admin -p \\`), the next line's first word (a line not carried on drops what is pending:
+ * `mysql -p` alone prompts for the password).
+ */
+function flagValue(state: CommandState, parts: string[], i: number): void {
+  const value = parts[i]?.trim();
+  if (value === undefined || value === '' || value === '\\') state.pending = true;
+  else redactValueAt(parts, i, 0);
 }
 
 /** Whether a text may hold a secret on a command line: a flag, or a verb whose secret is positional (`vault login s.…`). */

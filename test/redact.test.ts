@@ -211,6 +211,16 @@ describe('redacting pasted text', () => {
     expect(redact('docker login registry.acme.io \\\n  -u ci \\\n  -p SECRETml1')).toBe('docker login registry.acme.io \\\n  -u ci \\\n  -p [redacted]');
   });
 
+  // Found by a fresh-clone try: the backslash was taken as the value, and the value on the next line shown.
+  it("hides the value a backslash carries to the next line: a short flag's, an environment variable's, a quoted value's rest", () => {
+    expect(redact('docker login -u admin -p \\\n  Zq9Sekret7y r.io')).toBe('docker login -u admin -p \\\n  [redacted] r.io');
+    expect(redact('redis-cli -h r -a \\\n  Zq9Sekret7y ping')).toBe('redis-cli -h r -a \\\n  [redacted] ping');
+    expect(redact('PGPASSWORD=\\\nZq9Sekret7y psql -c x')).toBe('PGPASSWORD=\\\n[redacted] psql -c x');
+    expect(redact('token: "Zq9Sek\\\n  ret7y" next')).toBe('token: "[redacted]" next');
+    // Not carried on, a flag at a line's end is a prompt (`mysql -p`), and the next line is its own.
+    expect(redact('mysql -u root -p\nERROR 1045 (28000): Access denied')).toBe('mysql -u root -p\nERROR 1045 (28000): Access denied');
+  });
+
   it('redacts a value on the line after its key: a YAML block, a Kubernetes env var, a flag continued by a backslash', () => {
     expect(redact('password:\n  Zq9Sekret7y')).not.toContain('Zq9Sekret7y');
     expect(redact('password: |\n  Zq9Sekret7y')).not.toContain('Zq9Sekret7y');

@@ -17,10 +17,11 @@ export function evidenceText(text: string, start: number, literal?: string): str
   // A long line is read whole, once, with the lines above it: the words that matched may be far into it, and a
   // secret that starts above it is hidden on it as on a short one.
   const long = literal !== undefined && raw.length > EVIDENCE_CHARS;
-  const line = redactInContext(text, start, long ? wholeLine(text, start) : raw).trim();
-  const message = messageOf(line);
-  // A record's message is read as it is shown: its escapes (a colour's `\u001b[1m`) are characters once parsed.
-  const shown = message === undefined ? line : redact(prepare(message)).trim();
+  const source = long ? wholeLine(text, start) : raw;
+  // A record's message is read as it is shown, parsed before it is redacted: its escapes are characters then (a
+  // colour's `\u001b[1m`, a login's backslash and line break, which redacting the record's text took for a value).
+  const message = messageOf(prepare(source).trim());
+  const shown = (message === undefined ? redactInContext(text, start, source) : redact(prepare(message))).trim();
   if (literal === undefined || shown.length <= EVIDENCE_CHARS) return cut(shown);
   const at = shown.toLowerCase().indexOf(literal);
   if (at <= EVIDENCE_CHARS / 2) return cut(shown);

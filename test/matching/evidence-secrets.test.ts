@@ -17,6 +17,10 @@ describe('secrets in the evidence an answer shows (found by an attacker: evidenc
     ["a Secret's data in JSON", `{\n  "data": {\n    "db-url": "Zq9Sekret7x${err}"\n  },\n  "kind": "Secret"\n}`],
     ['a short JWT', `session: eyJhbGciOi.eyJzdWIi.Zq9Sekret7x${err}`],
     ['Cyrillic look-alike letters in the key', `\u0440\u0430ssword=Zq9Sekret7x${err}`],
+    // Found by a fresh-clone try: the backslash was taken as the password.
+    ["a short flag's value after a backslash", `docker login -u admin -p \\\n  Zq9Sekret7x r.io &&${err}`],
+    ["an environment variable's value after a backslash", `PGPASSWORD=\\\nZq9Sekret7x${err}`],
+    ['a login continued inside a JSON record', JSON.stringify({ msg: `docker login -u a -p \\\n Zq9Sekret7x${err}` })],
   ])('%s', (_, paste) => {
     expect(match(paste).verdict).not.toBe('no-match');
     expect(shown(paste)).not.toContain('Zq9Sekret7x');
