@@ -57,9 +57,9 @@ export const redactionPatterns = {
   envNameValue: /(name:[ \t]{0,4}["']?[A-Za-z0-9_]{0,40}(?:PASSWORD|PASSWD|PASS|PWD|SECRET|TOKEN|KEY)["']?[ \t]{0,4}\r?\n[ \t]{1,40}value:[ \t]{0,4}["']?)([^\s"']+)/gi,
   // Tokens whose format names them: Google API keys, Stripe and OpenAI keys, SendGrid, npm, Hugging Face, GitLab's runner/deploy/trigger tokens.
   knownToken: /\b(?:AIza[0-9A-Za-z_-]{30,}|[sr]k_(?:live|test)_[0-9A-Za-z]{10,}|sk-(?:proj-)?[A-Za-z0-9_-]{20,}|SG\.[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,}|npm_[A-Za-z0-9]{20,}|hf_[A-Za-z0-9]{20,}|gl(?:rt|dt|cbt|ptt|soat|ft)-[A-Za-z0-9_-]{10,})/g,
-  // An authorization header's credentials after its scheme (`Authorization: Token …`, `Authorization: Digest …`):
-  // the scheme stays, what follows it goes.
-  authScheme: /\b(authorization["']?[ \t]{0,10}[:=][ \t]{0,10}["']?(?:token|digest|negotiate|apikey|key)[ \t]+)([^\s"',;}]+)/gi,
+  // An authorization header up to its scheme, any scheme (`Authorization: OAuth …`, `Authorization: SSWS …`, a
+  // short `Basic YTpi`); authorizations hides what follows it.
+  authHeader: /\b(authorization["']?[ \t]{0,10}[:=][ \t]{0,10}["']?)([A-Za-z][A-Za-z0-9_.-]{0,30})[ \t]+(?=\S)/gi,
   // A camelCase key that ends in the word (`clientSecret: …`, `adminPassword=…`, `accessToken: …`, helm's
   // `x.dbPass=…`, `globalSecretKey: …`), which keyValue's start-of-word anchor does not see.
   camelSecret: /(?<![A-Za-z0-9])([A-Za-z][a-z0-9]{0,30}(?:Pass(?:word|wd|phrase)?|Pwd|Secret(?:Key)?|Token|ApiKey|AccessKey|PrivateKey|Credentials?|Creds))(["']?[ \t]{0,10}[:=][ \t]{0,10}["']?)((?<=")[^"\n]+|(?<=')[^'\n]+|(?<!["'])[^\s"',;}]+)/g,
@@ -842,6 +842,64 @@ function pastSpaces(text: string, at: number): number {
   return i;
 }
 
+/**
+ * Authorization headers' credentials: everything after the scheme, whatever the scheme (OAuth, SSWS, Bot,
+ * Splunk, Basic however short). In quotes (`-H "Authorization: Splunk …"`, `"Authorization": "OAuth …"`) the
+ * credential runs to the closing quote; bare, to the next space, and on past a comma (Digest's and AWS's
+ * `k=v, k=v`). The scheme stays, so the reader sees which it was; an error after the key is no scheme
+ * ("authorization: failed to …").
+ */
+function authorizations(text: string): string {
+  if (!/authorization/i.test(text)) return text;
+  const header = redactionPatterns.authHeader;
+  const parts: string[] = [];
+  let shown = 0;
+  header.lastIndex = 0;
+  for (let m = header.exec(text); m; m = header.exec(text)) {
+    const from = m.index + m[0].length;
+    const end = credentialEnd(text, m.index, m[1]!, from);
+    const credential = text.slice(from, end);
+    // Read once: the next header is looked for after this one's credential.
+    header.lastIndex = end;
+    if (errorWord(m[2]!) || harmless(credential) || credential.startsWith('$') || credential.toLowerCase().startsWith('auth')) continue;
+    parts.push(text.slice(shown, from), MARK);
+    shown = end;
+  }
+  return shown === 0 ? text : parts.join('') + text.slice(shown);
+}
+
+/**
+ * Where an authorization header's credential that starts at `from` ends: at the quote that closes the value
+ * (opened after the key's separator, or before the key, as curl's `-H "…"` has it) or the line's end; bare, at
+ * the next whitespace not after a comma.
+ */
+function credentialEnd(text: string, keyAt: number, head: string, from: number): number {
+  const last = head[head.length - 1]!;
+  const before = text[keyAt - 1];
+  let quote = last === '"' || last === "'" ? last : '';
+  // A quote before the key that does not close right after it (a JSON key's own quotes) opens the header's text.
+  if (!quote && (before === '"' || before === "'") && head['authorization'.length] !== before) quote = before;
+  let end = from;
+  if (quote) {
+    while (end < text.length && text[end] !== quote && text[end] !== '\n') end++;
+    return end;
+  }
+  for (;;) {
+    while (end < text.length && !' \t\r\n'.includes(text[end]!)) end++;
+    const next = pastSpaces(text, end);
+    if (text[end - 1] !== ',' || next >= text.length || text[next] === '\n' || text[next] === '\r') return end;
+    end = next;
+  }
+}
+
+/**
+ * Whether a value is the scheme of an authorization header whose credential authorizations hid: bare, the mark
+ * follows it (`Authorization: OAuth [redacted]`); quoted, it ends the value (`"OAuth [redacted]"`).
+ */
+function schemeKept(value: string, text: string, after: number): boolean {
+  return value.endsWith(` ${MARK}`) || (text[after] === ' ' && text.startsWith(MARK, pastSpaces(text, after)));
+}
+
 /** How a text is read: `inSecret` when it is part of a Kubernetes Secret whose kind line is not in it. */
 export interface RedactOptions {
   readonly inSecret?: boolean;
@@ -850,7 +908,7 @@ export interface RedactOptions {
 /** The text with every secret-looking value replaced by `[redacted]`. */
 export function redact(text: string, options: RedactOptions = {}): string {
   const p = redactionPatterns;
-  return privateKeys(secretFiles(urlSecrets(secretData(commandLinePasswords(readable(text)), options.inSecret ?? false))))
+  return authorizations(privateKeys(secretFiles(urlSecrets(secretData(commandLinePasswords(readable(text)), options.inSecret ?? false)))))
     .replace(p.bearer, (_m, scheme: string) => `${scheme} ${MARK}`)
     .replace(p.urlCredentials, (_m, userPart: string) => `${userPart}:${MARK}@`)
     .replace(p.nextLineSecret, (m, key: string, rest: string, value: string, at: number, whole: string) =>
@@ -858,9 +916,10 @@ export function redact(text: string, options: RedactOptions = {}): string {
     )
     .replace(p.envNameValue, (_m, key: string) => `${key}${MARK}`)
     .replace(p.yamlSecret, (m, key: string, value: string) => (harmless(value.trimEnd()) || workingDirectory(key, value) || ownLine(keyWord(key), value) ? m : `${key}${MARK}${value.endsWith(' ') ? ' ' : ''}`))
-    .replace(p.authScheme, (m, scheme: string, value: string) => (harmless(value) ? m : `${scheme}${MARK}`))
     .replace(p.keyValue, (m, word: string, rest: string, sep: string, value: string, at: number, whole: string) =>
-      harmless(value) || reference(rest) || workingDirectory(`${word}${rest}`, value) || ownWords(`${word}${rest}`, value, whole.slice(at + m.length, at + m.length + 120)) ? m : `${word}${rest}${sep}${MARK}`,
+      harmless(value) || reference(rest) || workingDirectory(`${word}${rest}`, value) || schemeKept(value, whole, at + m.length) || ownWords(`${word}${rest}`, value, whole.slice(at + m.length, at + m.length + 120))
+        ? m
+        : `${word}${rest}${sep}${MARK}`,
     )
     .replace(p.envSecret, (m, name: string, quote: string, value: string) => (harmless(value) || workingDirectory(name, value) ? m : `${name}${quote}${MARK}`))
     .replace(p.yamlEnvSecret, (m, name: string, quote: string, value: string) => (harmless(value) || workingDirectory(name, value) ? m : `${name}${quote}${MARK}`))

@@ -207,6 +207,24 @@ describe('redacting pasted text', () => {
     expect(redact(`tls.key: |\n${pem}\nafter`)).toBe('tls.key: |\n-----BEGIN PRIVATE KEY----- [redacted] -----END PRIVATE KEY-----\nafter');
   });
 
+  // Found by a fresh-clone try: the scheme was hidden (as an `auth…` key's value) and the credential after it shown.
+  it("hides everything after an authorization header's scheme, whatever the scheme", () => {
+    for (const [input, expected] of [
+      ['Authorization: OAuth Zq9Sekret7y then', 'Authorization: OAuth [redacted] then'],
+      ['Authorization: SSWS 00Zq9Sekret7y', 'Authorization: SSWS [redacted]'],
+      ['Authorization: Bot Zq9Sekret7y.abc', 'Authorization: Bot [redacted]'],
+      ['curl -H "Authorization: Splunk 1234abcd-5678-Zq9 Sekret7y" https://x', 'curl -H "Authorization: Splunk [redacted]" https://x'],
+      ['Authorization: Basic YTpi', 'Authorization: Basic [redacted]'],
+      ['Authorization: Digest username="bob", response="Zq9Sekret7y" next', 'Authorization: Digest [redacted] next'],
+      ['{"Authorization":"OAuth Zq9Sekret7y"}', '{"Authorization":"OAuth [redacted]"}'],
+    ]) {
+      expect(redact(input!)).toBe(expected);
+    }
+    for (const line of ['authorization: failed to fetch the token', 'Authorization: Bearer $CI_TOKEN', 'Authorization: Basic auth is disabled']) {
+      expect(redact(line)).toBe(line);
+    }
+  });
+
   it('redacts a registry login carried over to its next line by a backslash', () => {
     expect(redact('docker login registry.acme.io \\\n  -u ci \\\n  -p SECRETml1')).toBe('docker login registry.acme.io \\\n  -u ci \\\n  -p [redacted]');
   });
