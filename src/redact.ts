@@ -55,8 +55,9 @@ export const redactionPatterns = {
   nextLineSecret: /((?:^|[ \t"'])(?:password|passwd|pwd|secret|token)([A-Za-z0-9_.-]{0,40}):[ \t]{0,4}(?:[|>][-+]?)?[ \t]{0,4}\r?\n[ \t]{1,40})([^\s"'#-][^\n]*)/gim,
   // A Kubernetes env var whose name says it is a secret, its value on the next line.
   envNameValue: /(name:[ \t]{0,4}["']?[A-Za-z0-9_]{0,40}(?:PASSWORD|PASSWD|PASS|PWD|SECRET|TOKEN|KEY)["']?[ \t]{0,4}\r?\n[ \t]{1,40}value:[ \t]{0,4}["']?)([^\s"']+)/gi,
-  // Tokens whose format names them: Google API keys, Stripe and OpenAI keys, SendGrid, npm, Hugging Face, GitLab's runner/deploy/trigger tokens.
-  knownToken: /\b(?:AIza[0-9A-Za-z_-]{30,}|[sr]k_(?:live|test)_[0-9A-Za-z]{10,}|sk-(?:proj-)?[A-Za-z0-9_-]{20,}|SG\.[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,}|npm_[A-Za-z0-9]{20,}|hf_[A-Za-z0-9]{20,}|gl(?:rt|dt|cbt|ptt|soat|ft)-[A-Za-z0-9_-]{10,})/g,
+  // Tokens whose format names them: Google API keys, Stripe and OpenAI keys, SendGrid, npm, Hugging Face, GitLab's
+  // runner/deploy/trigger/agent tokens, Docker Hub's personal and organisation access tokens.
+  knownToken: /\b(?:AIza[0-9A-Za-z_-]{30,}|[sr]k_(?:live|test)_[0-9A-Za-z]{10,}|sk-(?:proj-)?[A-Za-z0-9_-]{20,}|SG\.[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,}|npm_[A-Za-z0-9]{20,}|hf_[A-Za-z0-9]{20,}|gl(?:rt|dt|cbt|ptt|soat|ft|agent)-[A-Za-z0-9_-]{10,}|dckr_(?:pat|oat)_[A-Za-z0-9_-]{10,})/g,
   // An authorization header up to its scheme, any scheme (`Authorization: OAuth …`, `Authorization: SSWS …`, a
   // short `Basic YTpi`); authorizations hides what follows it.
   authHeader: /\b(authorization["']?[ \t]{0,10}[:=][ \t]{0,10}["']?)([A-Za-z][A-Za-z0-9_.-]{0,30})[ \t]+(?=\S)/gi,
@@ -74,7 +75,8 @@ export const redactionPatterns = {
   proseSecret: /\b(pass(?:word|wd|phrase)[ \t]+(?:is|was)[ \t]+["'`]?)([^\s"'`0-9!@#$%^&*]*[0-9!@#$%^&*][^\s"'`]*)/gi,
   // The secret that follows its access key id on the same line.
   awsPair: /\b((?:AKIA|ASIA)[0-9A-Z]{16})([\s:,;=|"']{1,10})([A-Za-z0-9/+]{40})(?![A-Za-z0-9/+])/g,
-  slackToken: /\bx(?:ox[abeprs]|app)-[A-Za-z0-9-]{8,}/g,
+  // Slack's bot, user, app, refresh, client (`xoxc-`) and cookie (`xoxd-`, often percent-encoded) tokens.
+  slackToken: /\bx(?:ox[abcdeprs]|app)-[A-Za-z0-9%-]{8,}/g,
   githubToken: /\b(?:gh[pousr]_[A-Za-z0-9]{20,}|github_pat_[A-Za-z0-9_]{20,}|glpat-[A-Za-z0-9_-]{20,})/g,
   awsKey: /\b(?:AKIA|ASIA)[0-9A-Z]{16}\b/g,
   // The lookbehind anchors a token at its start, so a long run of letters is scanned once, not from every place.
@@ -624,6 +626,12 @@ function urlToken(user: string): boolean {
   return user.length >= 32 && /^[A-Za-z0-9_-]+$/.test(user) && /[0-9]/.test(user) && /[A-Za-z]/.test(user);
 }
 
+/** A URL's scheme and user, the user hidden when it is a token (`https://<40 hex>:x-oauth-basic@github.com`: GitHub's old tokens). */
+function tokenUser(userPart: string): string {
+  const slashes = userPart.indexOf('://') + 3;
+  return urlToken(userPart.slice(slashes)) ? `${userPart.slice(0, slashes)}${MARK}` : userPart;
+}
+
 /**
  * Secrets a URL or a connection string carries outside its password: a query's credential, a webhook's path,
  * a token as the user, a connection string's value with spaces. Each is read only when its mark is in the text.
@@ -910,7 +918,7 @@ export function redact(text: string, options: RedactOptions = {}): string {
   const p = redactionPatterns;
   return authorizations(privateKeys(secretFiles(urlSecrets(secretData(commandLinePasswords(readable(text)), options.inSecret ?? false)))))
     .replace(p.bearer, (_m, scheme: string) => `${scheme} ${MARK}`)
-    .replace(p.urlCredentials, (_m, userPart: string) => `${userPart}:${MARK}@`)
+    .replace(p.urlCredentials, (_m, userPart: string) => `${tokenUser(userPart)}:${MARK}@`)
     .replace(p.nextLineSecret, (m, key: string, rest: string, value: string, at: number, whole: string) =>
       harmless(value.trim()) || reference(rest) || workingDirectory(key, value) || !deeper(whole, at, key) ? m : `${key}${MARK}`,
     )

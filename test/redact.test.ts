@@ -125,6 +125,11 @@ describe('redacting pasted text', () => {
     ['  .dockerconfigjson: eyJhdXRocyI6eyJyZWcuaW8iOnt9fX0=', '  .dockerconfigjson: [redacted]'],
     ['{".dockercfg":"eyJyZWcuaW8iOnt9fQ=="}', '{".dockercfg":"[redacted]"}'],
     ['  tls.key: LS0tLS1CRUdJTiBQUklWQVRFIEtFWS0tLS0t', '  tls.key: [redacted]'],
+    // Found by a fresh-clone try: Slack's client and cookie tokens, Docker's and GitLab agent's, a hex token as a URL's user with a password after it.
+    ['xoxc-123456789012-1234567890123-Zq9Sekret7y and d=xoxd-Zq9Sekret7y%2Babc%3D;', '[redacted] and d=[redacted];'],
+    ['used dckr_pat_Zq9Sekret7yZq9Sekret7y', 'used [redacted]'],
+    ['agent glagent-Zq9Sekret7yZq9Sekret7yabcd registered', 'agent [redacted] registered'],
+    ['https://0123456789abcdef0123456789abcdef01234567:x-oauth-basic@github.com/o/r', 'https://[redacted]:[redacted]@github.com/o/r'],
   ])('%s', (input, expected) => {
     expect(redact(input)).toBe(expected);
   });
