@@ -182,8 +182,15 @@ function harmless(value: string): boolean {
 
 /** Tools that take the password after `-p` without a `login` word (`sshpass -p …`, `mongosh -u admin -p …`). */
 const DASH_P_TOOLS = new Set(['sshpass', 'mongo', 'mongosh', 'mongodump', 'mongorestore', 'mongoexport', 'mongoimport']);
-/** Tools that take the password after `-a` (`redis-cli -a …`). */
-const DASH_A_TOOLS = new Set(['redis-cli']);
+/**
+ * Tools' short flags whose value is a secret: redis-cli's `-a` (the password), openssl's `-k` and `-K` (a
+ * password, the raw key), ssh-keygen's `-N` and `-P` (the new and the old passphrase).
+ */
+const SECRET_SHORT_FLAGS: ReadonlyMap<string, ReadonlySet<string>> = new Map([
+  ['redis-cli', new Set(['-a'])],
+  ['openssl', new Set(['-k', '-K'])],
+  ['ssh-keygen', new Set(['-N', '-P'])],
+]);
 /** Tools that take the password glued to `-p` (`mysql -u root -pSecret`); their `-P` is the port. */
 const GLUED_TOOLS = new Set(['mysql', 'mysqldump', 'mysqladmin', 'mariadb', 'mysqlsh']);
 /** Tools that take `user:password` after `-u` or `--user` (`curl -u admin:…`). */
@@ -193,12 +200,18 @@ const SHELL_PUNCTUATION = '"\'`$();&|{}';
 /** Characters that end an unquoted value and belong to what surrounds it (`-p secret)`, `-p secret"`). */
 const VALUE_END = '"\'`);&|}';
 
-/** Long flags whose name ends in one of these carry a secret as their value (`--pass`, `--auth-token`, `--client-secret`, `--src-creds`). */
-const SECRET_FLAG_ENDINGS = ['password', 'passwd', 'passphrase', 'pass', 'token', 'secret', 'api-key', 'access-key', 'creds', 'credentials'];
+/**
+ * Long flags whose name ends in one of these carry a secret as their value (`--pass`, `--auth-token`,
+ * `--client-secret`, `--src-creds`, az's `--account-key`, `--auth`).
+ */
+const SECRET_FLAG_ENDINGS = ['password', 'passwd', 'passphrase', 'pass', 'token', 'secret', 'api-key', 'access-key', 'account-key', 'secret-key', 'creds', 'credentials', 'auth'];
+/** How a switch that turns a secret off starts: the word after `--no-auth` is the command's own. */
+const SWITCH_OFF = ['--no-', '--skip-', '--disable-', '--without-'];
 
 /** Whether a word is a long flag (no `=value` glued) whose name ends in a secret's word. */
 function secretFlag(word: string): boolean {
-  return word.startsWith('--') && !word.includes('=') && SECRET_FLAG_ENDINGS.some((end) => word.toLowerCase().endsWith(end));
+  const lower = word.toLowerCase();
+  return lower.startsWith('--') && !lower.includes('=') && SECRET_FLAG_ENDINGS.some((end) => lower.endsWith(end)) && !SWITCH_OFF.some((off) => lower.startsWith(off));
 }
 
 /** What a command line has said so far about the flags that carry a password. */
@@ -208,11 +221,10 @@ interface CommandState {
   command: boolean;
   login: boolean;
   dashP: boolean;
-  dashA: boolean;
   glued: boolean;
   userPass: boolean;
-  /** openssl: its `-k` and `-K` take the password and the raw key. */
-  openssl: boolean;
+  /** The named tool's short flags that take a secret (SECRET_SHORT_FLAGS). */
+  secretFlags: ReadonlySet<string> | undefined;
   /** The verbs of a command whose secret is a positional word (POSITIONAL_SECRETS), once the command is named. */
   verbs: ReadonlyMap<string, number> | undefined;
   /** Which positional word after the verb (or after htpasswd's flags) is the secret; 0 when none is awaited. */
@@ -232,10 +244,9 @@ const freshState = (): CommandState => ({
   command: false,
   login: false,
   dashP: false,
-  dashA: false,
   glued: false,
   userPass: false,
-  openssl: false,
+  secretFlags: undefined,
   verbs: undefined,
   secretAt: 0,
   positionals: 0,
@@ -502,10 +513,9 @@ function commandLinePasswords(text: string): string {
           state.batch = false;
           state.display = false;
         }
-        if (program === 'openssl') state.openssl = true;
+        state.secretFlags = SECRET_SHORT_FLAGS.get(program) ?? state.secretFlags;
         if (program === 'login' && state.command) state.login = true;
         if (DASH_P_TOOLS.has(program)) state.dashP = true;
-        if (DASH_A_TOOLS.has(program)) state.dashA = true;
         if (GLUED_TOOLS.has(program)) state.glued = true;
         if (USER_PASS_TOOLS.has(program)) state.userPass = true;
         if (!word.startsWith('-')) state.command = true;
@@ -518,6 +528,10 @@ function commandLinePasswords(text: string): string {
         if (word.startsWith('--')) {
           if (state.userPass && word === '--user') redactUserPass(parts, i + 2);
           else if (state.userPass && word.startsWith('--user=')) redactUserPass(parts, i, 7);
+          else if (state.userPass && word === '--cookie') cookieValue(parts, i + 2, 0);
+          else if (state.userPass && word.startsWith('--cookie=')) cookieValue(parts, i, 9);
+          else if (word === '--from-literal') literalPair(parts, i + 2, 0);
+          else if (word.startsWith('--from-literal=')) literalPair(parts, i, 15);
           continue;
         }
         if (state.login || state.dashP) {
@@ -527,8 +541,8 @@ function commandLinePasswords(text: string): string {
         } else if (state.glued && word.startsWith('-p') && word.length > 2) {
           redactValueAt(parts, i, word.startsWith('-p=') ? 3 : 2);
         }
-        if (state.dashA && word === '-a') flagValue(state, parts, i + 2);
-        if (state.openssl && (word === '-k' || word === '-K')) flagValue(state, parts, i + 2);
+        if (state.secretFlags?.has(word)) flagValue(state, parts, i + 2);
+        if (state.userPass && word === '-b') cookieValue(parts, i + 2, 0);
         // `echo SECRET | docker login --password-stdin`: what echo prints is the password.
         if ((program === 'echo' || program === 'printf') && line.includes('--password-stdin')) redactValueAt(parts, i + 2, 0);
         if (state.userPass && word === '-u') redactUserPass(parts, i + 2);
@@ -558,6 +572,18 @@ function mayHoldCommandSecret(text: string): boolean {
 /** Whether a text may hold a command-line flag: a dash after a space or a tab, or at its start (not `kube-apiserver`). */
 function mayHaveFlags(text: string): boolean {
   return text.includes(' -') || text.includes('\t-') || text.startsWith('-');
+}
+
+/** curl's cookies at `parts[i]` (from `offset`): `-b "session=…"` is the cookie itself, `-b cookies.txt` a file that stays. */
+function cookieValue(parts: string[], i: number, offset: number): void {
+  if (parts[i]?.includes('=', offset)) redactValueAt(parts, i, offset);
+}
+
+/** A Secret's `--from-literal` at `parts[i]` (from `offset`): its value goes when its key names a secret (`dbpassword=`, `apitoken=`). */
+function literalPair(parts: string[], i: number, offset: number): void {
+  const word = parts[i];
+  const eq = word?.indexOf('=', offset) ?? -1;
+  if (eq > offset && secretKey(word!.slice(offset, eq))) redactValueAt(parts, i, eq + 1);
 }
 
 /** The password half of `user:password` at `parts[i]` (from `offset`), when there is one. */

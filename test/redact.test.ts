@@ -130,6 +130,14 @@ describe('redacting pasted text', () => {
     ['used dckr_pat_Zq9Sekret7yZq9Sekret7y', 'used [redacted]'],
     ['agent glagent-Zq9Sekret7yZq9Sekret7yabcd registered', 'agent [redacted] registered'],
     ['https://0123456789abcdef0123456789abcdef01234567:x-oauth-basic@github.com/o/r', 'https://[redacted]:[redacted]@github.com/o/r'],
+    // Found by the same try: flags whose value is a secret — a storage account's key, curl's cookies, a Secret's literal, a key's passphrases, --auth.
+    ['az storage blob upload --account-name st --account-key Zq9Sekret7y== -f x', 'az storage blob upload --account-name st --account-key [redacted] -f x'],
+    ['curl -b "session=Zq9Sekret7y; theme=dark" https://x', 'curl -b "[redacted]" https://x'],
+    ['curl --cookie argocd.sid=Zq9Sekret7y https://x', 'curl --cookie [redacted] https://x'],
+    ['kubectl create secret generic db --from-literal=dbpassword=Zq9Sekret7y', 'kubectl create secret generic db --from-literal=dbpassword=[redacted]'],
+    ['kubectl create secret generic x --from-literal apitoken=Zq9Sekret7y --from-literal=user=bob', 'kubectl create secret generic x --from-literal apitoken=[redacted] --from-literal=user=bob'],
+    ['ssh-keygen -p -P Zq9Old -N Zq9Sekret7y -f key', 'ssh-keygen -p -P [redacted] -N [redacted] -f key'],
+    ['--auth dXNlcjpTdXAzclMzY3JldFB3 then', '--auth [redacted] then'],
   ])('%s', (input, expected) => {
     expect(redact(input)).toBe(expected);
   });
@@ -170,6 +178,10 @@ describe('redacting pasted text', () => {
       'ssh://git@github.com/org/repo and https://jdoe@bitbucket.org/team/repo.git',
       'GET /api/v1/namespaces/devtroncd/pods?limit=500&continue=abc&labelSelector=app%3Dx',
       'https://maps.acme.io/js?key=${MAPS_KEY}&v=3',
+      'curl -b cookies.txt -c cookies.txt https://x',
+      "ssh-keygen -t ed25519 -N '' -f key",
+      'kubectl create secret generic x --from-literal=username=bob',
+      'helm repo add x https://x --no-auth https://charts.acme.io',
     ]) {
       expect(redact(line)).toBe(line);
     }
