@@ -17,8 +17,11 @@ export const redactionPatterns = {
   privateKeyEnd: /-{4,5}END [A-Z ]{0,40}PRIVATE KEY(?: BLOCK)?-{4,5}/iy,
   // Not the words after them ("basic authentication").
   bearer: /\b(bearer|basic)[ \t]+(?!auth)[A-Za-z0-9._~+/=-]{8,}/gi,
-  // The user may be empty (`redis://:secret@redis:6379`); the password may hold an '@' (up to the last before the host).
-  urlCredentials: /\b([a-z][a-z0-9+.-]{1,20}:\/\/[^\s:/@]*):[^\s/]+@/gi,
+  // The user may be empty (`redis://:secret@redis:6379`); the password may hold an '@' (up to the last before the
+  // host) and a '/' (not '//', where the next URL starts); a port and a path (`:443/@scope`) are no password.
+  urlCredentials: /\b([a-z][a-z0-9+.-]{1,20}:\/\/[^\s:/@]*):(?![0-9]{1,5}\/)(?:[^\s/]|\/(?!\/))+@/gi,
+  // A quoted URL's password may hold spaces too (`"postgres://app:Sup3r S3cret@db/app"`): up to the last '@' in its quotes.
+  quotedUrlCredentials: /(["'][a-z][a-z0-9+.-]{1,20}:\/\/[^\s:/@"']*):(?![0-9]{1,5}\/)[^"'\n]*@/gi,
   // A URL query's pair (`?key=…`, `&sig=…`, `&amp;X-Amz-Signature=…`); queryKey says which keys carry a credential.
   // The value ends at the next pair.
   queryPair: /([?&](?:amp;)?)([A-Za-z][A-Za-z0-9_.-]{0,63})=([^&\s#"'<>)]+)/g,
@@ -36,13 +39,16 @@ export const redactionPatterns = {
     // A quoted value runs to its closing quote, spaces and all ("Hunter 2 secret"), and on over a line's end that
     // a backslash escapes.
     // An escaped quote inside a quoted value stays inside it; Ruby's `=>` is a separator; an object or a list
-    // (`"auths": {…}`) is no value of its own.
-    /(?<![A-Za-z0-9])(password|passwd|passphrase|pass|pwd|secret|token|identitytoken|registrytoken|api[_-]?key|apikey|access[_-]?key|private[_-]?key|accountkey|sessionid|credentials?|auth(?!entic|or(?!iz)))([A-Za-z0-9_.-]{0,40})(\\?["']?[ \t]{0,10}(?:=>|[:=])[ \t]{0,10}\\?["']?)((?<=")(?:\\\r?\n|\\.|[^"\\\n])+|(?<=')(?:\\\r?\n|\\.|[^'\\\n])+|(?<!["'])[^\s"',;}{[][^\s"',;}]*)/gi,
+    // (`"auths": {…}`) is no value of its own. A bare value runs to the next space: a comma, a semicolon, a quote
+    // or a brace in it is the secret's (`password=Sup3r,S3cret`); a double quote ends it (a JSON string's end).
+    /(?<![A-Za-z0-9])(password|passwd|passphrase|pass|pwd|secret|token|identitytoken|registrytoken|api[_-]?key|apikey|access[_-]?key|private[_-]?key|accountkey|sessionid|credentials?|auth(?!entic|or(?!iz)))([A-Za-z0-9_.-]{0,40})(\\?["']?[ \t]{0,10}(?:=>|[:=])[ \t]{0,10}\\?["']?)((?<=")(?:\\\r?\n|\\.|[^"\\\n])+|(?<=')(?:\\\r?\n|\\.|[^'\\\n])+|(?<!["'])[^\s"',;}{[][^\s"]*)/gi,
   // An environment variable whose name ends in the word (PGPASSWORD=, MYSQLPASSWORD=, DB_PASS=), which
   // keyValue's start-of-word anchor does not see.
   // Quoted too, and with a JSON string's escaped quote (`PGPASSWORD='…'`, `PGPASSWORD=\\"…\\"`).
   // Its value may be on the next line after a backslash (`PGPASSWORD=\` ↵ `Sup3r psql …`).
-  envSecret: /\b([A-Z][A-Z0-9_]{0,30}(?:PASSWORD|PASSWD|PASS|PWD|SECRET|TOKEN)=)((?:\\\r?\n[ \t]{0,40})?\\?["']?)([^\s"'\\,;]+)/g,
+  // Quoted, it runs to its closing quote, spaces and all (`PGPASSWORD="correct horse battery staple"`); after a JSON
+  // string's escaped quote, to the next one; bare, to the next space (a `;` in it is the secret's).
+  envSecret: /\b([A-Z][A-Z0-9_]{0,30}(?:PASSWORD|PASSWD|PASS|PWD|SECRET|TOKEN)=)((?:\\\r?\n[ \t]{0,40})?\\?["']?)((?<=\\["'])(?:[^"'\\\n]|\\(?!["']))+|(?<=[^\\]")(?:\\.|[^"\\\n])+|(?<=[^\\]')[^'\n]+|(?<!["'])(?:[^\s"\\]|\\(?!["']))+)/g,
   // A command-line flag with its value after a space: `--password Sup3r`, `--token abc`, `--password 'a b'`.
   // A command-line flag with its value after a space: `--password Sup3r`, `--token abc`, `--password 'a b'`
   // (any long flag that ends in such a word is read word by word: commandLinePasswords).
@@ -177,7 +183,17 @@ function workingDirectory(key: string, value: string): boolean {
 
 /** Values too plain to be a secret (`password: true`, `token: null`, a `${VAR}` reference, a YAML block's `|`: its lines are the value). */
 function harmless(value: string): boolean {
-  return /^(?:true|false|null|none|undefined|bearer|basic|token|digest|negotiate|""|''|\*+|\[redacted\]|\\|[|>][-+]?)$/i.test(value) || value.startsWith('${') || value.startsWith('<') || errorWord(value) || errorSentence(value);
+  return /^(?:true|false|null|none|undefined|bearer|basic|token|digest|negotiate|""|''|\*+|\[redacted\]|\\|[|>][-+]?)$/i.test(unclosed(value)) || value.startsWith('${') || value.startsWith('<') || errorWord(value) || errorSentence(value);
+}
+
+/** Characters that close what a bare value stands in (`"password": null,`, `{token: none}`), read past at its end. */
+const CLOSERS = ',;})]';
+
+/** A bare value without the closers at its end: a bare value runs to the next space, and takes them with it. */
+function unclosed(value: string): string {
+  let end = value.length;
+  while (end > 0 && CLOSERS.includes(value[end - 1]!)) end--;
+  return value.slice(0, end);
 }
 
 /** Tools that take the password after `-p` without a `login` word (`sshpass -p …`, `mongosh -u admin -p …`). */
@@ -944,6 +960,7 @@ export function redact(text: string, options: RedactOptions = {}): string {
   const p = redactionPatterns;
   return authorizations(privateKeys(secretFiles(urlSecrets(secretData(commandLinePasswords(readable(text)), options.inSecret ?? false)))))
     .replace(p.bearer, (_m, scheme: string) => `${scheme} ${MARK}`)
+    .replace(p.quotedUrlCredentials, (_m, userPart: string) => `${tokenUser(userPart)}:${MARK}@`)
     .replace(p.urlCredentials, (_m, userPart: string) => `${tokenUser(userPart)}:${MARK}@`)
     .replace(p.nextLineSecret, (m, key: string, rest: string, value: string, at: number, whole: string) =>
       harmless(value.trim()) || reference(rest) || workingDirectory(key, value) || !deeper(whole, at, key) ? m : `${key}${MARK}`,

@@ -138,6 +138,15 @@ describe('redacting pasted text', () => {
     ['kubectl create secret generic x --from-literal apitoken=Zq9Sekret7y --from-literal=user=bob', 'kubectl create secret generic x --from-literal apitoken=[redacted] --from-literal=user=bob'],
     ['ssh-keygen -p -P Zq9Old -N Zq9Sekret7y -f key', 'ssh-keygen -p -P [redacted] -N [redacted] -f key'],
     ['--auth dXNlcjpTdXAzclMzY3JldFB3 then', '--auth [redacted] then'],
+    // Found by the same try: a value cut short — at a space in its quotes, at a comma, semicolon, quote or brace bare, at a URL password's space or slash.
+    ['PGPASSWORD="correct horse battery staple" psql -h db', 'PGPASSWORD="[redacted]" psql -h db'],
+    ['password=Zq9,Sekret7y next', 'password=[redacted] next'],
+    ['password=Zq9;Sekret7y next', 'password=[redacted] next'],
+    ["password=Zq9'Sekret7y next", 'password=[redacted] next'],
+    ['password=Zq9}Sekret7y next', 'password=[redacted] next'],
+    ['DB_PASSWORD=Zq9;Sekret7y next', 'DB_PASSWORD=[redacted] next'],
+    ['"postgres://app:Zq9 Sekret7y@db/app" next', '"postgres://app:[redacted]@db/app" next'],
+    ['DATABASE_URL postgres://app:Xy/9+kLZq9Sekret7y=@db:5432/app', 'DATABASE_URL postgres://app:[redacted]@db:5432/app'],
   ])('%s', (input, expected) => {
     expect(redact(input)).toBe(expected);
   });
@@ -182,6 +191,9 @@ describe('redacting pasted text', () => {
       "ssh-keygen -t ed25519 -N '' -f key",
       'kubectl create secret generic x --from-literal=username=bob',
       'helm repo add x https://x --no-auth https://charts.acme.io',
+      'npm view https://registry.npmjs.org:443/@scope/pkg and docker://registry:5000/image@sha256:0a1b',
+      '"https://registry.npmjs.org:443/@scope/pkg"',
+      '  "password": null,',
     ]) {
       expect(redact(line)).toBe(line);
     }
