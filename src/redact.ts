@@ -24,7 +24,8 @@ export const redactionPatterns = {
   quotedUrlCredentials: /(["'][a-z][a-z0-9+.-]{1,20}:\/\/[^\s:/@"']*):(?![0-9]{1,5}\/)[^"'\n]*@/gi,
   // A URL query's pair (`?key=…`, `&sig=…`, `&amp;X-Amz-Signature=…`); queryKey says which keys carry a credential.
   // The value ends at the next pair.
-  queryPair: /([?&](?:amp;)?)([A-Za-z][A-Za-z0-9_.-]{0,63})=([^&\s#"'<>)]+)/g,
+  // A key may be percent-encoded (`client%5Fsecret`).
+  queryPair: /([?&](?:amp;)?)([A-Za-z][A-Za-z0-9_.%-]{0,63})=([^&\s#"'<>)]+)/g,
   // A webhook whose path is its secret: Slack's, Discord's (after the webhook's id), Microsoft 365's, Zapier's.
   webhookPath: /\b((?:hooks\.slack\.com\/(?:services|workflows|triggers)|discord(?:app)?\.com\/api\/webhooks\/[0-9]{1,30}|outlook\.office(?:365)?\.com\/webhook|webhook\.office\.com\/webhookb2|hooks\.zapier\.com\/hooks\/catch)\/)[^\s"'<>)]+/gi,
   // A URL's user with no password after it (`https://ghp_…@github.com`); urlToken says whether it is a token.
@@ -39,9 +40,10 @@ export const redactionPatterns = {
     // A quoted value runs to its closing quote, spaces and all ("Hunter 2 secret"), and on over a line's end that
     // a backslash escapes.
     // An escaped quote inside a quoted value stays inside it; Ruby's `=>` is a separator; an object or a list
-    // (`"auths": {…}`) is no value of its own. A bare value runs to the next space: a comma, a semicolon, a quote
+    // (`"auths": {…}`) is no value of its own. After a JSON string's escaped quote (`password=\\"…\\"`) it runs to the next one. A word glued before a long key's word is the key's (libpq's
+    // `sslpassword=`, `dbpassword=`, a colour's letter before it). A bare value runs to the next space: a comma, a semicolon, a quote
     // or a brace in it is the secret's (`password=Sup3r,S3cret`); a double quote ends it (a JSON string's end).
-    /(?<![A-Za-z0-9])(password|passwd|passphrase|pass|pwd|secret|token|identitytoken|registrytoken|api[_-]?key|apikey|access[_-]?key|private[_-]?key|accountkey|sessionid|credentials?|auth(?!entic|or(?!iz)))([A-Za-z0-9_.-]{0,40})(\\?["']?[ \t]{0,10}(?:=>|[:=])[ \t]{0,10}\\?["']?)((?<=")(?:\\\r?\n|\\.|[^"\\\n])+|(?<=')(?:\\\r?\n|\\.|[^'\\\n])+|(?<!["'])[^\s"',;}{[][^\s"]*)/gi,
+    /(?<![A-Za-z0-9])((?:[a-z]{1,20}(?=pass(?:word|wd|phrase)|secret|token))?(?:password|passwd|passphrase|pass|pwd|secret|token|identitytoken|registrytoken|api[_-]?key|apikey|access[_-]?key|private[_-]?key|accountkey|sessionid|credentials?|auth(?!entic|or(?!iz))))([A-Za-z0-9_.-]{0,40})(\\?["']?[ \t]{0,10}(?:=>|[:=])[ \t]{0,10}\\?["']?)((?<=\\")(?:[^"\\\n]|\\(?!"))+|(?<=[^\\]")(?:\\\r?\n|\\.|[^"\\\n])+|(?<=')(?:\\\r?\n|\\.|[^'\\\n])+|(?<!["'])[^\s"',;}{[][^\s"]*)/gi,
   // An environment variable whose name ends in the word (PGPASSWORD=, MYSQLPASSWORD=, DB_PASS=), which
   // keyValue's start-of-word anchor does not see.
   // Quoted too, and with a JSON string's escaped quote (`PGPASSWORD='…'`, `PGPASSWORD=\\"…\\"`).
@@ -53,14 +55,21 @@ export const redactionPatterns = {
   // A command-line flag with its value after a space: `--password Sup3r`, `--token abc`, `--password 'a b'`
   // (any long flag that ends in such a word is read word by word: commandLinePasswords).
   flagSecret: /(--(?:password|passwd|token|secret|api-key|access-key)[ \t]+)(?:(["'])([^"'\n]+)(["'])|(?![-"'])([^\s"']+))/gi,
+  // A netrc's password, after its machine's name and login (`machine r.io login bob password …`, a line each
+  // too): the machine says it is a netrc, not a sentence's "login & password and …".
+  netrcPassword: /(\b(?:machine[ \t]+[^\s]+|default)(?:\s+login[ \t]+[^\s]+)?\s+password[ \t]+)([^\s]+)/g,
   // The AWS CLI's `configure set aws_secret_access_key …` (and the session token).
   awsConfigure: /\b((?:aws_secret_access_key|aws_session_token)[ \t]+)([^\s"']+)/gi,
   // A cookie header's values (`Cookie: sessionid=…; csrftoken=…`, `Set-Cookie: …`).
   cookieHeader: /\b((?:set-)?cookie["']?[ \t]{0,4}:[ \t]{0,4})([^\n"']+)/gi,
   // The value of a secret key on the line after it: a YAML block (`password: |`) or a bare continuation.
   nextLineSecret: /((?:^|[ \t"'])(?:password|passwd|pwd|secret|token)([A-Za-z0-9_.-]{0,40}):[ \t]{0,4}(?:[|>][-+]?)?[ \t]{0,4}\r?\n[ \t]{1,40})([^\s"'#-][^\n]*)/gim,
+  // A YAML block scalar under a secret's key (`secret: |`, `password: >-`): every line of the block is the value.
+  secretBlockKey: /^[ \t]{0,40}(?:-[ \t]{1,4})?["']?(?:password|passwd|pwd|secret|token)([A-Za-z0-9_.-]{0,40})["']?[ \t]{0,4}:[ \t]{0,4}[|>][-+0-9]{0,2}[ \t]{0,4}\r?$/im,
   // A Kubernetes env var whose name says it is a secret, its value on the next line.
-  envNameValue: /(name:[ \t]{0,4}["']?[A-Za-z0-9_]{0,40}(?:PASSWORD|PASSWD|PASS|PWD|SECRET|TOKEN|KEY)["']?[ \t]{0,4}\r?\n[ \t]{1,40}value:[ \t]{0,4}["']?)([^\s"']+)/gi,
+  // Its value on the next line, or after a comma in JSON or YAML's flow form (`{"name":"DB_PASSWORD","value":"…"}`,
+  // `{name: DB_PASSWORD, value: …}`); quoted, to its closing quote.
+  envNameValue: /(name["']?[ \t]{0,4}:[ \t]{0,4}["']?[A-Za-z0-9_]{0,40}(?:PASSWORD|PASSWD|PASS|PWD|SECRET|TOKEN|KEY)["']?[ \t]{0,4}(?:,|\r?\n)[ \t]{0,40}["']?value["']?[ \t]{0,4}:[ \t]{0,4}["']?)((?<=")(?:\\.|[^"\\\n])+|(?<=')[^'\n]+|(?<!["'])[^\s"']+)/gi,
   // Tokens whose format names them: Google API keys, Stripe and OpenAI keys, SendGrid, npm, Hugging Face, GitLab's
   // runner/deploy/trigger/agent tokens, Docker Hub's personal and organisation access tokens.
   knownToken: /\b(?:AIza[0-9A-Za-z_-]{30,}|[sr]k_(?:live|test)_[0-9A-Za-z]{10,}|sk-(?:proj-)?[A-Za-z0-9_-]{20,}|SG\.[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,}|npm_[A-Za-z0-9]{20,}|hf_[A-Za-z0-9]{20,}|gl(?:rt|dt|cbt|ptt|soat|ft|agent)-[A-Za-z0-9_-]{10,}|dckr_(?:pat|oat)_[A-Za-z0-9_-]{10,})/g,
@@ -85,6 +94,8 @@ export const redactionPatterns = {
   slackToken: /\bx(?:ox[abcdeprs]|app)-[A-Za-z0-9%-]{8,}/g,
   githubToken: /\b(?:gh[pousr]_[A-Za-z0-9]{20,}|github_pat_[A-Za-z0-9_]{20,}|glpat-[A-Za-z0-9_-]{20,})/g,
   awsKey: /\b(?:AKIA|ASIA)[0-9A-Z]{16}\b/g,
+  // A percent-encoded byte of a URL query's key.
+  percentByte: /%([0-9A-Fa-f]{2})/g,
   // The lookbehind anchors a token at its start, so a long run of letters is scanned once, not from every place.
   // Forms that only look different: full-width ASCII, and spaces other than the plain one.
   fullWidth: /[\uff01-\uff5e]/g,
@@ -166,6 +177,11 @@ const REFERENCE_ENDINGS = ['name', 'names', 'ref', 'file', 'path', 'dir', 'url',
 function reference(rest: string): boolean {
   const lower = rest.toLowerCase();
   return REFERENCE_ENDINGS.some((end) => lower.endsWith(end));
+}
+
+/** Whether a key names a Secret that exists already, not a secret (`existingSecret: pg-auth`, a chart's convention). */
+function existing(key: string): boolean {
+  return key.toLowerCase().startsWith('existing');
 }
 
 /** The shell's working directories: `PWD=/app`, `pwd=/home/user/x` and `OLDPWD` name a directory, not a password. */
@@ -655,7 +671,7 @@ const QUERY_SECRET_KEYS = new Set(['key', 'sig']);
 
 /** Whether a URL query's key carries a credential: `key`, `sig`, `X-Amz-Signature`, `access_token`, `api_key`, `client_secret`. */
 function queryKey(name: string): boolean {
-  const lower = name.toLowerCase();
+  const lower = (name.includes('%') ? name.replace(redactionPatterns.percentByte, (_m, hex: string) => String.fromCharCode(parseInt(hex, 16))) : name).toLowerCase();
   return QUERY_SECRET_KEYS.has(lower) || lower.endsWith('signature') || secretKey(lower);
 }
 
@@ -787,6 +803,36 @@ function secretDataYaml(text: string, inSecret: boolean): string {
     }
   }
   return lines.join('\n');
+}
+
+/**
+ * The lines of a YAML block scalar under a secret's key (`secret: |`): all of them, not only the first that
+ * nextLineSecret reads — every line deeper than the key is the value. A block whose first line is harmless or
+ * an error's sentence is no secret's. Split into lines only when such a key is in the text.
+ */
+function secretBlocks(text: string): string {
+  if ((!text.includes('|') && !text.includes('>')) || !redactionPatterns.secretBlockKey.test(text)) return text;
+  const lines = text.split('\n');
+  for (let i = 0; i < lines.length; i++) {
+    const key = redactionPatterns.secretBlockKey.exec(lines[i]!);
+    if (!key || reference(key[1]!)) continue;
+    const indent = keyIndent(lines[i]!);
+    let end = i + 1;
+    while (end < lines.length && (lines[end]!.trim() === '' || leadingSpace(lines[end]!) > indent)) end++;
+    const first = lines.slice(i + 1, end).find((l) => l.trim() !== '');
+    if (first === undefined || harmless(first.trim())) continue;
+    for (let j = i + 1; j < end; j++) {
+      const line = lines[j]!;
+      if (line.trim() !== '') lines[j] = `${line.slice(0, leadingSpace(line))}${MARK}${line.endsWith('\r') ? '\r' : ''}`;
+    }
+    i = end - 1;
+  }
+  return lines.join('\n');
+}
+
+/** The spaces and tabs a line starts with. */
+function leadingSpace(line: string): number {
+  return pastSpaces(line, 0);
 }
 
 /** The values of keys named for a registry's or a TLS key's file, read only when such a name is in the text. */
@@ -958,25 +1004,26 @@ export interface RedactOptions {
 /** The text with every secret-looking value replaced by `[redacted]`. */
 export function redact(text: string, options: RedactOptions = {}): string {
   const p = redactionPatterns;
-  return authorizations(privateKeys(secretFiles(urlSecrets(secretData(commandLinePasswords(readable(text)), options.inSecret ?? false)))))
+  return authorizations(privateKeys(secretFiles(urlSecrets(secretBlocks(secretData(commandLinePasswords(readable(text)), options.inSecret ?? false))))))
     .replace(p.bearer, (_m, scheme: string) => `${scheme} ${MARK}`)
     .replace(p.quotedUrlCredentials, (_m, userPart: string) => `${tokenUser(userPart)}:${MARK}@`)
     .replace(p.urlCredentials, (_m, userPart: string) => `${tokenUser(userPart)}:${MARK}@`)
     .replace(p.nextLineSecret, (m, key: string, rest: string, value: string, at: number, whole: string) =>
       harmless(value.trim()) || reference(rest) || workingDirectory(key, value) || !deeper(whole, at, key) ? m : `${key}${MARK}`,
     )
-    .replace(p.envNameValue, (_m, key: string) => `${key}${MARK}`)
+    .replace(p.envNameValue, (m, key: string, value: string) => (harmless(value) ? m : `${key}${MARK}${value.slice(unclosed(value).length)}`))
     .replace(p.yamlSecret, (m, key: string, value: string) => (harmless(value.trimEnd()) || workingDirectory(key, value) || ownLine(keyWord(key), value) ? m : `${key}${MARK}${value.endsWith(' ') ? ' ' : ''}`))
     .replace(p.keyValue, (m, word: string, rest: string, sep: string, value: string, at: number, whole: string) =>
-      harmless(value) || reference(rest) || workingDirectory(`${word}${rest}`, value) || schemeKept(value, whole, at + m.length) || ownWords(`${word}${rest}`, value, whole.slice(at + m.length, at + m.length + 120))
+      harmless(value) || reference(rest) || existing(word) || workingDirectory(`${word}${rest}`, value) || schemeKept(value, whole, at + m.length) || ownWords(`${word}${rest}`, value, whole.slice(at + m.length, at + m.length + 120))
         ? m
         : `${word}${rest}${sep}${MARK}`,
     )
     .replace(p.envSecret, (m, name: string, quote: string, value: string) => (harmless(value) || workingDirectory(name, value) ? m : `${name}${quote}${MARK}`))
     .replace(p.yamlEnvSecret, (m, name: string, quote: string, value: string) => (harmless(value) || workingDirectory(name, value) ? m : `${name}${quote}${MARK}`))
-    .replace(p.camelSecret, (m, word: string, sep: string, value: string) => (harmless(value) || word.startsWith('existing') ? m : `${word}${sep}${MARK}`))
+    .replace(p.camelSecret, (m, word: string, sep: string, value: string) => (harmless(value) || existing(word) ? m : `${word}${sep}${MARK}`))
     .replace(p.kubeconfigKey, (_m, key: string) => `${key}${MARK}`)
     .replace(p.awsConfigure, (_m, key: string) => `${key}${MARK}`)
+    .replace(p.netrcPassword, (m, key: string, value: string) => (harmless(value) ? m : `${key}${MARK}`))
     .replace(p.cookieHeader, (_m, key: string) => `${key}${MARK}`)
     .replace(p.knownToken, MARK)
     .replace(p.flagSecret, (m, flag: string, open: string | undefined, quoted: string | undefined, close: string | undefined, bare: string | undefined) =>

@@ -147,6 +147,15 @@ describe('redacting pasted text', () => {
     ['DB_PASSWORD=Zq9;Sekret7y next', 'DB_PASSWORD=[redacted] next'],
     ['"postgres://app:Zq9 Sekret7y@db/app" next', '"postgres://app:[redacted]@db/app" next'],
     ['DATABASE_URL postgres://app:Xy/9+kLZq9Sekret7y=@db:5432/app', 'DATABASE_URL postgres://app:[redacted]@db:5432/app'],
+    // Found by the same try: structures that name the secret apart from its value — an env entry in JSON or YAML's flow form, a block's
+    // second line, netrc, libpq's sslpassword (a word glued before the key), a percent-encoded query key.
+    ['{"env":[{"name":"DB_PASSWORD","value":"Zq9 Sekret7y"}]}', '{"env":[{"name":"DB_PASSWORD","value":"[redacted]"}]}'],
+    ['env: [{name: DB_PASSWORD, value: Zq9Sekret7y}] next', 'env: [{name: DB_PASSWORD, value: [redacted]}] next'],
+    ['secret: |\n  firstpartABC\n  Zq9Sekret7y more\nnext: x', 'secret: |\n  [redacted]\n  [redacted]\nnext: x'],
+    ['machine r.io login bob password Zq9Sekret7y', 'machine r.io login bob password [redacted]'],
+    ['machine r.io\n  login bob\n  password Zq9Sekret7y', 'machine r.io\n  login bob\n  password [redacted]'],
+    ["psql 'host=db sslpassword=Zq9Sekret7y' -c x", "psql 'host=db sslpassword=[redacted] -c x"],
+    ['POST https://idp/token?client%5Fsecret=Zq9Sekret7y&x=1', 'POST https://idp/token?client%5Fsecret=[redacted]&x=1'],
   ])('%s', (input, expected) => {
     expect(redact(input)).toBe(expected);
   });
@@ -194,6 +203,9 @@ describe('redacting pasted text', () => {
       'npm view https://registry.npmjs.org:443/@scope/pkg and docker://registry:5000/image@sha256:0a1b',
       '"https://registry.npmjs.org:443/@scope/pkg"',
       '  "password": null,',
+      'machine r.io login bob password expired',
+      'At login page I type login & password and click "Log in"',
+      'a bypass: on, a compass: north',
     ]) {
       expect(redact(line)).toBe(line);
     }

@@ -34,6 +34,7 @@ describe('secrets in the evidence of a line longer than an evidence line (found 
     ['a Kubernetes env var', `env:\n  - name: DB_PASSWORD\n    value: Zq9Sekret7x${long}`],
     ['a carriage return inside the key', `pass\rword=Zq9Sekret7x${long}`],
     ['a bell inside the key', `pass\u0007word=Zq9Sekret7x${long}`],
+    ['colour sequences around a key glued to a letter', `P\u001b[1mpassword\u001b[0m=Zq9Sekret7x${long}`],
   ])('%s', (_, paste) => {
     expect(match(paste).verdict).not.toBe('no-match');
     expect(shown(paste)).not.toContain('Zq9Sekret7x');
