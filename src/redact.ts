@@ -99,6 +99,19 @@ export const redactionPatterns = {
   // The lookbehind anchors a token at its start, so a long run of letters is scanned once, not from every place.
   // Forms that only look different: full-width ASCII, and spaces other than the plain one.
   fullWidth: /[\uff01-\uff5e]/g,
+  // What shows nothing: terminal sequences (a colour, a title), and as a JSON string writes a colour (`\u001b[1m`);
+  // controls other than tab and line break (a carriage return not before one, a bell), the Unicode format
+  // characters (zero-width ones, invisible operators, the Mongolian vowel separator), the grapheme joiner,
+  // variation selectors and Hangul fillers. A key or a token with one inside is read without it.
+  // eslint-disable-next-line no-control-regex -- matching control characters is the point
+  terminalSequence: /\u001b\[[0-9;?]*[ -/]*[@-~]|\u001b\][^\u0007\u001b]{0,4096}(?:\u0007|\u001b\\)?/g,
+  escapedColour: /\\(?:u001[bB]|x1[bB]|033)\[[0-9;?]*[ -/]*[@-~]/g,
+  // eslint-disable-next-line no-control-regex, no-misleading-character-class -- each control and joiner on its own is the point
+  showsNothing: /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\u034f\u115f\u1160\u17b4\u17b5\u180b-\u180f\u3164\ufe00-\ufe0f\uffa0\p{Cf}]|\r(?!\n)/gu,
+  // Mathematical letters and digits (bold, italic, sans-serif, …), read as the Latin ones they are drawn from.
+  mathLetter: /[\u{1d400}-\u{1d7ff}]/gu,
+  // A text that may hold any of these: a character outside printable ASCII but tab and line break, or a backslash.
+  mayHide: /[^\t\n\u0020-\u007e]|\\/,
   wideSpace: /[\u00a0\u2000-\u200a\u202f\u205f\u3000]/g,
   // A Cyrillic or Greek letter (or a dotless i), and a word that may hold one: read through CONFUSABLES.
   lookAlike: /[\u0131\u0370-\u03ff\u0400-\u052f]/,
@@ -627,13 +640,28 @@ function redactUserPass(parts: string[], i: number, offset = 0): void {
 }
 
 /**
- * Full-width forms and wide or non-breaking spaces read as what they look like (a full-width '＝', a no-break
- * space after a key), and so does a key's name spelled with look-alike letters (keyName), so keys are seen;
- * every other character, '…' included, stays as it is.
+ * Full-width forms, mathematical letters and wide or non-breaking spaces read as what they look like (a
+ * full-width '＝', a bold 𝗽, a no-break space after a key), what shows nothing goes (visible), and a key's name
+ * spelled with look-alike letters reads as the name (keyName), so keys are seen; every other character, '…'
+ * included, stays as it is. A text of printable ASCII (most are) is returned as it is.
  */
 function readable(text: string): string {
-  const plain = text.replace(redactionPatterns.fullWidth, (c) => String.fromCharCode(c.charCodeAt(0) - 0xfee0)).replace(redactionPatterns.wideSpace, ' ');
-  return redactionPatterns.lookAlike.test(plain) ? plain.replace(redactionPatterns.lookAlikeWord, keyName) : plain;
+  const p = redactionPatterns;
+  if (!p.mayHide.test(text)) return text;
+  const plain = visible(text)
+    .replace(p.fullWidth, (c) => String.fromCharCode(c.charCodeAt(0) - 0xfee0))
+    .replace(p.mathLetter, (c) => c.normalize('NFKC'))
+    .replace(p.wideSpace, ' ');
+  return p.lookAlike.test(plain) ? plain.replace(p.lookAlikeWord, keyName) : plain;
+}
+
+/** The text without what shows nothing (terminalSequence, escapedColour, showsNothing): a key or a token cannot hide behind it. */
+function visible(text: string): string {
+  const p = redactionPatterns;
+  let out = text;
+  if (out.includes('\u001b')) out = out.replace(p.terminalSequence, '');
+  if (out.includes('\\')) out = out.replace(p.escapedColour, '');
+  return out.replace(p.showsNothing, '');
 }
 
 /** Cyrillic and Greek letters that look like Latin ones (and Turkish dotless i): `раssword` with Cyrillic р and а. */

@@ -300,6 +300,22 @@ describe('redacting pasted text', () => {
     expect(redact('password:\u00a0Zq9Sekret7y')).not.toContain('Zq9Sekret7y');
   });
 
+  // Found by a fresh-clone try: characters that show nothing, or show as Latin letters, hid a key or split a token.
+  it('reads keys and tokens through what shows nothing or shows as a Latin letter: format characters, controls, colour escapes, math letters', () => {
+    for (const c of ['\u2062', '\u2063', '\u180e', '\u034f', '\u00ad', '\u200d', '\u2060', '\u061c', '\ufeff', '\u{e0020}', '\u3164', '\r', '\u0007', '\u0000', '\u001b[1m']) {
+      expect(redact(`pass${c}word=Zq9Sekret7y next`)).toBe('password=[redacted] next');
+    }
+    // However long the line, and in a token's middle.
+    expect(redact(`pass\u2062word=Zq9Sekret7y ${'x'.repeat(5000)}`)).not.toContain('Zq9Sekret7y');
+    expect(redact('xoxb-1234\u2063-5678-Zq9Sekret7yabc')).toBe('[redacted]');
+    // Math letters read as the Latin ones they are drawn from.
+    expect(redact('\u{1d5fd}\u{1d5ee}\u{1d600}\u{1d600}\u{1d604}\u{1d5fc}\u{1d5ff}\u{1d5f1}=Zq9Sekret7y')).toBe('password=[redacted]');
+    // A colour escape written as JSON writes it, in a line that is no record of its own.
+    expect(redact('{"msg":"x \\u001b[1mpassword\\u001b[0m: Zq9Sekret7y"} and more')).not.toContain('Zq9Sekret7y');
+    // Everything else stays: accents, other scripts, a line break and its carriage return.
+    for (const line of ['naïve café, 日本語, ошибка — ok', 'a\r\nb', 'tab\there']) expect(redact(line)).toBe(line);
+  });
+
   it('reads key names through Cyrillic and Greek look-alike letters; words in those alphabets stay as they are', () => {
     // \u0440\u0430 is Cyrillic 'ра'; \u0420 Cyrillic 'Р'; \u03bf Greek 'ο'; \u0410, \u0412, \u0435, \u0430 Cyrillic 'А', 'В', 'е', 'а'.
     expect(redact('\u0440\u0430ssword=Zq9Sekret7y')).toBe('password=[redacted]');
