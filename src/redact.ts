@@ -812,12 +812,20 @@ function secretData(text: string, inSecret: boolean): string {
   return out;
 }
 
+/** Whether the first line after line `at` that is not blank is deeper than `indent`: an entry of the object at `at`. */
+function hasEntries(lines: string[], at: number, indent: number): boolean {
+  for (let j = at + 1; j < lines.length; j++) if (lines[j]!.trim() !== '') return keyIndent(lines[j]!) > indent;
+  return false;
+}
+
 function secretDataYaml(text: string, inSecret: boolean): string {
   const lines = text.split('\n');
   for (let i = 0; i < lines.length; i++) {
     const indent = keyIndent(lines[i]!);
     const key = lines[i]!.slice(indent).trimEnd();
-    if ((key !== 'data:' && key !== 'stringData:') || !(inSecret || inSecretObject(lines, i, indent))) continue;
+    // A `data:` with no entries under it hides nothing: its object's kind is not looked for (a paste of `data:`
+    // lines would have it looked for up and down from each).
+    if ((key !== 'data:' && key !== 'stringData:') || !hasEntries(lines, i, indent) || !(inSecret || inSecretObject(lines, i, indent))) continue;
     // The entries: deeper than `data:`, each at the first one's indent; deeper still, a block value's lines.
     let entry = -1;
     for (let j = i + 1; j < lines.length; j++) {
