@@ -153,6 +153,15 @@ const PREDICATES = new Set(['is', 'was', 'are', 'were', 'has', 'have', 'had', 'd
 const OBJECT_NAME = /^[a-z0-9](?:[a-z0-9.-]{0,251}[a-z0-9])?$/;
 
 /**
+ * Whether a value reads as a Secret's name as people give them: words (`regcred`, `secrets`), or parts joined by
+ * '-' or '.' (`db-credentials`, `default-token-x2x5z`). A single run of letters and digits (`abc123`, a GitHub
+ * client secret's 40 hex digits) reads as a secret.
+ */
+function objectName(value: string): boolean {
+  return OBJECT_NAME.test(value) && (/^[a-z]+$/.test(value) || value.includes('-') || value.includes('.'));
+}
+
+/**
  * Whether a one-word value is the error's own words, read with the words after it on its line (`after`):
  * - after a Secret's key, which names the Kubernetes object, an object's name the error goes on about
  *   ("secret: regcred is missing", "*v1.Secret: secrets is forbidden", "Secret: regcred (kubernetes.io/…)");
@@ -165,7 +174,7 @@ function ownWords(key: string, value: string, after: string): boolean {
   const words = after.slice(0, 120).trim().split(/[ \t]+/);
   if (/^[a-z]+:$/.test(value) && words.slice(0, 6).some(errorWord)) return true;
   if (value === 'command' && words[0] === 'not' && words[1]?.startsWith('found')) return true;
-  if (key.toLowerCase() !== 'secret' || !OBJECT_NAME.test(value)) return false;
+  if (key.toLowerCase() !== 'secret' || !objectName(value)) return false;
   const [verb, next] = words;
   return verb !== undefined && (verb.startsWith('(') || (PREDICATES.has(verb) && (verb === 'not' || verb === 'cannot' || errorWord(next ?? ''))));
 }

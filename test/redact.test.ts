@@ -370,6 +370,9 @@ describe('redacting pasted text', () => {
     expect(redact('  password:\n    Zq9Sekret7y')).toBe('  password:\n    [redacted]');
     // Only a Secret's key names an object: the same words after a password's or a token's value leave it a secret.
     expect(redact('the password: hunter is missing, token: Zq9Sekret7y is wrong')).toBe('the password: [redacted] is missing, token: [redacted] is wrong');
+    // A Secret's name is words or parts joined by '-' or '.': one run of letters and digits is a secret (a GitHub client secret's hex).
+    expect(redact('client secret: 0123456789abcdef0123456789abcdef01234567 is invalid')).toBe('client secret: [redacted] is invalid');
+    expect(redact('secret: default-token-x2x5z is missing')).toBe('secret: default-token-x2x5z is missing');
   });
 
   it("removes an encrypted key pasted on one line, its headers and body, and adds no line break to the line", () => {
