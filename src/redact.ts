@@ -99,17 +99,19 @@ export const redactionPatterns = {
   // The lookbehind anchors a token at its start, so a long run of letters is scanned once, not from every place.
   // Forms that only look different: full-width ASCII, and spaces other than the plain one.
   fullWidth: /[\uff01-\uff5e]/g,
-  // What shows nothing: terminal sequences (a colour, a title), and as a JSON string writes a colour (`\u001b[1m`);
+  // What shows nothing: terminal sequences (a colour, a title), and as a JSON string writes them (`\u001b[1m`,
+  // a zero-width space's `\u200b`, in a line that is no record the evidence parses);
   // controls other than tab and line break (a carriage return not before one, a bell), the Unicode format
   // characters (zero-width ones, invisible operators, the Mongolian vowel separator), the grapheme joiner,
   // variation selectors and Hangul fillers. A key or a token with one inside is read without it.
   // eslint-disable-next-line no-control-regex -- matching control characters is the point
   terminalSequence: /\u001b\[[0-9;?]*[ -/]*[@-~]|\u001b\][^\u0007\u001b]{0,4096}(?:\u0007|\u001b\\)?/g,
-  escapedColour: /\\(?:u001[bB]|x1[bB]|033)\[[0-9;?]*[ -/]*[@-~]/g,
+  escapedHidden: /\\(?:(?:u001b|x1b|033)\[[0-9;?]*[ -/]*[@-~]|u(?:00ad|034f|061c|180e|200[b-f]|202[a-e]|206[0-9a-f]|feff))/gi,
   // eslint-disable-next-line no-control-regex, no-misleading-character-class -- each control and joiner on its own is the point
   showsNothing: /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\u034f\u115f\u1160\u17b4\u17b5\u180b-\u180f\u3164\ufe00-\ufe0f\uffa0\p{Cf}]|\r(?!\n)/gu,
-  // Mathematical letters and digits (bold, italic, sans-serif, …), read as the Latin ones they are drawn from.
-  mathLetter: /[\u{1d400}-\u{1d7ff}]/gu,
+  // Mathematical letters and digits (bold, italic, sans-serif, …) and circled letters, read as the Latin ones
+  // they are drawn from.
+  mathLetter: /[\u{1d400}-\u{1d7ff}\u24b6-\u24e9]/gu,
   // A text that may hold any of these: a character outside printable ASCII but tab and line break, or a backslash.
   mayHide: /[^\t\n\u0020-\u007e]|\\/,
   wideSpace: /[\u00a0\u2000-\u200a\u202f\u205f\u3000]/g,
@@ -664,12 +666,12 @@ function readable(text: string): string {
   return p.lookAlike.test(plain) ? plain.replace(p.lookAlikeWord, keyName) : plain;
 }
 
-/** The text without what shows nothing (terminalSequence, escapedColour, showsNothing): a key or a token cannot hide behind it. */
+/** The text without what shows nothing (terminalSequence, escapedHidden, showsNothing): a key or a token cannot hide behind it. */
 function visible(text: string): string {
   const p = redactionPatterns;
   let out = text;
   if (out.includes('\u001b')) out = out.replace(p.terminalSequence, '');
-  if (out.includes('\\')) out = out.replace(p.escapedColour, '');
+  if (out.includes('\\')) out = out.replace(p.escapedHidden, '');
   return out.replace(p.showsNothing, '');
 }
 

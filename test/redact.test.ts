@@ -312,6 +312,8 @@ describe('redacting pasted text', () => {
     expect(redact('\u{1d5fd}\u{1d5ee}\u{1d600}\u{1d600}\u{1d604}\u{1d5fc}\u{1d5ff}\u{1d5f1}=Zq9Sekret7y')).toBe('password=[redacted]');
     // A colour escape written as JSON writes it, in a line that is no record of its own.
     expect(redact('{"msg":"x \\u001b[1mpassword\\u001b[0m: Zq9Sekret7y"} and more')).not.toContain('Zq9Sekret7y');
+    expect(redact('{"msg":"x pass\\u200bword=Zq9Sekret7y"} and more')).not.toContain('Zq9Sekret7y');
+    expect(redact('\u24df\u24d0\u24e2\u24e2\u24e6\u24de\u24e1\u24d3=Zq9Sekret7y')).toBe('password=[redacted]');
     // Everything else stays: accents, other scripts, a line break and its carriage return.
     for (const line of ['naïve café, 日本語, ошибка — ok', 'a\r\nb', 'tab\there']) expect(redact(line)).toBe(line);
   });
