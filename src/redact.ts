@@ -96,6 +96,8 @@ export const redactionPatterns = {
   awsKey: /\b(?:AKIA|ASIA)[0-9A-Z]{16}\b/g,
   // A percent-encoded byte of a URL query's key.
   percentByte: /%([0-9A-Fa-f]{2})/g,
+  // Where an error's sentence starts after a value on the same line: a level or an error's word and a colon, or "failed to".
+  errorStart: /[ \t](?:(?:error|fatal|panic|failed|unable|cannot):|failed to[ \t])/i,
   // The lookbehind anchors a token at its start, so a long run of letters is scanned once, not from every place.
   // Forms that only look different: full-width ASCII, and spaces other than the plain one.
   fullWidth: /[\uff01-\uff5e]/g,
@@ -147,6 +149,15 @@ function errorWord(value: string): boolean {
 function errorSentence(value: string): boolean {
   const space = value.search(/[ \t]/);
   return space > 0 && /^(?:failed|failure|error|invalid|expired|forbidden|unauthorized|denied|required|missing|unknown|timeout|unexpected|unable|cannot|decoding|authentication|rejected|refused):?$/i.test(value.slice(0, space));
+}
+
+/**
+ * The part of a value read to its line's end where an error's sentence starts (` ERROR: database …`, ` Failed to
+ * pull image …`): a log's next words on the value's line, shown. Empty when none starts in it.
+ */
+function errorAfter(value: string): string {
+  const at = value.search(redactionPatterns.errorStart);
+  return at < 0 ? '' : value.slice(at);
 }
 
 /** Words a sentence's verb starts with after a name: "regcred is missing", "secrets is forbidden", "x does not exist". */
@@ -804,7 +815,9 @@ function hiddenEntry(line: string, indent: number): string {
   if (value === '' || value.startsWith('|') || value.startsWith('>') || value.startsWith('#') || harmless(value)) return line;
   const quote = value[0] === '"' || value[0] === "'" ? value[0] : '';
   const space = line.slice(colon + 1).length - line.slice(colon + 1).trimStart().length;
-  return `${line.slice(0, colon + 1 + space)}${quote}${MARK}${quote}`;
+  // A bare value's comment is no part of it (` # ERROR: …` after it stays).
+  const comment = quote ? -1 : line.indexOf(' #', colon + 1 + space);
+  return `${line.slice(0, colon + 1 + space)}${quote}${MARK}${quote}${comment < 0 ? '' : line.slice(comment)}`;
 }
 
 /**
@@ -870,7 +883,8 @@ function secretBlocks(text: string): string {
     if (first === undefined || harmless(first.trim())) continue;
     for (let j = i + 1; j < end; j++) {
       const line = lines[j]!;
-      if (line.trim() !== '') lines[j] = `${line.slice(0, leadingSpace(line))}${MARK}${line.endsWith('\r') ? '\r' : ''}`;
+      const error = errorAfter(line.trimStart());
+      if (line.trim() !== '') lines[j] = `${line.slice(0, leadingSpace(line))}${MARK}${error || (line.endsWith('\r') ? '\r' : '')}`;
     }
     i = end - 1;
   }
@@ -1056,10 +1070,10 @@ export function redact(text: string, options: RedactOptions = {}): string {
     .replace(p.quotedUrlCredentials, (_m, userPart: string) => `${tokenUser(userPart)}:${MARK}@`)
     .replace(p.urlCredentials, (_m, userPart: string) => `${tokenUser(userPart)}:${MARK}@`)
     .replace(p.nextLineSecret, (m, key: string, rest: string, value: string, at: number, whole: string) =>
-      harmless(value.trim()) || reference(rest) || workingDirectory(key, value) || !deeper(whole, at, key) ? m : `${key}${MARK}`,
+      harmless(value.trim()) || reference(rest) || workingDirectory(key, value) || !deeper(whole, at, key) ? m : `${key}${MARK}${errorAfter(value)}`,
     )
     .replace(p.envNameValue, (m, key: string, value: string) => (harmless(value) ? m : `${key}${MARK}${value.slice(unclosed(value).length)}`))
-    .replace(p.yamlSecret, (m, key: string, value: string) => (harmless(value.trimEnd()) || workingDirectory(key, value) || ownLine(keyWord(key), value) ? m : `${key}${MARK}${value.endsWith(' ') ? ' ' : ''}`))
+    .replace(p.yamlSecret, (m, key: string, value: string) => (harmless(value.trimEnd()) || workingDirectory(key, value) || ownLine(keyWord(key), value) ? m : `${key}${MARK}${errorAfter(value) || (value.endsWith(' ') ? ' ' : '')}`))
     .replace(p.keyValue, (m, word: string, rest: string, sep: string, value: string, at: number, whole: string) =>
       harmless(value) || reference(rest) || existing(word) || workingDirectory(`${word}${rest}`, value) || schemeKept(value, whole, at + m.length) || ownWords(`${word}${rest}`, value, whole.slice(at + m.length, at + m.length + 120))
         ? m

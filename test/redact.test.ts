@@ -367,6 +367,11 @@ describe('redacting pasted text', () => {
     for (const text of [`  password:\n  ${error}`, `password:\n  ${error}`, `-----BEGIN RSA PRIVATE KEY-----\n${error}`, `token: |\n  Failed to pull image "x": 401 Unauthorized`]) {
       expect(redact(text)).toBe(text);
     }
+    // On the value's own line, the words after it where an error's sentence starts, and a comment after a Secret's data value.
+    expect(redact(`password:\n  Zq9Sekret7y ${error}`)).toBe(`password:\n  [redacted] ${error}`);
+    expect(redact(`password: Zq9 Sekret7y ${error}`)).toBe(`password: [redacted] ${error}`);
+    expect(redact(`secret: |\n  Zq9Sekret7y\n  Zq9 Sekret7y ${error}`)).toBe(`secret: |\n  [redacted]\n  [redacted] ${error}`);
+    expect(redact(`kind: Secret\ndata:\n  url: cG9zZq9Sekret7y== # ${error}`)).toBe(`kind: Secret\ndata:\n  url: [redacted] # ${error}`);
     // A key block's body (base64 lines) and a value more indented than its key still go.
     expect(redact(`-----BEGIN RSA PRIVATE KEY-----\nMIIEowIBAAKCAQEAZq9Sekret7y\nZq9Sekret7y==\n${error}`)).toBe(`-----BEGIN PRIVATE KEY----- [redacted]\n${error}`);
     expect(redact('  password:\n    Zq9Sekret7y')).toBe('  password:\n    [redacted]');
