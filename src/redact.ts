@@ -38,11 +38,12 @@ export const redactionPatterns = {
   // Bolt's "Failed to verify authenticity: signature mismatch" keeps its words.
   keyValue:
     // A quoted value runs to its closing quote, spaces and all ("Hunter 2 secret"), and on over a line's end that
-    // a backslash escapes.
+    // a backslash escapes; after a JSON string's escaped quote (`password=\\"…\\"`), to the next escaped one.
     // An escaped quote inside a quoted value stays inside it; Ruby's `=>` is a separator; an object or a list
-    // (`"auths": {…}`) is no value of its own. After a JSON string's escaped quote (`password=\\"…\\"`) it runs to the next one. A word glued before a long key's word is the key's (libpq's
-    // `sslpassword=`, `dbpassword=`, a colour's letter before it). A bare value runs to the next space: a comma, a semicolon, a quote
+    // (`"auths": {…}`) is no value of its own. A bare value runs to the next space: a comma, a semicolon, a quote
     // or a brace in it is the secret's (`password=Sup3r,S3cret`); a double quote ends it (a JSON string's end).
+    // A word glued before a long key's word is the key's (libpq's `sslpassword=`, `dbpassword=`, a colour's
+    // letter before it).
     /(?<![A-Za-z0-9])((?:[a-z]{1,20}(?=pass(?:word|wd|phrase)|secret|token))?(?:password|passwd|passphrase|pass|pwd|secret|token|identitytoken|registrytoken|api[_-]?key|apikey|access[_-]?key|private[_-]?key|accountkey|sessionid|credentials?|auth(?!entic|or(?!iz))))([A-Za-z0-9_.-]{0,40})(\\?["']?[ \t]{0,10}(?:=>|[:=])[ \t]{0,10}\\?["']?)((?<=\\")(?:[^"\\\n]|\\(?!"))+|(?<=[^\\]")(?:\\\r?\n|\\.|[^"\\\n])+|(?<=')(?:\\\r?\n|\\.|[^'\\\n])+|(?<!["'])[^\s"',;}{[][^\s"]*)/gi,
   // An environment variable whose name ends in the word (PGPASSWORD=, MYSQLPASSWORD=, DB_PASS=), which
   // keyValue's start-of-word anchor does not see.
@@ -101,6 +102,7 @@ export const redactionPatterns = {
   // The lookbehind anchors a token at its start, so a long run of letters is scanned once, not from every place.
   // Forms that only look different: full-width ASCII, and spaces other than the plain one.
   fullWidth: /[\uff01-\uff5e]/g,
+  wideSpace: /[\u00a0\u2000-\u200a\u202f\u205f\u3000]/g,
   // What shows nothing: terminal sequences (a colour, a title), and as a JSON string writes them (`\u001b[1m`,
   // a zero-width space's `\u200b`, in a line that is no record the evidence parses);
   // controls other than tab and line break (a carriage return not before one, a bell), the Unicode format
@@ -116,7 +118,6 @@ export const redactionPatterns = {
   mathLetter: /[\u{1d400}-\u{1d7ff}\u24b6-\u24e9]/gu,
   // A text that may hold any of these: a character outside printable ASCII but tab and line break, or a backslash.
   mayHide: /[^\t\n\u0020-\u007e]|\\/,
-  wideSpace: /[\u00a0\u2000-\u200a\u202f\u205f\u3000]/g,
   // A Cyrillic or Greek letter (or a dotless i), and a word that may hold one: read through CONFUSABLES.
   lookAlike: /[\u0131\u0370-\u03ff\u0400-\u052f]/,
   lookAlikeWord: /[A-Za-z0-9_\u0131\u0370-\u03ff\u0400-\u052f-]+/g,

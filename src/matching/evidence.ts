@@ -20,7 +20,7 @@ export function evidenceText(text: string, start: number, literal?: string): str
   const source = long ? wholeLine(text, start) : raw;
   // A record's message is read as it is shown, parsed before it is redacted: its escapes are characters then (a
   // colour's `\u001b[1m`, a login's backslash and line break, which redacting the record's text took for a value).
-  const message = messageOf(prepare(source).trim());
+  const message = source.includes('{') ? messageOf(prepare(source).trim()) : undefined;
   const shown = (message === undefined ? redactInContext(text, start, source) : redact(prepare(message))).trim();
   if (literal === undefined || shown.length <= EVIDENCE_CHARS) return cut(shown);
   const at = shown.toLowerCase().indexOf(literal);
