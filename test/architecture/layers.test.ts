@@ -12,7 +12,7 @@ const { files, edges } = importGraph(srcDir);
  */
 const layers: readonly (readonly string[])[] = [
   // 0: what everything may use: settings, logging, errors, names, small pure helpers.
-  ['config', 'logger.ts', 'redact.ts', 'known-secrets.ts', 'errors.ts', 'net-errors.ts', 'platform-names.ts', 'platform-names-schema.ts', 'quantity.ts', 'spelling.ts', 'cli-flags.ts'],
+  ['config', 'logger.ts', 'redact.ts', 'redact/', 'known-secrets.ts', 'errors.ts', 'net-errors.ts', 'platform-names.ts', 'platform-names-schema.ts', 'quantity.ts', 'spelling.ts', 'cli-flags.ts'],
   // 1: the cluster, seen through the Kubernetes client; the simulated cluster, a cluster of its own.
   ['cluster/'],
   // 2: the vocabulary remedies are written in: step kinds (one file each), plans, the dashboard's and
