@@ -34,7 +34,7 @@ export function tuneAnswers(): { score: number; right: boolean; kind: keyof Cali
       const r = match(readPaste(p), undefined, { calibration: uncalibrated });
       if (r.verdict === 'no-match') return [];
       const first = r.matches[0]!;
-      return [{ score: first.confidence, right: first.id === p.expect, kind: r.table! }];
+      return [{ score: first.confidence, right: first.id === p.expect, kind: r.table }];
     });
 }
 

@@ -31,7 +31,7 @@ for (const split of splits.length > 0 ? splits : ['tune', 'heldout', 'heldout-un
     if (r.verdict !== 'no-match') {
       // Per table too (each kind of answer has its own, src/matching/calibration.ts) and for all answers.
       const band = Math.min(9, Math.floor(r.matches[0]!.confidence * 10));
-      for (const key of [`all ${band}`, `${r.table ?? 'generic'} ${band}`]) {
+      for (const key of [`all ${band}`, `${r.table} ${band}`]) {
         const b = reliability.get(key) ?? { shown: 0, right: 0 };
         b.shown++;
         if (r.matches[0]!.id === p.expect) b.right++;

@@ -36,8 +36,8 @@ export type AskReason = 'close' | 'gentler' | 'subject';
  * nothing further, and proposing the same remedy again would be one that has already failed).
  */
 export type MatchResult =
-  | { readonly verdict: 'match'; readonly matches: readonly Candidate[]; readonly table?: keyof Calibration }
-  | { readonly verdict: 'ask'; readonly matches: readonly Candidate[]; readonly why: AskReason; readonly table?: keyof Calibration }
+  | { readonly verdict: 'match'; readonly matches: readonly Candidate[]; readonly table: keyof Calibration }
+  | { readonly verdict: 'ask'; readonly matches: readonly Candidate[]; readonly why: AskReason; readonly table: keyof Calibration }
   | { readonly verdict: 'no-match'; readonly matches: readonly []; readonly nearest: readonly string[]; readonly note?: 'binary' }
   | { readonly verdict: 'no-match'; readonly matches: readonly []; readonly nearest: readonly string[]; readonly note: 'applied'; readonly tried: Candidate };
 
