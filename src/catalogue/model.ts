@@ -130,7 +130,16 @@ export interface CatalogueEntry {
    * about the platform shows it too (the platform's own ingress does; the platform names no metrics-server).
    * A paste that shows neither leaves the subject unknown: the entry is asked about, never proposed alone.
    */
-  readonly subject?: { readonly names: readonly string[]; readonly platform: boolean };
+  readonly subject?: {
+    readonly names: readonly string[];
+    readonly platform: boolean;
+    /**
+     * Whether an image tagged as a build pipeline tags it (a commit's short hash, then the build's numbers: the platform's
+     * CI writes `<8 hex>-<pipeline>-<build>`) shows it too: an application built and deployed by a pipeline, not another
+     * product's release pulled by hand.
+     */
+    readonly builtImage?: boolean;
+  };
   /**
    * Less destructive entries that explain the same message and come first when the paste does not say
    * which (a failed login may be a mistyped password or a stale cookie before it is a lost password).

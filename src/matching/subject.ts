@@ -21,6 +21,8 @@ export interface Subject {
   ownWorkflow(): boolean;
   /** Whether the part of the paste read names one of these (lower case, as substrings). */
   mentions(names: readonly string[]): boolean;
+  /** Whether the part of the paste read shows an image tagged as a build pipeline tags it (hasBuiltTag). Read when asked. */
+  builtImage(): boolean;
 }
 
 /** Names that only the platform uses; `devtron` covers its namespaces, secret, images and installer. */
@@ -117,7 +119,42 @@ export function readSubject(text: string, around: readonly number[]): Subject {
   }
   let own: boolean | undefined;
   const ownWorkflow = (): boolean => (own ??= parts.some((lower) => OWN_WORKFLOW.some((command) => startsAClause(lower, command)) || DESKTOP.some((place) => lower.includes(place))));
-  return { platform, denied, foreign, products, ownWorkflow, mentions };
+  let built: boolean | undefined;
+  const builtImage = (): boolean => (built ??= parts.some(hasBuiltTag));
+  return { platform, denied, foreign, products, ownWorkflow, mentions, builtImage };
+}
+
+const isDigit = (c: number): boolean => c >= 48 && c <= 57;
+const isHex = (c: number): boolean => isDigit(c) || (c >= 97 && c <= 102);
+/** A character a tag may go on with (the lower-cased text's letters, digits, `.`, `_`, `-`). */
+const inTag = (c: number): boolean => isDigit(c) || (c >= 97 && c <= 122) || c === 46 || c === 95 || c === 45;
+/** A short commit hash is at least this long (git's default abbreviation) and at most this long here. */
+const HASH_MIN = 7;
+const HASH_MAX = 12;
+
+/**
+ * Whether `lower` holds an image tag as a build pipeline writes it: after `:`, a commit's short hash (7 to 12 hex
+ * characters, a letter among them: not a time or a port) and one or two build numbers, and nothing more of the tag.
+ * The platform's CI tags `<8 hex>-<pipeline id>-<build id>` (the orchestrator's buildImageTag); a third party's
+ * release (`:v2.1.0`, `:2.2.22`, `:0.0.1-SNAPSHOT`) is not such a tag. Each character is looked at a bounded number of
+ * times: a hash starts right after its `:` and its numbers right after the hash.
+ */
+export function hasBuiltTag(lower: string): boolean {
+  for (let colon = lower.indexOf(':'); colon >= 0; colon = lower.indexOf(':', colon + 1)) {
+    let at = colon + 1;
+    let letter = false;
+    for (; at < lower.length && at - colon <= HASH_MAX + 1 && isHex(lower.charCodeAt(at)); at++) if (!isDigit(lower.charCodeAt(at))) letter = true;
+    const hash = at - colon - 1;
+    if (hash < HASH_MIN || hash > HASH_MAX || !letter) continue;
+    let numbers = 0;
+    while (numbers < 2 && lower.charCodeAt(at) === 45 && isDigit(lower.charCodeAt(at + 1))) {
+      at++;
+      while (isDigit(lower.charCodeAt(at))) at++;
+      numbers++;
+    }
+    if (numbers > 0 && !inTag(lower.charCodeAt(at))) return true;
+  }
+  return false;
 }
 
 /** Whether `lower` holds the number `n` with no letter or digit either side (not inside a pod's hash, a port or a time). */

@@ -76,7 +76,7 @@ function decideFor(subject: Subject, text: string, scored: readonly Scored[], ra
   const candidates = othersOnly ? ranked.filter((s) => applies(s) !== 'platform') : ranked;
   const shown = (s: Scored): boolean => {
     const own = entries[s.entry]!.subject;
-    if (own !== undefined && !subject.mentions(own.names) && !(own.platform && subject.platform)) return false;
+    if (own !== undefined && !subject.mentions(own.names) && !(own.platform && subject.platform) && !(own.builtImage === true && subject.builtImage())) return false;
     if (applies(s) === 'platform') return subject.platform || !othersOnly;
     // The apps the platform deploys pull from any registry; another product's pipeline is not one of them.
     if (applies(s) === 'platform-apps') return subject.platform || (!subject.ownWorkflow() && subject.products.every(isRegistry));

@@ -53,9 +53,12 @@ describe('pastes in each form', () => {
     if (r.verdict === 'match') expect(r.matches[0]!.evidence.map((e) => e.line)).toContain(3);
   });
 
-  it('a pods table with a user pod in ImagePullBackOff and an auth failure: the private registry entry', () => {
-    const r = match(['NAME                 READY   STATUS             RESTARTS   AGE', 'billing-7c8d9f6b5    0/1     ImagePullBackOff   0          4m', '', 'events say 401 Unauthorized from registry.acme.io'].join('\n'));
-    expect(first(r)).toBe('image-pull-private-registry');
+  it('a pods table with a user pod in ImagePullBackOff and an auth failure: the private registry entry, named as nearest until the paste shows an app of the platform', () => {
+    const table = ['NAME                 READY   STATUS             RESTARTS   AGE', 'billing-7c8d9f6b5    0/1     ImagePullBackOff   0          4m', '', 'events say 401 Unauthorized from registry.acme.io'].join('\n');
+    const bare = match(table);
+    // No exact error of the entry and no app of the platform in sight: named as nearest, no fix.
+    expect(bare.verdict === 'no-match' && bare.nearest).toContain('image-pull-private-registry');
+    expect(first(match(`deployment status: Degraded\n${table}`))).toBe('image-pull-private-registry');
   });
 
   it('a kubectl describe with a pull denied by the registry: the private registry entry', () => {
@@ -67,7 +70,17 @@ describe('pastes in each form', () => {
         '  Warning  Failed     2m    kubelet   Error: ImagePullBackOff',
       ].join('\n'),
     );
-    expect(first(r)).toBe('image-pull-private-registry');
+    expect([r.verdict, r.matches[0]?.id]).toEqual(['ask', 'image-pull-private-registry']);
+    // The same describe of an image the pipeline built (`<commit>-<pipeline>-<build>`): one of the platform's apps.
+    const built = match(
+      [
+        'Events:',
+        '  Type     Reason     Age   From      Message',
+        '  Warning  Failed     2m    kubelet   Failed to pull image "registry.acme.io/team/api:3f9c2a1b-12-418": rpc error: code = Unknown desc = Error response from daemon: pull access denied for registry.acme.io/team/api',
+        '  Warning  Failed     2m    kubelet   Error: ImagePullBackOff',
+      ].join('\n'),
+    );
+    expect(first(built)).toBe('image-pull-private-registry');
   });
 
   it("a sentence in the user's words: matched by its words, not only verbatim", () => {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { matchView } from '../../src/core/match.js';
 import { match } from '../../src/matching/index.js';
+import { hasBuiltTag } from '../../src/matching/subject.js';
 import { plainText, toText } from '../../src/views/plain.js';
 
 /** Issue 13 items 7, 4 and 2: the three-way answer, least destructive first, and the paste's subject. */
@@ -142,8 +143,38 @@ describe('the subject of a generic remedy (issue 13 item 2)', () => {
     const events = 'Warning  Failed  kubelet  Failed to pull image "registry.example.net/team/app:41": rpc error: code = Unknown desc = failed to authorize: failed to fetch anonymous token: unexpected status: 401 Unauthorized\nWarning  Failed  kubelet  Error: ImagePullBackOff';
     const pipeline = match(`Our GitHub Actions deploy job rolls out the new tag, then:\n${events}`);
     expect(pipeline.verdict === 'match' && pipeline.matches[0]!.id).not.toBe('image-pull-private-registry');
+    // A registry's name vetoes nothing: the entry is still first, asked about since nothing shows an app of the platform.
     const harbor = match(`The image comes from our Harbor; after the deploy:\n${events}`);
-    expect(harbor.verdict === 'match' && harbor.matches[0]!.id).toBe('image-pull-private-registry');
+    expect([harbor.verdict, harbor.matches[0]?.id]).toEqual(['ask', 'image-pull-private-registry']);
+    const status = match(`The image comes from our Harbor; after the deploy the deployment status is Degraded:\n${events}`);
+    expect(status.verdict === 'match' && status.matches[0]!.id).toBe('image-pull-private-registry');
+  });
+
+  // Real pastes of the kubelet's refusal that neither name the platform nor show one of its apps were never the
+  // platform's (test/fixtures/real, tune part: files 082, 1103, 1104, 211, 1308, 1309): another registry's, another
+  // product's or a tutorial's cluster. The guide's symptom is the platform's view of an app: its deployment status Failed
+  // or Degraded, or an image its pipeline built.
+  it("asks rather than proposes registry credentials for a refused pull that shows no app of the platform's", () => {
+    const events = (image: string): string =>
+      `Warning  Failed  kubelet  Failed to pull image "${image}": rpc error: code = Unknown desc = Error response from daemon: Get https://nexus3.example.org:10004/v2/web/manifests/2.2.22: no basic auth credentials\nWarning  Failed  kubelet  Error: ImagePullBackOff`;
+    for (const image of ['nexus3.example.org:10004/web:2.2.22', 'nexus3.example.org:10004/web:0.0.1-SNAPSHOT', '602401143452.dkr.ecr.us-west-2.amazonaws.com/amazon/aws-load-balancer-controller:v2.1.0']) {
+      const r = match(events(image));
+      expect([r.verdict, r.matches[0]?.id], image).toEqual(['ask', 'image-pull-private-registry']);
+    }
+    // An image the platform's CI tagged (`<8 hex>-<pipeline>-<build>`), or the app's status as the platform shows it.
+    for (const paste of [events('nexus3.example.org:10004/web:5f95d187-12-418'), `App status: Degraded\n${events('nexus3.example.org:10004/web:2.2.22')}`]) {
+      const r = match(paste);
+      expect(r.verdict === 'match' && r.matches[0]!.id, paste).toBe('image-pull-private-registry');
+    }
+  });
+
+  it('reads a build pipeline\'s image tag, and not a time, a port, a digest or a release', () => {
+    for (const built of ['image "acme/web:5f95d187-12-418"', 'acme/web:7f3e2a1c-412 pulled', 'web:6f2a91c-118']) expect(hasBuiltTag(built), built).toBe(true);
+    for (const other of ['at 17:08:30-5', 'host:8083-1', 'web@sha256:5f95d187aa0e2b6c5f95d187aa0e2b6c5f95d187aa0e2b6c5f95d187aa0e2b6c', 'web:v2.1.0', 'web:0.0.1-snapshot', 'ts:1726041902-113', 'web:5f95d187-12-418-rc1', 'web:5f95d187']) {
+      expect(hasBuiltTag(other), other).toBe(false);
+    }
+    // A long run of hex after many colons stays linear: each character is read a bounded number of times.
+    expect(hasBuiltTag(':abcdef0'.repeat(100_000))).toBe(false);
   });
 
   it('a short description that names nothing gets no fix, and the entry is named as nearest', () => {

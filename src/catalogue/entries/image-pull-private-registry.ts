@@ -6,6 +6,10 @@ export const imagePullPrivateRegistry: CatalogueEntry = {
   ref: '7.20',
   appliesTo: 'platform-apps',
   alsoRefs: ['5.7'],
+  // The guide's symptom is the platform's view of an app (its deployment status Failed or Degraded, App Details' "How to
+  // resolve?"): the kubelet's refusal alone is any cluster's and any registry's, and on real pastes that neither name the
+  // platform nor show one of its apps it was never the platform's (test/fixtures/real, tune part: 0 of 7).
+  subject: { names: ['deployment status', 'degraded', 'app status', 'app details', 'how to resolve', 'manage access', 'auto-inject'], platform: true, builtImage: true },
   title: 'Deployment Failed or Degraded; pod in ImagePullBackOff (private registry)',
   symptom: 'The deployment status is Failed or Degraded and a pod shows ImagePullBackOff from a private registry.',
   cause: 'The registry credentials lack pull permission or are invalid.',
