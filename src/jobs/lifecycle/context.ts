@@ -73,6 +73,13 @@ export class LifecycleContext {
   readonly doctorResults: DoctorResults;
   readonly guards: RemedyGuards;
   readonly redis: Redis;
+  /**
+   * The cluster queues' and the deadlines' connection, apart from `redis`: BullMQ defines its 64
+   * scripts on a connection it is given, and ioredis copies every script onto each MULTI or pipeline
+   * made on that connection (measured: 130 µs a MULTI, against 21 µs on a connection without them).
+   * The store, the audit trail and the guards make several per fix, on `redis`.
+   */
+  private readonly queueRedis: Redis;
   readonly deadlines: Deadlines;
   readonly outage: RedisOutageLog;
   /** One-time keys of runs that reveal a secret; only this process can open what they seal. */
@@ -85,13 +92,15 @@ export class LifecycleContext {
     const { config } = options;
     this.outage = options.outage;
     this.redis = options.redis;
+    this.queueRedis = options.redis.duplicate();
+    this.outage.watchConnection(this.queueRedis);
     this.store = options.store;
     this.audit = new AuditTrail(this.redis, config.queuePrefix, config.auditRetentionDays);
     this.doctorResults = new DoctorResults(this.redis, config.queuePrefix);
     this.guards = new RemedyGuards(this.redis, config.queuePrefix);
-    this.deadlines = new Deadlines(this.redis, config.queuePrefix, this.outage);
+    this.deadlines = new Deadlines(this.queueRedis, config.queuePrefix, this.outage);
     for (const c of config.clusters) {
-      const queue = new Queue(clusterQueueName(c.name), { connection: this.redis, prefix: config.queuePrefix });
+      const queue = new Queue(clusterQueueName(c.name), { connection: this.queueRedis, prefix: config.queuePrefix });
       this.outage.watchErrors(queue, `queue ${queue.name}`);
       this.queues.set(c.name, queue);
     }
@@ -186,6 +195,7 @@ export class LifecycleContext {
   async close(): Promise<void> {
     await Promise.allSettled([...this.chains.values()]);
     await Promise.allSettled([...this.queues.values()].map((q) => q.close()));
+    await this.queueRedis.quit().catch(() => undefined);
   }
 }
 
