@@ -137,6 +137,9 @@ export function createSlackBot(config: Config, logger: Logger, options: { metric
       },
       receiver,
       logger: slackLog,
+      // No listener keeps conversation state. Bolt's default store would look every request up and,
+      // finding nothing, build an Error (and its stack) for each.
+      convoStore: false,
       extendedErrorHandler: true,
       ...(apiUrl ? { clientOptions: { slackApiUrl: apiUrl } } : {}),
     },

@@ -37,10 +37,18 @@ function boltLevel(level: string): LogLevel {
 export function slackLibraryLogger(logger: Logger): BoltLogger {
   const log = logger.child({ component: 'bolt' });
   const line = (m: unknown[]) => withoutPayload(m.map(String).join(' '));
+  // Bolt and the Web API client write several debug lines per request, some with a whole payload:
+  // below the logger's level the line is not even put together (it was, for every request).
   return {
-    debug: (...m: unknown[]) => log.debug(line(m)),
-    info: (...m: unknown[]) => log.info(line(m)),
-    warn: (...m: unknown[]) => log.warn(line(m)),
+    debug: (...m: unknown[]) => {
+      if (log.isLevelEnabled('debug')) log.debug(line(m));
+    },
+    info: (...m: unknown[]) => {
+      if (log.isLevelEnabled('info')) log.info(line(m));
+    },
+    warn: (...m: unknown[]) => {
+      if (log.isLevelEnabled('warn')) log.warn(line(m));
+    },
     error: (...m: unknown[]) => log.error(line(m)),
     // The level is LOG_LEVEL's; a library asking to change it is ignored.
     setLevel: () => undefined,
