@@ -1,5 +1,6 @@
 import type { AllMiddlewareArgs, SlackCommandMiddlewareArgs } from '@slack/bolt';
-import { answerCommand, doctorAnswer, ifReady, parseCommand } from '../../core/index.js';
+import { findEntry } from '../../catalogue/index.js';
+import { answerCommand, doctorAnswer, ifReady, parseCommand, type PlatformCommand } from '../../core/index.js';
 import { slackMessage } from '../../views/slack/answer.js';
 import type { HandlerDeps } from '../deps.js';
 import { startFix } from '../start-fix.js';
@@ -9,14 +10,28 @@ import { fromSlackText } from '../slack-text.js';
 type Args = SlackCommandMiddlewareArgs & AllMiddlewareArgs;
 
 /**
+ * Answers that depend on the catalogue and the configuration alone (help, list, explain of an entry
+ * that exists): the same for everyone while the process runs, so each is rendered once. They are
+ * most of the commands people type, and rendering one took 80–150 µs of every acknowledgement.
+ */
+function catalogueKey(parsed: PlatformCommand): string | undefined {
+  if (parsed.kind === 'help' || parsed.kind === 'list') return parsed.kind;
+  return parsed.kind === 'explain' && findEntry(parsed.entryId) ? `explain:${parsed.entryId}` : undefined;
+}
+
+/**
  * `/platform …`: the core parses and checks the command and answers it; this listener renders the
  * answer in the ack. A fix is acked at once and its slow work (posting, queueing) happens after.
  */
 export function platformCommand(deps: HandlerDeps) {
   const { config } = deps;
+  const rendered = new Map<string, ReturnType<typeof slackMessage>>();
   return async function platform({ command, ack, respond }: Args): Promise<void> {
     // A signed command may come without its text field; it is then the bare command.
     const parsed = parseCommand(command.text ?? '');
+    const key = catalogueKey(parsed);
+    const known = key === undefined ? undefined : rendered.get(key);
+    if (known) return ack({ response_type: 'ephemeral', ...known });
     // Slack escapes &, < and > and wraps links: values are checked as the person typed them.
     const asTyped =
       parsed.kind === 'values' && parsed.action === 'check'
@@ -31,7 +46,11 @@ export function platformCommand(deps: HandlerDeps) {
       evidence: deps.pasteEvidence,
       ...(deps.metrics ? { matched: (r) => deps.metrics?.matched(r) } : {}),
     });
-    if (answer.kind === 'view') return ack({ response_type: 'ephemeral', ...slackMessage(answer.view) });
+    if (answer.kind === 'view') {
+      const message = slackMessage(answer.view);
+      if (key !== undefined) rendered.set(key, message);
+      return ack({ response_type: 'ephemeral', ...message });
+    }
     if (answer.kind === 'paste') {
       // The text's answer at once, to the person alone; the same answer with the cluster's evidence replaces it
       // (or is the answer, when the findings were read for another paste a moment ago).
