@@ -1,9 +1,13 @@
 import { open } from 'node:fs/promises';
 import { fileReason } from '../errors.js';
 import { looksBinary } from '../matching/binary.js';
+import { decodeText } from '../matching/decode.js';
 
-/** What a CLI command read: the text, or why it would not read it (one line, exit 2). */
-export type InputText = { ok: true; text: string } | { ok: false; message: string };
+/**
+ * What a CLI command read: the text, with a note when it was not read as plain UTF-8 (UTF-16 without a
+ * byte-order mark, Windows-1252, bytes left out), or why it would not read it (one line, exit 2).
+ */
+export type InputText = { ok: true; text: string; note?: string } | { ok: false; message: string };
 
 const mb = (bytes: number, digits: number): string => (bytes / 1048576).toFixed(digits);
 
@@ -48,24 +52,11 @@ async function readFileCapped(file: string, maxBytes: number, limit: string): Pr
 }
 
 /**
- * The text of the bytes: UTF-8, or UTF-16 when they start with its byte-order mark (what Windows
- * PowerShell 5's `>` writes); a UTF-8 byte-order mark is dropped.
- */
-function decode(bytes: Buffer): string {
-  if (bytes[0] === 0xff && bytes[1] === 0xfe) return bytes.subarray(2).toString('utf16le');
-  if (bytes[0] === 0xfe && bytes[1] === 0xff) {
-    const swapped = Buffer.from(bytes.subarray(2, 2 + ((bytes.length - 2) & ~1)));
-    return swapped.swap16().toString('utf16le');
-  }
-  const text = bytes.toString('utf8');
-  return text.startsWith('\ufeff') ? text.slice(1) : text;
-}
-
-/**
  * Reads a file, or standard input when there is none (or `-`), refusing more than `maxBytes` with a
  * sentence that ends in `limit` (e.g. "match reads up to 10 MB") rather than reading it all first.
  * The same rules hold for every command that reads input: a file that cannot be read, empty input
- * (nothing but blanks) and binary input are refused with one line, for the command to exit 2.
+ * (nothing but blanks) and binary input are refused with one line, for the command to exit 2. Text
+ * that is not UTF-8 is read as decode.ts says, with its note for the command to print.
  */
 export async function readInput(file: string | undefined, stdin: NodeJS.ReadableStream, maxBytes: number, limit: string): Promise<InputText> {
   let bytes: Buffer;
@@ -78,8 +69,8 @@ export async function readInput(file: string | undefined, stdin: NodeJS.Readable
     if (!read) return { ok: false, message: `standard input is larger than ${mb(maxBytes, 0)} MB; ${limit}` };
     bytes = read;
   }
-  const text = decode(bytes);
+  const { text, note } = decodeText(bytes);
   if (text.trim() === '') return { ok: false, message: 'nothing to read: the input is empty' };
   if (looksBinary(text)) return { ok: false, message: 'binary input: not text' };
-  return { ok: true, text };
+  return { ok: true, text, ...(note ? { note } : {}) };
 }

@@ -25,10 +25,14 @@ const candidateJson = (m: Candidate) => ({
   evidence: m.evidence.map((e) => ({ line: e.line, text: redact(e.text) })),
 });
 
-/** The `--json` answer: exactly one object, evidence redacted; for 'applied', the entry tried and the lines that show it, as the text prints them. */
-export function matchJson(result: MatchResult): string {
+/**
+ * The `--json` answer: exactly one object, evidence redacted; for 'applied', the entry tried and the lines
+ * that show it, as the text prints them; `input` says how input that was not plain UTF-8 was read.
+ */
+export function matchJson(result: MatchResult, input?: string): string {
   return JSON.stringify({
     verdict: result.verdict,
+    ...(input ? { input } : {}),
     ...(result.verdict === 'ask' ? { why: result.why } : {}),
     ...(result.verdict === 'no-match' ? { nearest: result.nearest, ...(result.note ? { note: result.note } : {}) } : {}),
     ...(result.verdict === 'no-match' && result.note === 'applied' ? { tried: candidateJson(result.tried) } : {}),
@@ -62,8 +66,10 @@ export async function runMatchCommand(args: string[], io: CliIO): Promise<number
     io.stderr.write(`platform-medic match: ${input.message}\n`);
     return 2;
   }
+  // How the input was read, when not as plain UTF-8: on standard error, where it does not change the answer's lines.
+  if (input.note) io.stderr.write(`platform-medic match: ${input.note}\n`);
   const result = match(input.text);
-  io.stdout.write(`${json ? matchJson(result) : matchText(result)}\n`);
+  io.stdout.write(`${json ? matchJson(result, input.note) : matchText(result)}\n`);
   return result.verdict === 'match' ? 0 : 1;
 }
 

@@ -70,6 +70,7 @@ export async function runValuesCommand(args: string[], io: ValuesIO): Promise<nu
     io.stderr.write(`platform-medic values check: ${input.message}\n`);
     return 2;
   }
+  if (input.note) io.stderr.write(`platform-medic values check: ${input.note}\n`);
   const options: CheckOptions = {
     ...(flags.has('--iam-role') ? { nodeIamRole: true } : flags.has('--no-iam-role') ? { nodeIamRole: false } : {}),
     ...(flags.has('--s3-compatible') ? { s3Compatible: true } : {}),
