@@ -75,6 +75,8 @@ export async function answerPaste(deps: HandlerDeps, sent: Paste, always: boolea
   if (result && silent(result, paste.text, always)) return undefined;
   if (!(await admitted(deps, paste))) return undefined;
   const notes: string[] = [];
+  /** How a file that was not plain UTF-8 was read (UTF-16, Windows-1252, bytes left out): said under the answer. */
+  const readAs: string[] = [];
   let text = paste.text;
   if (!result) {
     const parts = [paste.text];
@@ -82,6 +84,7 @@ export async function answerPaste(deps: HandlerDeps, sent: Paste, always: boolea
       const read = await readSharedFile(f, { botToken: deps.config.slack.botToken ?? '', maxBytes: deps.config.maxFileBytes, apiUrl: deps.config.slack.apiUrl });
       if (read.ok) parts.push(read.text);
       else notes.push(read.reason);
+      if (read.ok && read.note) readAs.push(read.note);
     }
     text = parts.filter(Boolean).join('\n');
     result = match(text);
@@ -90,9 +93,10 @@ export async function answerPaste(deps: HandlerDeps, sent: Paste, always: boolea
   const reply = replyToPaste(result, text, { config: deps.config, evidence: deps.pasteEvidence, user: paste.user });
   // A file's name is the sharer's text: escaped, so it cannot mention anyone or form a link.
   const shownNotes = notes.slice(0, 5).map((n) => `📎 ${esc(n)}`);
+  const underneath = [...shownNotes, ...readAs.slice(0, 5).map((n) => `📎 ${esc(n)}`)];
   const render = (view: View): { text: string; blocks: Block[] } => {
     const answer = slackMessage(view);
-    const blocks = notes.length > 0 ? [...answer.blocks, { type: 'context' as const, elements: shownNotes.map((text) => ({ type: 'mrkdwn' as const, text })) }] : answer.blocks;
+    const blocks = underneath.length > 0 ? [...answer.blocks, { type: 'context' as const, elements: underneath.map((text) => ({ type: 'mrkdwn' as const, text })) }] : answer.blocks;
     // The notification text says first why a file was not read, rather than only "no match".
     return { text: notes.length > 0 ? `${shownNotes.join(' ')} ${answer.text}` : answer.text, blocks };
   };

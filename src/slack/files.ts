@@ -1,3 +1,5 @@
+import { decodeText } from '../matching/decode.js';
+
 /** A file shared in Slack, as the Events API and files.info describe it. */
 export interface SharedFile {
   readonly id: string;
@@ -9,8 +11,11 @@ export interface SharedFile {
   readonly url_private?: string;
 }
 
-/** What reading a shared file gave: its text, or a sentence saying why not. */
-export type FileText = { ok: true; name: string; text: string } | { ok: false; name: string; reason: string };
+/**
+ * What reading a shared file gave: its text (with a sentence saying how, when it was not plain UTF-8:
+ * decode.ts), or a sentence saying why not.
+ */
+export type FileText = { ok: true; name: string; text: string; note?: string } | { ok: false; name: string; reason: string };
 
 const textTypes = new Set(['text', 'plain', 'log', 'json', 'yaml', 'yml', 'javascript', 'typescript', 'python', 'go', 'java', 'shell', 'markdown', 'xml', 'csv', 'diff', 'ini', 'toml', 'properties', 'sql', 'dockerfile', 'html']);
 
@@ -105,7 +110,8 @@ export async function readSharedFile(file: SharedFile, options: DownloadOptions)
   if (declared > maxBytes) return { ok: false, name, reason: `${name} is ${mb(declared)}; I read files up to ${mb(maxBytes)}.` };
   const bytes = await readCapped(res, maxBytes);
   if (!bytes) return { ok: false, name, reason: `${name} is larger than ${mb(maxBytes)}; I read files up to that size.` };
-  return { ok: true, name, text: bytes.toString('utf8') };
+  const { text, note } = decodeText(bytes);
+  return { ok: true, name, text, ...(note ? { note: `${name}: ${note}` } : {}) };
 }
 
 /**
