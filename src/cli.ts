@@ -2,6 +2,7 @@
 import { parseFlags } from './cli-flags.js';
 import { InputError, toUserError } from './errors.js';
 import { closestWord } from './spelling.js';
+import { visible } from './views/visible.js';
 
 // Each command imports what it needs when it runs: `match` or `explain` must not pay for Bolt, the
 // Kubernetes client, BullMQ or the configuration's schema (bench/cli.ts holds them to 4x a bare start).
@@ -93,7 +94,7 @@ async function main(argv: string[]): Promise<void> {
       return;
     default: {
       const near = closestWord(command, commands);
-      process.stderr.write(`Unknown command "${command.slice(0, 60)}".${near ? ` Did you mean "${near}"?` : ''}\n\n${usage}\n`);
+      process.stderr.write(`Unknown command "${visible(command.slice(0, 60))}".${near ? ` Did you mean "${near}"?` : ''}\n\n${usage}\n`);
       process.exitCode = 2;
     }
   }
@@ -110,7 +111,8 @@ const selfExplained = new Set(['config', 'redis-unavailable']);
 function exitOn(err: unknown): never {
   const safe = toUserError(err);
   if (safe.code === 'input' || safe.code === 'file') {
-    process.stderr.write(`platform-medic: ${safe.safeMessage}\n`);
+    // It may quote what was typed (an unknown flag): its control characters escaped, as every answer's are.
+    process.stderr.write(`platform-medic: ${visible(safe.safeMessage)}\n`);
     process.exit(2);
   }
   if (safe.code !== 'internal') process.stderr.write(`${selfExplained.has(safe.code) ? '' : 'platform-medic: '}${safe.safeMessage}\n`);

@@ -1,16 +1,17 @@
+import { visible } from './visible.js';
 import type { Inline, Part, View } from '../core/view.js';
 
-/** Inline text as plain words: code is shown bare, a Slack user as @id. */
+/** Inline text as plain words: code is shown bare, a Slack user as @id; control characters escaped (visible.ts). */
 export function plainText(text: Inline): string {
   return text
     .map((s) => {
-      if (typeof s === 'string') return s;
-      if ('code' in s) return s.code;
-      if ('command' in s) return s.command;
+      if (typeof s === 'string') return visible(s);
+      if ('code' in s) return visible(s.code);
+      if ('command' in s) return visible(s.command);
       if ('strong' in s) return plainText(s.strong);
       if ('soft' in s) return plainText(s.soft);
-      if ('link' in s) return `${s.label} ${s.link}`;
-      return /^[UW][A-Z0-9]+$/.test(s.person) ? `@${s.person}` : s.person;
+      if ('link' in s) return visible(`${s.label} ${s.link}`);
+      return /^[UW][A-Z0-9]+$/.test(s.person) ? `@${s.person}` : visible(s.person);
     })
     .join('');
 }
@@ -28,16 +29,16 @@ const typeThem = (commands: readonly string[]): string => `Type ${commands.map((
 function partText(part: Part, options: TextOptions): string[] {
   switch (part.kind) {
     case 'heading':
-      return [`== ${part.text} ==`];
+      return [`== ${visible(part.text)} ==`];
     case 'text':
-      return part.code === undefined ? [plainText(part.text)] : [plainText(part.text), part.code];
+      return part.code === undefined ? [plainText(part.text)] : [plainText(part.text), visible(part.code)];
     case 'lines':
       return part.lines.map(plainText);
     case 'note':
       return part.notes.map((n) => `  ${plainText(n)}`);
     case 'code':
       // Printed as it is, without fences or indentation, so that it pastes into a shell unchanged.
-      return [part.text];
+      return [visible(part.text)];
     case 'choices':
       return [`  ${(options.choices ?? typeThem)(part.choices.map((c) => c.command))}`];
   }

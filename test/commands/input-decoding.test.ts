@@ -61,4 +61,14 @@ describe('files that are not UTF-8: read as the person meant them, and said so (
     const words = Buffer.from(Array.from({ length: 512 }, (_, i) => (i % 2 ? 0 : 1 + (i % 7))));
     expect(matchFile(words)).toMatchObject({ code: 2, err: 'platform-medic match: binary input: not text\n' });
   });
+
+  it('repeats back an unknown command or flag with its control characters escaped, never raw to the terminal', () => {
+    const run = (...args: string[]) => spawnSync(process.execPath, medicArgs(...args), { encoding: 'utf8', timeout: 60_000, env: { PATH: process.env.PATH ?? '', PLATFORM_MEDIC_CONFIG: '' } });
+    const command = run('frob\u001b]0;owned\u0007');
+    expect(command.status).toBe(2);
+    expect(command.stderr.split('\n')[0]).toBe('Unknown command "frob\\x1b]0;owned\\x07".');
+    const flag = run('match', '--js\u001b[2Jon');
+    expect(flag.status).toBe(2);
+    expect(flag.stderr).toMatch(/^platform-medic: match: unknown flag --js\\x1b\[2Jon/);
+  });
 });

@@ -59,4 +59,21 @@ describe('input that is not plain UTF-8 text, in Slack', () => {
     const answer = await share('F0BROKEN', 'broken.log', log);
     expect(blocksText(answer.blocks)).toContain('📎 broken.log: 3 bytes of the input are not UTF-8 and could not be read; they were left out');
   });
+
+  /** Control characters that must never reach an answer raw (tab and newline aside), and the marks that turn text around. */
+  // eslint-disable-next-line no-control-regex -- finding control characters is the point
+  const raw = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/;
+
+  it.each([
+    ['an unknown command', 'frob\u0000nicate\u001b[31m', 'Unknown command `frob\\x00nicate\\x1b[31m`'],
+    ['an unknown entry to explain', 'explain build\u0000logs', 'build\\x00logs'],
+    ['a cluster that is not configured', 'doctor prod\u0007\u202euction', 'prod\\x07\\u202euction'],
+  ])('repeats back %s with its control characters escaped where they show, never raw', async (_what, text, shown) => {
+    const res = await stack.slash(text, person);
+    expect(res.status).toBe(200);
+    const answer = res.json as { text?: string; blocks?: unknown };
+    const words = `${answer.text ?? ''}\n${blocksText(answer.blocks)}`;
+    expect(words).not.toMatch(raw);
+    expect(words).toContain(shown);
+  });
 });

@@ -1,4 +1,5 @@
 import type { Inline, Part, View } from '../../core/view.js';
+import { visible } from '../visible.js';
 import { button, clip, context, esc, fitLines, header, limits, section, who, type Block } from './kit.js';
 
 /** A code span Slack cannot close early: backticks inside become quotes. */
@@ -15,7 +16,7 @@ export function mrkdwn(text: Inline): string {
     .map((s) => {
       if (typeof s === 'string') return esc(s);
       if ('code' in s) return codeSpan(s.code);
-      if ('command' in s) return `\`${s.command}\``;
+      if ('command' in s) return `\`${visible(s.command)}\``;
       if ('strong' in s) return `*${mrkdwn(s.strong)}*`;
       if ('soft' in s) return `_${mrkdwn(s.soft)}_`;
       if ('link' in s) return `<${esc(s.link)}|${esc(s.label).replace(/\|/g, '/')}>`;

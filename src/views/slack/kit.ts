@@ -1,4 +1,5 @@
 import type { types } from '@slack/bolt';
+import { visible } from '../visible.js';
 
 /** A Block Kit block as Slack accepts it. */
 export type Block = types.KnownBlock;
@@ -30,9 +31,9 @@ export function fitLines(lines: readonly string[], max: number = limits.sectionT
   return out.join('\n');
 }
 
-/** Escapes text for mrkdwn, so names and pasted text cannot form links or mentions. */
+/** Escapes text for mrkdwn, so names and pasted text cannot form links or mentions, nor hold a raw control character. */
 export function esc(text: string): string {
-  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+  return visible(text).replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 }
 
 export function section(text: string): Block {
@@ -44,7 +45,7 @@ export function context(...texts: string[]): Block {
 }
 
 export function header(text: string): Block {
-  return { type: 'header', text: { type: 'plain_text', text: clip(text, limits.headerText), emoji: true } };
+  return { type: 'header', text: { type: 'plain_text', text: clip(visible(text), limits.headerText), emoji: true } };
 }
 
 /** A modal that only says `text`: the answer to a form or shortcut the bot cannot take. */
