@@ -168,6 +168,13 @@ describe('the subject of a generic remedy (issue 13 item 2)', () => {
     }
   });
 
+  it("does not move the platform's database to another image source for a pull of some other image of the same registry", () => {
+    const other = match('A Job or initContainer sits in ImagePullBackOff. kubectl describe says:\nrpc error: code = NotFound desc = failed to pull and unpack image\n"docker.io/bitnami/redis:7.0.4": failed to resolve image\nand the workflow log says manifest unknown for the bitnami/redis:7.0.4 reference.');
+    expect(other.verdict === 'match' && other.matches[0]!.id).not.toBe('database-image-pull');
+    const database = match('Pod postgresql-postgresql-0 stuck: Failed to pull image "docker.io/bitnami/postgresql:11.3.0-debian-9-r28": manifest unknown');
+    expect(database.verdict === 'match' && database.matches[0]!.id).toBe('database-image-pull');
+  });
+
   it('reads a build pipeline\'s image tag, and not a time, a port, a digest or a release', () => {
     for (const built of ['image "acme/web:5f95d187-12-418"', 'acme/web:7f3e2a1c-412 pulled', 'web:6f2a91c-118']) expect(hasBuiltTag(built), built).toBe(true);
     for (const other of ['at 17:08:30-5', 'host:8083-1', 'web@sha256:5f95d187aa0e2b6c5f95d187aa0e2b6c5f95d187aa0e2b6c5f95d187aa0e2b6c', 'web:v2.1.0', 'web:0.0.1-snapshot', 'ts:1726041902-113', 'web:5f95d187-12-418-rc1', 'web:5f95d187']) {

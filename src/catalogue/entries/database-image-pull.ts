@@ -7,6 +7,9 @@ export const databaseImagePull: CatalogueEntry = {
   title: "Database pod crash-loops with 'Failed to pull image'",
   symptom: "The database pod crash-loops with 'Failed to pull image'; pods that depend on it crash-loop too.",
   cause: 'The source of the database images is unavailable.',
+  // The remedy moves the platform's database to another image source: a pull of some other image from the same
+  // registry (a runbook's `bitnami/<image>`) is not its subject, nor is any paste that shows no database.
+  subject: { names: ['postgres', 'minideb', 'database', ' db '], platform: true },
   signatures: {
     errors: [
       'Failed to pull image "docker.io/bitnami/postgresql',
