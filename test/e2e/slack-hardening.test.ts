@@ -262,7 +262,7 @@ describe('requests Slack did not send as they are: future timestamps, bodies tha
     const long = await answer(`fix ${'a'.repeat(10_000)}`);
     expect(long).toMatchObject({ response_type: 'ephemeral', text: `There is no remedy \`${'a'.repeat(60)}\`.` });
     const nul = await answer('fix build-logs\u0000');
-    expect(nul).toMatchObject({ response_type: 'ephemeral', text: 'There is no remedy `build-logs\u0000`. Closest: build-logs.' });
+    expect(nul).toMatchObject({ response_type: 'ephemeral', text: 'There is no remedy `build-logs\\x00`. Closest: build-logs.' }); // the NUL shown escaped, never raw
     for (const blank of ['   ', '\t \n', '\u00a0\u2003']) expect(blocksText((await answer(blank)).blocks), JSON.stringify(blank)).toContain('/platform fix <id> [cluster]');
   });
 
