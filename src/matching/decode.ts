@@ -1,3 +1,4 @@
+import { isUtf8 } from 'node:buffer';
 import { looksBinary } from './binary.js';
 
 /** How bytes were read as text. */
@@ -98,6 +99,8 @@ export function decodeText(bytes: Uint8Array): Decoded {
   const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const start = bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? 3 : 0;
   const body = buffer.subarray(start);
+  // Most input is UTF-8: Node's own check is native and fast on a 10 MB log; only the rest is counted byte by byte.
+  if (isUtf8(body)) return { text: body.toString('utf8'), encoding: 'utf-8', unreadable: 0 };
   const { invalid, multibyte } = utf8Check(body);
   if (invalid === 0) return { text: body.toString('utf8'), encoding: 'utf-8', unreadable: 0 };
   // Latin-1 text has single high bytes and no UTF-8 (or a rare pair that happens to be): a fifth of the
