@@ -30,7 +30,7 @@ export function match(text: string, entries: readonly CatalogueEntry[] = catalog
   const scored = score(text, lines, compiled, hits, facts);
   const ranked = scored
     .filter((s) => s.confidence >= THRESHOLD)
-    .sort((a, b) => b.confidence - a.confidence || b.evidence.length - a.evidence.length || firstLine(a) - firstLine(b) || a.entry - b.entry);
+    .sort((a, b) => b.confidence - a.confidence || b.evidence.length - a.evidence.length || wordsShared(b) - wordsShared(a) || firstLine(a) - firstLine(b) || a.entry - b.entry);
   const decision = decide(text, scored, ranked, entries);
   // The table was fitted for the catalogue's entries; another set of entries is shown its raw scores.
   const calibration = options.calibration ?? (entries === catalogue ? calibrationTable : uncalibrated);
@@ -52,6 +52,15 @@ export function match(text: string, entries: readonly CatalogueEntry[] = catalog
   // ranked below it is never shown as more likely than the entry whose fix is proposed.
   const proposed = matches[0]!.confidence;
   return { verdict: 'match', matches: matches.map((m, i) => (i > 0 && m.confidence > proposed ? { ...m, confidence: proposed } : m)), table: tableName };
+}
+
+/**
+ * The most words a sentence shares with one of the entry's descriptions: of two descriptions a sentence covers
+ * whole, the longer says more of it ("the CPU usage graph is empty but memory usage is fine" is the empty CPU
+ * graphs' longer description before a missing dashboard's "graphs not showing").
+ */
+function wordsShared(s: Scored): number {
+  return s.evidence.reduce((m, e) => Math.max(m, e.shared ?? 0), 0);
 }
 
 function firstLine(s: Scored): number {

@@ -63,6 +63,8 @@ export interface Found {
   readonly downstream?: boolean;
   /** One of the entry's exact machine errors (an `errors` text or a strong table row), not a description. */
   readonly exact?: boolean;
+  /** For a sentence compared as a bag of words: how many of the entry's text's words it has. */
+  readonly shared?: number;
 }
 
 /** An entry's score: its confidence, its evidence, and how close it came if it has none. */
@@ -132,7 +134,7 @@ export function score(text: string, lines: number, compiled: CompiledCatalogue, 
       found.push({ line: h.line, start: h.start, signature: ref.signature, literal: ref.literal, tier: strong ? 'error' : 'weak', exact: ref.kind === KIND_ERROR });
     }
     const bag = bags[entry];
-    if (bag) found.push({ line: bag.line, start: bag.start, signature: bag.text, literal: normaliseLiteral(bag.text), tier: 'bag' });
+    if (bag) found.push({ line: bag.line, start: bag.start, signature: bag.text, literal: normaliseLiteral(bag.text), tier: 'bag', shared: bag.shared });
     return found;
   });
   const specific = keepMostSpecific(raw);

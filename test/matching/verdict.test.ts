@@ -184,6 +184,12 @@ describe('the subject of a generic remedy (issue 13 item 2)', () => {
     expect(hasBuiltTag(':abcdef0'.repeat(100_000))).toBe(false);
   });
 
+  it('does not propose the missing dashboards for an empty CPU graph beside a memory graph that shows: the longer description it covers is asked about with it', () => {
+    const r = match('On App Details the CPU Usage graph is empty ("No data") but Memory Usage shows fine for the same pods. Same for every app in the cluster.');
+    expect(r.verdict).toBe('ask');
+    expect(r.matches.map((m) => m.id)).toEqual(['dashboards-missing', 'cpu-graphs-empty']);
+  });
+
   it('a short description that names nothing gets no fix, and the entry is named as nearest', () => {
     const r = match('Grafana dashboard is missing.');
     expect(r.verdict).toBe('no-match');
