@@ -184,6 +184,26 @@ describe('the subject of a generic remedy (issue 13 item 2)', () => {
     expect(hasBuiltTag(':abcdef0'.repeat(100_000))).toBe(false);
   });
 
+  it("does not propose reloading the platform's SSO for another dex, run and configured by its owner", () => {
+    const scheme = 'failed to initialize server: server: Failed to open connector google: failed to get provider: Get /.well-known/openid-configuration: unsupported protocol scheme ""';
+    const own = match(`Trying to set up authentication to Google running dex on Kubernetes. Getting this error when starting the dex service:\n${scheme}`);
+    expect([own.verdict, own.matches[0]?.id]).toEqual(['ask', 'sso-login']);
+    const platform = match(`SSO login fails since we saved the Google config; the orchestrator logs say:\n${scheme}`);
+    expect(platform.verdict === 'match' && platform.matches[0]!.id).toBe('sso-login');
+  });
+
+  it("does not offer the platform's admin password for another product's initial password", () => {
+    expect(match('I can use the argo-cd helm and log in with the initial password, but with yours it rejects the password.').verdict).toBe('no-match');
+    const dashboard = match("fresh install done, the dashboard is up — what's the initial password? tried admin/admin");
+    expect(dashboard.verdict === 'match' && dashboard.matches[0]!.id).toBe('admin-password');
+  });
+
+  it("does not edit the platform's CPU queries for another dashboard's CPU panel", () => {
+    expect(match("- CPU Usage doesn't work, and if 'fixed' it just shows an incrementally increasing line\n- the manifests in prometheus-operator/contrib/kube-prometheus are synced with the jsonnet here").verdict).toBe('no-match');
+    const platform = match('cpu graphs blank, memory graphs ok. started after node upgrade. any fix?');
+    expect(platform.verdict === 'match' && platform.matches[0]!.id).toBe('cpu-graphs-empty');
+  });
+
   it('does not propose the missing dashboards for an empty CPU graph beside a memory graph that shows: the longer description it covers is asked about with it', () => {
     const r = match('On App Details the CPU Usage graph is empty ("No data") but Memory Usage shows fine for the same pods. Same for every app in the cluster.');
     expect(r.verdict).toBe('ask');

@@ -8,6 +8,9 @@ export const adminPassword: CatalogueEntry = {
   title: 'Admin login: read the admin password',
   symptom: 'Someone needs the admin password of the dashboard (user admin).',
   cause: 'The password is kept, base64-encoded, in the platform secret: ADMIN_PASSWORD from v0.6.9, ACD_PASSWORD before.',
+  // The platform dashboard's admin login: another product's initial password (another Argo CD chart, a panel's
+  // admin) is not read from the platform secret.
+  subject: { names: ['dashboard', 'admin'], platform: true },
   signatures: {
     errors: [],
     phrases: [

@@ -7,6 +7,9 @@ export const cpuGraphsEmpty: CatalogueEntry = {
   title: 'CPU graphs empty while memory graphs show',
   symptom: 'The CPU graphs are empty while the memory graphs show data.',
   cause: "The CPU graph queries filter on image!=''.",
+  // The platform's CPU graphs (App Details, its dashboard's panels and their query): another dashboard's "CPU usage"
+  // panel (a monitoring mixin's) is not fixed by editing the platform's queries.
+  subject: { names: ['cpu graph', 'cpu metrics', 'cpu panel', 'grafana', 'container_cpu_usage_seconds_total', 'image!='], platform: true },
   signatures: {
     errors: ["image!=''", 'image!=""'],
     phrases: ['cpu graphs empty', 'cpu graphs blank', 'cpu graph is empty', 'cpu usage not showing', 'memory graphs show but cpu', 'no cpu metrics on app details', 'cpu metrics are not showing but memory metrics are visible'],

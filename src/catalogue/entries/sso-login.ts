@@ -11,6 +11,9 @@ export const ssoLogin: CatalogueEntry = {
   title: 'SSO login fails with correct credentials',
   symptom: "SSO login fails with correct credentials ('no token provided' or 'unsupported protocol scheme')",
   cause: 'The SSO configuration was saved but not loaded by the main platform pod.',
+  // The platform's single sign-on: its dex (argocd-dex-server), the main pod that loads the configuration, its login
+  // service. Another dex, run and configured by its owner, writes the same Go errors ('unsupported protocol scheme').
+  subject: { names: ['argocd-dex-server', 'orchestrator', 'api/dex', 'login services', 'sso configuration'], platform: true },
   signatures: {
     errors: [
       'no token provided',
