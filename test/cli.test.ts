@@ -97,6 +97,17 @@ describe('platform-medic match and explain', spawning, () => {
     expect(text.stdout).toContain('line 1:');
   });
 
+  it("says no match when the person asks for another way than the guide's remedy, naming the entry and the line", () => {
+    const paste = "I don't want to use --kubelet-insecure-tls in production.\nmetrics-server: x509: cannot validate certificate for 10.0.0.5 because it doesn't contain any IP SANs";
+    const json = spawnSync(process.execPath, ['--import', 'tsx', 'src/cli.ts', 'match', '--json'], { input: paste, encoding: 'utf8' });
+    expect(json.status).toBe(1);
+    const answer = JSON.parse(json.stdout);
+    expect(answer).toMatchObject({ verdict: 'no-match', note: 'declined', matches: [], tried: { id: 'metrics-server-tls' } });
+    expect(answer.tried.evidence[0]).toEqual({ line: 1, text: "I don't want to use --kubelet-insecure-tls in production." });
+    const text = spawnSync(process.execPath, ['--import', 'tsx', 'src/cli.ts', 'match'], { input: paste, encoding: 'utf8' });
+    expect(text.stdout).toContain("no match (declined): you ask for another way than the guide's remedy for metrics-server-tls (guide 7.15); the guide has no other, no fix proposed");
+  });
+
   it('--json names the entry tried and the lines that show it, as the text does, secrets redacted', () => {
     const paste = 'metrics-server: x509: cannot validate certificate for 10.0.0.5 because it doesn\'t contain any IP SANs\nargs:\n- --kubelet-insecure-tls --token=abcd1234abcd1234abcd1234';
     const json = spawnSync(process.execPath, ['--import', 'tsx', 'src/cli.ts', 'match', '--json'], { input: paste, encoding: 'utf8' });

@@ -96,6 +96,11 @@ export interface Signatures {
    */
   readonly unapplied?: readonly string[];
   /**
+   * Words with which a person asks for another way than the entry's fix ("without disabling TLS verification"
+   * for a fix that disables it): the guide has no other, so the fix is not proposed (see matching/applied.ts).
+   */
+  readonly declines?: readonly string[];
+  /**
    * Marks of the entry's cause, when its symptoms have many causes: without one of these anywhere in the
    * paste, the symptoms alone are not this entry (an ImagePullBackOff with no refusal of credentials in
    * sight is a tag, a network or a rate limit as often as a private registry).

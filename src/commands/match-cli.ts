@@ -35,16 +35,19 @@ export function matchJson(result: MatchResult, input?: string): string {
     ...(input ? { input } : {}),
     ...(result.verdict === 'ask' ? { why: result.why } : {}),
     ...(result.verdict === 'no-match' ? { nearest: result.nearest, ...(result.note ? { note: result.note } : {}) } : {}),
-    ...(result.verdict === 'no-match' && result.note === 'applied' ? { tried: candidateJson(result.tried) } : {}),
+    ...(result.verdict === 'no-match' && 'tried' in result ? { tried: candidateJson(result.tried) } : {}),
     matches: result.matches.map(candidateJson),
   });
 }
 
 function matchText(result: MatchResult): string {
   // Binary input never gets here: readInput refuses it (exit 2), as every command that reads input does.
-  if (result.verdict === 'no-match' && result.note === 'applied') {
+  if (result.verdict === 'no-match' && 'tried' in result) {
     const { tried } = result;
-    return [`no match (applied): the guide's remedy for ${tried.id} (guide ${tried.ref}) appears to be applied already and the error persists; the guide has nothing further, no fix proposed`, ...tried.evidence.map((e) => `  line ${e.line}: ${redact(e.text)}`), ...(result.nearest.length > 1 ? [`nearest entries (explain only): ${result.nearest.join(', ')}`] : [])].join('\n');
+    const why = result.note === 'declined'
+      ? `no match (declined): you ask for another way than the guide's remedy for ${tried.id} (guide ${tried.ref}); the guide has no other, no fix proposed`
+      : `no match (applied): the guide's remedy for ${tried.id} (guide ${tried.ref}) appears to be applied already and the error persists; the guide has nothing further, no fix proposed`;
+    return [why, ...tried.evidence.map((e) => `  line ${e.line}: ${redact(e.text)}`), ...(result.nearest.length > 1 ? [`nearest entries (explain only): ${result.nearest.join(', ')}`] : [])].join('\n');
   }
   if (result.verdict === 'no-match') return `no match: no catalogued remedy for this${result.nearest.length ? `\nnearest entries (explain only): ${result.nearest.join(', ')}` : ''}`;
   const first = result.verdict !== 'ask' ? undefined : `ask (${result.why}): no fix proposed; choose one of these`;

@@ -1,5 +1,5 @@
 import { findEntry } from '../catalogue/index.js';
-import type { AskReason, Candidate, MatchResult } from '../matching/index.js';
+import type { AskReason, Candidate, MatchResult, TriedNote } from '../matching/index.js';
 import { redact } from '../redact.js';
 import { fixCommand, needsLine } from './fix-hint.js';
 import { code, joined, lines, note, para, strong, t, type Choice, type Inline, type Part, type View } from './view.js';
@@ -63,7 +63,7 @@ const withAfter = (parts: Part[], shown: Shown): Part[] => (shown.after && shown
  * `shown` adds the cluster's evidence (src/core/paste-view.ts); without it, the text's answer alone.
  */
 export function matchView(result: MatchResult, shown: Shown = textOnly): View {
-  if (result.verdict === 'no-match' && result.note === 'applied') return triedView(result.tried, result.nearest.slice(1), shown);
+  if (result.verdict === 'no-match' && 'tried' in result) return triedView(result.tried, result.note, result.nearest.slice(1), shown);
   if (result.verdict === 'no-match') {
     const why = result.note === 'binary' ? 'This looks like binary data, not text I can read.' : 'No catalogued remedy matches this.';
     const parts: Part[] = [para(t`🤷 ${why} I am not proposing a fix.`)];
@@ -119,15 +119,23 @@ const askWhy: Record<AskReason, string> = {
  * fix (proposing the same remedy again would be one that has already failed); the entry can be explained
  * and the doctor run to see what the cluster shows.
  */
-function triedView(tried: Candidate, others: readonly string[], shown: Shown): View {
+/** Why the guide has nothing further for a remedy the paste shows applied already, or asks to avoid (`declined`). */
+export function triedSentence(note: TriedNote, id: string): Inline {
+  return note === 'declined'
+    ? t`You ask for another way than the guide's remedy for ${code(id)}; the guide has no other for it.`
+    : t`The guide's remedy for ${code(id)} appears to be applied already and the error persists; the guide has nothing further for it.`;
+}
+
+function triedView(tried: Candidate, why: TriedNote, others: readonly string[], shown: Shown): View {
   const parts: Part[] = [
     ...(shown.before ?? []),
-    para(t`🤷 The guide's remedy for ${code(tried.id)} (${tried.title}, guide ${tried.ref}) appears to be applied already and the error persists; the guide has nothing further for it. I am not proposing it again: explain it, or run the doctor to see what the cluster shows.`),
+    para(t`🤷 ${triedSentence(why, tried.id)} (${tried.title}, guide ${tried.ref}.) I am not proposing it${why === 'declined' ? '' : ' again'}: explain it, or run the doctor to see what the cluster shows.`),
     lines([t`${strong('What shows it')}`, ...evidenceLines(tried, shown)]),
     { kind: 'choices', id: 'match-tried', choices: [explainChoice(tried.id, `Explain ${tried.id}`), ...others.map((id) => explainChoice(id, `Explain ${id}`))] },
   ];
   if (others.length > 0) parts.splice(parts.length - 1, 0, note(t`Other nearest entries, to read about: ${joined(others.map((id) => [code(id)]), ', ')}`));
-  return { summary: t`The guide's remedy for ${tried.id} appears to be applied already; no further remedy`, parts: withAfter(parts, shown) };
+  const summary = why === 'declined' ? t`You ask for another way than the guide's remedy for ${tried.id}; the guide has no other` : t`The guide's remedy for ${tried.id} appears to be applied already; no further remedy`;
+  return { summary, parts: withAfter(parts, shown) };
 }
 
 /**

@@ -3,7 +3,7 @@ import type { Candidate } from '../matching/index.js';
 import { redact } from '../redact.js';
 import { unknownWhy } from './doctor.js';
 import { fixCommand, needsLine } from './fix-hint.js';
-import { askView, likely, matchView, pct, topView, type Shown } from './match.js';
+import { askView, likely, matchView, pct, topView, triedSentence, type Shown } from './match.js';
 import type { PasteAnswer, Seen, Weighed } from './reconcile.js';
 import { code, joined, para, strong, t, ticked, type Inline, type View } from './view.js';
 
@@ -49,7 +49,7 @@ const seenBy = (order: readonly Weighed[], cluster: string, notPushed: string | 
  */
 export function pasteView(answer: PasteAnswer): View {
   const { result } = answer;
-  if (answer.kind === 'text' || (result.verdict === 'no-match' && result.note !== 'applied')) return matchView(result);
+  if (answer.kind === 'text' || (result.verdict === 'no-match' && !('tried' in result))) return matchView(result);
   const planOn = answer.named && answer.cluster ? { planOn: answer.cluster } : {};
   if (answer.kind === 'pending') {
     // A remedy tried already is the one symptom checked (a no-match has no matches of its own).
@@ -105,7 +105,7 @@ export function evidenceView(answer: PasteAnswer): View | undefined {
           : outcome === 'unchanged'
             ? t`The cluster could not tell; the answer from the text stands.`
             : outcome === 'tried'
-              ? t`The guide's remedy for ${code(top.id)} appears to be applied already; the guide has nothing further, so no fix is proposed.`
+              ? t`${triedSentence(answer.result.verdict === 'no-match' && 'tried' in answer.result ? answer.result.note : 'applied', top.id)} No fix is proposed.`
               : t`The cluster does not settle it: pick the one that fits.`;
   const summary = t`Evidence from ${cluster}: ${proposed ?? 'no fix proposed'}`;
   return { summary, parts: [{ kind: 'lines', lines: [t`🩺 ${strong('In')} ${code(cluster)}:`, ...lines] }, para(verdict), ...(needs ? [para(needs)] : [])] };

@@ -88,7 +88,7 @@ function lowered(weighed: readonly Weighed[]): Weighed[] {
  * proposed again whatever the cluster shows; what the cluster shows of its symptom is still shown.
  */
 export function reconcile(result: MatchResult, evidence: ClusterEvidence, named = false): PasteAnswer {
-  if (result.verdict === 'no-match' && result.note !== 'applied') return { kind: 'text', result };
+  if (result.verdict === 'no-match' && !('tried' in result)) return { kind: 'text', result };
   if (!evidence.ok) return { kind: 'unavailable', result, why: evidence.why, ...(evidence.cluster ? { cluster: evidence.cluster, named } : {}) };
   const base = { kind: 'checked', result, cluster: evidence.cluster, named } as const;
   if (result.verdict === 'no-match') return { ...base, outcome: 'tried', order: [{ candidate: result.tried, seen: seenOf(evidence.findings, result.tried.id) }] };
@@ -107,6 +107,6 @@ export function reconcile(result: MatchResult, evidence: ClusterEvidence, named 
 
 /** The entries a paste's answer asks the cluster about: its candidates, or the remedy it shows applied already (none for another no-match). */
 export function entriesToCheck(result: MatchResult): string[] {
-  if (result.verdict === 'no-match') return result.note === 'applied' ? [result.tried.id] : [];
+  if (result.verdict === 'no-match') return 'tried' in result ? [result.tried.id] : [];
   return result.matches.map((m) => m.id);
 }

@@ -50,6 +50,21 @@ export function alreadyApplied(text: string, entry: CatalogueEntry): Applied | u
 }
 
 /**
+ * Where the paste asks for another way than the entry's fix (one of its `declines` texts): the first line that
+ * says so; undefined when none does. Proposing the fix the person asks to avoid would not answer them.
+ */
+export function declinedFix(text: string, entry: CatalogueEntry): Applied | undefined {
+  const declines = entry.signatures.declines;
+  if (!declines || declines.length === 0 || text.length > ACCOUNT_CHARS) return undefined;
+  const lower = text.replace(patterns.invisible, '').toLowerCase();
+  for (const literal of declines) {
+    const at = lower.indexOf(literal.toLowerCase());
+    if (at >= 0) return { line: lineNumber(lower, at), literal };
+  }
+  return undefined;
+}
+
+/**
  * Where a mention of the applied text shows the fix in place (-1 when none does): not followed by a default
  * value (one of `defaults`), and either a configuration line of its own or, in a sentence, with words that it
  * persists and none that it is asked about or not made.

@@ -13,7 +13,7 @@ import type { Applied } from './applied.js';
 import { answerTable, probability, uncalibrated, type Calibration, type CalibrationPoint } from './calibration.js';
 import { calibrationTable } from './calibration-table.js';
 
-export type { AskReason, Candidate, Evidence, MatchResult } from './types.js';
+export type { AskReason, Candidate, Evidence, MatchResult, TriedNote } from './types.js';
 export { THRESHOLD } from './score.js';
 
 /**
@@ -39,7 +39,7 @@ export function match(text: string, entries: readonly CatalogueEntry[] = catalog
     if (!decision.tried) return { verdict: 'no-match', matches: [], nearest: near };
     const triedEntry = entries[decision.tried.entry]!;
     const tried = candidate(decision.tried, triedEntry, text, calibration[answerTable(triedEntry, decision.platformNamed === true)], decision.applied);
-    return { verdict: 'no-match', matches: [], nearest: [tried.id, ...near.filter((id) => id !== tried.id)].slice(0, MAX_MATCHES), note: 'applied', tried };
+    return { verdict: 'no-match', matches: [], nearest: [tried.id, ...near.filter((id) => id !== tried.id)].slice(0, MAX_MATCHES), note: decision.declined ? 'declined' : 'applied', tried };
   }
   // One answer reads one table, the first entry's (for a platform remedy, the one for pastes that name the
   // platform or the one for those that do not): it is that entry's probability, and the alternatives

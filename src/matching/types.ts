@@ -31,15 +31,22 @@ export type AskReason = 'close' | 'gentler' | 'subject';
  * `match`: one entry clearly, its fix is proposed (alternatives after it). `ask`: two or three plausible
  * entries, or one with a doubt (`why`), shown for the person to choose; no fix is proposed. In both,
  * `matches` are at most 3, in the order shown. `no-match`: an abstention with the entries worth
- * explaining (never a fix); `note` says why when the reason is not the text itself: 'binary', or 'applied'
+ * explaining (never a fix); `note` says why when the reason is not the text itself: 'binary', 'applied'
  * (the paste shows the guide's remedy for `tried` already in place and the error persisting: the guide has
- * nothing further, and proposing the same remedy again would be one that has already failed).
+ * nothing further, and proposing the same remedy again would be one that has already failed), or 'declined'
+ * (the person asks for another way than that remedy, and the guide has none).
  */
 export type MatchResult =
   | { readonly verdict: 'match'; readonly matches: readonly Candidate[]; readonly table: keyof Calibration }
   | { readonly verdict: 'ask'; readonly matches: readonly Candidate[]; readonly why: AskReason; readonly table: keyof Calibration }
   | { readonly verdict: 'no-match'; readonly matches: readonly []; readonly nearest: readonly string[]; readonly note?: 'binary' }
-  | { readonly verdict: 'no-match'; readonly matches: readonly []; readonly nearest: readonly string[]; readonly note: 'applied'; readonly tried: Candidate };
+  | { readonly verdict: 'no-match'; readonly matches: readonly []; readonly nearest: readonly string[]; readonly note: TriedNote; readonly tried: Candidate };
+
+/**
+ * Why a `no-match` names the entry whose remedy it does not propose: the paste shows that remedy in place with the error
+ * persisting ('applied'), or asks for another way than it ('declined'); either way the guide has nothing further.
+ */
+export type TriedNote = 'applied' | 'declined';
 
 /**
  * The calibration of the confidence shown, one table per kind of answer. A remedy for any product (an

@@ -1,6 +1,6 @@
 import type { CatalogueEntry } from '../catalogue/model.js';
 import { THRESHOLD, type Scored } from './score.js';
-import { alreadyApplied, type Applied } from './applied.js';
+import { alreadyApplied, declinedFix, type Applied } from './applied.js';
 import { isRegistry } from './products.js';
 import { readSubject, type Subject } from './subject.js';
 import type { AskReason } from './types.js';
@@ -27,7 +27,7 @@ export const MAX_MATCHES = 3;
 export type Decision = (
   | { readonly verdict: 'match'; readonly order: readonly Scored[] }
   | { readonly verdict: 'ask'; readonly order: readonly Scored[]; readonly why: AskReason }
-  | { readonly verdict: 'no-match'; readonly tried?: Scored; readonly applied?: Applied }
+  | { readonly verdict: 'no-match'; readonly tried?: Scored; readonly applied?: Applied; readonly declined?: boolean }
 ) & {
   /** Whether the paste names the platform (subject.ts): the confidence of a platform remedy is read from its own table for each case. */
   readonly platformNamed?: boolean;
@@ -94,6 +94,9 @@ function decideFor(subject: Subject, text: string, scored: readonly Scored[], ra
   // The guide's remedy shown in place with the error persisting: the guide has nothing further for it.
   const applied = alreadyApplied(text, topEntry);
   if (applied) return { verdict: 'no-match', tried: top, applied };
+  // The person asks for another way than the guide's remedy: the guide has no other.
+  const declined = declinedFix(text, topEntry);
+  if (declined) return { verdict: 'no-match', tried: top, applied: declined, declined: true };
   const byId = new Map(entries.map((e, i) => [e.id, i]));
   // Only when the message the gentler entries share is all the paste shows ("reset the password" says which).
   const onlyShared = top.evidence.every((f) => topEntry.gentler?.forTexts.includes(f.literal));

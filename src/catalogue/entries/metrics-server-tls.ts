@@ -79,6 +79,24 @@ export const metricsServerTls: CatalogueEntry = {
       'Metrics not available for pod',
     ],
     applied: ['--kubelet-insecure-tls', 'kubelet-insecure-tls: true', 'kubelet-insecure-tls=true'],
+    // The remedy skips the kubelets' certificate check; people who want them verified ask for the other way (signed
+    // serving certificates, the kubelet's CA), which the guide does not give. Source: kubernetes-sigs/metrics-server
+    // issues asking how to configure it "without disabling TLS verification" (real-paste corpus, tune part).
+    declines: [
+      'without disabling tls verification',
+      'without disabling tls verify',
+      'without disabling certificate verification',
+      'without skipping tls verification',
+      'without --kubelet-insecure-tls',
+      'without kubelet-insecure-tls',
+      'without using --kubelet-insecure-tls',
+      'without using kubelet-insecure-tls',
+      'without the --kubelet-insecure-tls',
+      'instead of --kubelet-insecure-tls',
+      'instead of using --kubelet-insecure-tls',
+      'not want to use --kubelet-insecure-tls',
+      "don't want to use --kubelet-insecure-tls",
+    ],
   },
   detector: {
     kind: 'missingArgument',
