@@ -521,6 +521,12 @@ describe('knowledge added in the sixth session (the tune part of the real pastes
     expect(match('Error syncing load balancer: failed to ensure load balancer: could not find any suitable subnets for creating the ELB').verdict).toBe('no-match');
   });
 
+  it('does not propose clearing cookies for a login loop the person ties to a wrong password', () => {
+    expect(match("I believe I'm getting caught in a redirect loop when my password is incorrect: redirected back to the app and immediately back to the login page, with no error message.").verdict).toBe('no-match');
+    const right = match('With the correct password I am redirected back to the login page, every time.');
+    expect(right.verdict === 'match' && right.matches[0]!.id).toBe('stale-session-cookie');
+  });
+
   it("reads Grafana's failed cookie look-up after an upgrade, and an old cookie still read, as a stale session cookie (7.6)", () => {
     const log = 'Since the upgrade the browser still sends its old grafana_session cookie and the sign-in fails.\nt=2024-05-28T06:15:15Z lvl=eror msg="Failed to look up user based on cookie" logger=context error="user token not found"';
     expect(match(log).matches[0]?.id).toBe('stale-session-cookie');

@@ -68,7 +68,9 @@ export const staleSessionCookie: CatalogueEntry = {
     // "… requires N cookies but the max number of cookies is M": its administrator raises the limit).
     // A loop that a base path setting makes (Argo CD's server.basehref) sends the login
     // to the wrong address whatever the cookies hold (tune: argo-helm threads of the sixth round).
-    excludes: ['but the max number of cookies is', 'basehref'],
+    // The guide's symptom is a login that fails although the password is correct: a loop the person ties to a wrong
+    // password is the password's (tune: a sign-in loop "when my password is incorrect", the app showing no error).
+    excludes: ['but the max number of cookies is', 'basehref', 'my password is incorrect', 'my password was incorrect', 'using the wrong password', 'used the wrong password'],
     context: [
       'cookie',
       'cookies',
