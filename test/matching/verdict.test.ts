@@ -521,6 +521,12 @@ describe('knowledge added in the sixth session (the tune part of the real pastes
     expect(match('Error syncing load balancer: failed to ensure load balancer: could not find any suitable subnets for creating the ELB').verdict).toBe('no-match');
   });
 
+  it("does not propose refreshing the chart list for an empty chart group, another list of the Discover page", () => {
+    expect(match('Whenever you land on discover chart page chart group is always showing empty\n1. Go to the chart store').verdict).toBe('no-match');
+    const list = match('Discover is empty: no charts shown after the install');
+    expect(list.verdict === 'match' && list.matches[0]!.id).toBe('discover-no-charts');
+  });
+
   it('does not propose clearing cookies for a login loop the person ties to a wrong password', () => {
     expect(match("I believe I'm getting caught in a redirect loop when my password is incorrect: redirected back to the app and immediately back to the login page, with no error message.").verdict).toBe('no-match');
     const right = match('With the correct password I am redirected back to the login page, every time.');

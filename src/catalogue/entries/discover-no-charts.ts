@@ -39,6 +39,9 @@ export const discoverNoCharts: CatalogueEntry = {
     // docs/FAQs/devtron-troubleshoot.md §7. The remedy is the refresh: charts still missing after it
     // (devtron-labs/devtron#4808, #5517) need something else.
     applied: ['refresh chart', 'refetch chart', 'refresh button', 'refetched the charts', 'refreshed the charts'],
+    // Chart groups, the Discover page's saved sets of charts, are another list than the charts a refresh fills
+    // (tune: devtron-labs/dashboard's "chart group is always showing empty", fixed in the dashboard's code).
+    excludes: ['chart group'],
   },
   detector: {
     kind: 'notObservable',
