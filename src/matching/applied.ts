@@ -16,7 +16,7 @@ const PERSISTS = ['still', 'already', 'no effect', 'did not help', "didn't help"
 const WORKED = ['it works', 'it worked', 'works now', 'working now', 'fixed it', 'that fixed', 'this fixed', 'which fixed', 'solved it', 'resolved it', 'problem solved', 'issue resolved', 'solves the problem', 'solved the problem', 'solves this', 'solved this', 'works around', 'did the trick', 'made it work', 'makes it work'];
 
 /** Pastes longer than this are logs, not a person's account of what they tried. */
-const ACCOUNT_CHARS = 64 * 1024;
+export const ACCOUNT_CHARS = 64 * 1024;
 /** How far back a clause is read for words that the fix is not made, and how many lines a heading is looked for. */
 const CLAUSE_BACK = 80;
 const HEADING_LINES = 12;
@@ -47,6 +47,37 @@ export function alreadyApplied(text: string, entry: CatalogueEntry): Applied | u
     if (at >= 0) return { line: lineNumber(lower, at), literal };
   }
   return undefined;
+}
+
+/**
+ * Where the paste says that the entry's fix worked ("I had to add --kubelet-insecure-tls. It works."): a mention of
+ * one of its `applied` texts, made (not asked about or planned), with words that it worked in its sentence or the
+ * next and none that the error persists. Such a paste is the entry's: it tells its cure. `lower` is the paste in
+ * lower case; undefined when it says no such thing.
+ */
+export function fixWorked(lower: string, entry: CatalogueEntry): Applied | undefined {
+  const applied = entry.signatures.applied;
+  if (!applied || lower.length > ACCOUNT_CHARS) return undefined;
+  for (const literal of applied) {
+    const text = literal.toLowerCase();
+    for (let at = lower.indexOf(text); at >= 0; at = lower.indexOf(text, at + text.length)) {
+      const from = at + text.length;
+      // To the end of the sentence after the mention's: "… add the flag\n\nIt works."
+      const end = sentenceEnd(lower, sentenceEnd(lower, from) + 1);
+      const told = lower.slice(at, end);
+      if (WORKED.some((w) => told.includes(w)) && !PERSISTS.some((p) => told.includes(p)) && !notMade(lower, at, from)) return { line: lineNumber(lower, at), literal };
+    }
+  }
+  return undefined;
+}
+
+/** Where the sentence that `from` is in ends (sentenceEndsAt), past the blank lines and spaces it starts with; at most CLAUSE_BACK × 2 on. */
+function sentenceEnd(lower: string, from: number): number {
+  let i = from;
+  while (i < lower.length && ' \t\r\n'.includes(lower[i]!)) i++;
+  const start = i;
+  while (i < lower.length && i - start < CLAUSE_BACK * 2 && !sentenceEndsAt(lower, i)) i++;
+  return i;
 }
 
 /**

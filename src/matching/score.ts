@@ -5,6 +5,7 @@ import { lineAt } from './lines.js';
 import { Kind, normaliseLiteral, type CompiledCatalogue } from './literals.js';
 import { patterns } from './patterns.js';
 import { bagMatches, isProse, words, type BagMatch } from './prose.js';
+import { ACCOUNT_CHARS, fixWorked } from './applied.js';
 import { readSubject } from './subject.js';
 import { rulesFor } from './table-rules.js';
 import { ruledOutByVersion, statedVersions } from './versions.js';
@@ -100,6 +101,17 @@ function proseLines(text: string): ProseLine[] {
   return out;
 }
 
+/** Where the 1-based `line` of the text starts. */
+function lineOffset(text: string, line: number): number {
+  let at = 0;
+  for (let n = 1; n < line; n++) {
+    const next = text.indexOf('\n', at);
+    if (next < 0) break;
+    at = next + 1;
+  }
+  return at;
+}
+
 function tierScore(tier: Tier, distinct: number, bag: number): number {
   if (distinct === 0) return 0;
   if (tier === 'error') return 0.62 + 0.08 * Math.min(distinct, 3);
@@ -120,6 +132,7 @@ export function score(text: string, lines: number, compiled: CompiledCatalogue, 
     return p;
   };
   const tableFound = tableEvidence(entries, facts);
+  let lower: string | undefined;
 
   const raw = entries.map((_, entry): Found[] => {
     const found: Found[] = tableFound ? [...tableFound[entry]!] : [];
@@ -135,6 +148,9 @@ export function score(text: string, lines: number, compiled: CompiledCatalogue, 
     }
     const bag = bags[entry];
     if (bag) found.push({ line: bag.line, start: bag.start, signature: bag.text, literal: normaliseLiteral(bag.text), tier: 'bag', shared: bag.shared });
+    // The person says the entry's fix worked: as telling as its error (applied.ts).
+    const worked = entries[entry]!.signatures.applied && text.length <= ACCOUNT_CHARS ? fixWorked((lower ??= text.toLowerCase()), entries[entry]!) : undefined;
+    if (worked) found.push({ line: worked.line, start: lineOffset(text, worked.line), signature: worked.literal, literal: normaliseLiteral(worked.literal), tier: 'error' });
     return found;
   });
   const specific = keepMostSpecific(raw);

@@ -71,6 +71,14 @@ describe('what the paste is about', () => {
     expect(plain.verdict === 'match' && plain.matches[0]!.id).toBe('metrics-server-tls');
   });
 
+  it("reads a paste that says the guide's fix worked as that entry's, and not one that only asks about the fix", () => {
+    const told = 'I use docker for windows with kubernetes. I installed metrics-server but kubectl top no says\nerror: metrics not available yet\nI had to edit the metrics-server deployment to add the command\n\n--kubelet-insecure-tls\n\nIt works.';
+    const r = match(told);
+    expect(r.verdict === 'match' && r.matches[0]!.id).toBe('metrics-server-tls');
+    expect(r.matches[0]!.evidence.map((e) => e.text)).toContain('--kubelet-insecure-tls');
+    expect(match('kubectl top no says error: metrics not available yet. Should I add --kubelet-insecure-tls to metrics-server? Would that make it work?').verdict).toBe('no-match');
+  });
+
   it.each([
     ['the selector', 'serviceMonitorSelectorNilUsesHelmValues: false is already set in our values, and app metrics are still absent on the dashboard', 'app-metrics-absent'],
     ['the cookie', 'I cleared the cookies and I still cannot log in with the right password', 'stale-session-cookie'],
