@@ -1,6 +1,7 @@
 import { catalogue } from '../catalogue/index.js';
 import type { CatalogueEntry } from '../catalogue/model.js';
 import { looksBinary } from './binary.js';
+import { lineStart } from './lines.js';
 import { evidenceText } from './evidence.js';
 import { EVIDENCE_CAP } from './hits.js';
 import { readTables } from './kubectl.js';
@@ -81,13 +82,6 @@ function candidate(s: Scored, entry: CatalogueEntry, text: string, calibration: 
   if (applied) evidence.sort((a, b) => a.line - b.line);
   // Shown as a probability of being right (calibration.ts); the raw score only ranks and decides.
   return { id: entry.id, ref: entry.ref, title: entry.title, confidence: probability(s.confidence, calibration), evidence };
-}
-
-/** Where the 1-based `line` of the text starts. */
-function lineStart(text: string, line: number): number {
-  let at = 0;
-  for (let n = 1; n < line; n++) at = text.indexOf('\n', at) + 1;
-  return at;
 }
 
 /** Up to three entries the paste has something to do with, for "explain" (never a fix). */

@@ -9,3 +9,14 @@ export function lineAt(text: string, start: number): string {
   if (end > start && text.charCodeAt(end - 1) === 13) end--;
   return text.slice(start, end);
 }
+
+/** Where the 1-based `line` of the text starts (the text's end when it has fewer lines). */
+export function lineStart(text: string, line: number): number {
+  let at = 0;
+  for (let n = 1; n < line; n++) {
+    const next = text.indexOf('\n', at);
+    if (next < 0) return text.length;
+    at = next + 1;
+  }
+  return at;
+}

@@ -1,7 +1,7 @@
 import type { CatalogueEntry } from '../catalogue/model.js';
 import type { Hits } from './hits.js';
 import type { TableFact } from './kubectl.js';
-import { lineAt } from './lines.js';
+import { lineAt, lineStart } from './lines.js';
 import { Kind, normaliseLiteral, type CompiledCatalogue } from './literals.js';
 import { patterns } from './patterns.js';
 import { bagMatches, isProse, words, type BagMatch } from './prose.js';
@@ -101,17 +101,6 @@ function proseLines(text: string): ProseLine[] {
   return out;
 }
 
-/** Where the 1-based `line` of the text starts. */
-function lineOffset(text: string, line: number): number {
-  let at = 0;
-  for (let n = 1; n < line; n++) {
-    const next = text.indexOf('\n', at);
-    if (next < 0) break;
-    at = next + 1;
-  }
-  return at;
-}
-
 function tierScore(tier: Tier, distinct: number, bag: number): number {
   if (distinct === 0) return 0;
   if (tier === 'error') return 0.62 + 0.08 * Math.min(distinct, 3);
@@ -150,7 +139,7 @@ export function score(text: string, lines: number, compiled: CompiledCatalogue, 
     if (bag) found.push({ line: bag.line, start: bag.start, signature: bag.text, literal: normaliseLiteral(bag.text), tier: 'bag', shared: bag.shared });
     // The person says the entry's fix worked: as telling as its error (applied.ts).
     const worked = entries[entry]!.signatures.applied && text.length <= ACCOUNT_CHARS ? fixWorked((lower ??= text.toLowerCase()), entries[entry]!) : undefined;
-    if (worked) found.push({ line: worked.line, start: lineOffset(text, worked.line), signature: worked.literal, literal: normaliseLiteral(worked.literal), tier: 'error' });
+    if (worked) found.push({ line: worked.line, start: lineStart(text, worked.line), signature: worked.literal, literal: normaliseLiteral(worked.literal), tier: 'error' });
     return found;
   });
   const specific = keepMostSpecific(raw);
