@@ -114,11 +114,6 @@ const askWhy: Record<AskReason, string> = {
   subject: "Nothing here shows that this is about what the remedy changes (the platform, or for a generic remedy the kind of thing it acts on, such as an ingress), so it may be another product's error.",
 };
 
-/**
- * A no-match because the guide's remedy is already in place and the error persists: what shows it, and no
- * fix (proposing the same remedy again would be one that has already failed); the entry can be explained
- * and the doctor run to see what the cluster shows.
- */
 /** Why the guide has nothing further for a remedy the paste shows applied already, or asks to avoid (`declined`). */
 export function triedSentence(note: TriedNote, id: string): Inline {
   return note === 'declined'
@@ -126,6 +121,12 @@ export function triedSentence(note: TriedNote, id: string): Inline {
     : t`The guide's remedy for ${code(id)} appears to be applied already and the error persists; the guide has nothing further for it.`;
 }
 
+/**
+ * A no-match because the guide's remedy is already in place and the error persists, or because the person asks
+ * for another way than it: what shows it, and no fix (proposing the same remedy again would be one that has
+ * already failed, or one the person asked to avoid); the entry can be explained and the doctor run to see what
+ * the cluster shows.
+ */
 function triedView(tried: Candidate, why: TriedNote, others: readonly string[], shown: Shown): View {
   const parts: Part[] = [
     ...(shown.before ?? []),
