@@ -101,4 +101,16 @@ describe('Block Kit builders', () => {
   it('escape what a user typed so it cannot mention or link', () => {
     expect(blocksText(unknownEntryBlocks('<!channel>', []))).toContain('&lt;!channel&gt;');
   });
+
+  it("escape the cluster's words in a failure's and a stopped stage's notification text, as in their blocks", () => {
+    // An admission webhook's refusal is any text its author wrote.
+    const said = 'admission webhook "deny.example" denied the request: <!channel> see <https://evil.test|the fix>';
+    const shown = 'admission webhook "deny.example" denied the request: &lt;!channel&gt; see &lt;https://evil.test|the fix&gt;';
+    const failure = failureBlocks(request, said);
+    const stopped = stageEndBlocks(request, planWithPods(1), { status: 'failed', step: 1, message: said });
+    for (const m of [failure, stopped]) {
+      expect(m.text).toContain(shown);
+      expect(blocksText(m.blocks)).toContain(shown);
+    }
+  });
 });

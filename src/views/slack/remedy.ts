@@ -136,7 +136,7 @@ export function stageEndBlocks(request: RemedyRequest, plan: Plan, outcome: Ende
     const details = 'details' in outcome && outcome.details ? outcome.details.map((d) => `• ${esc(d)}`) : [];
     blocks.push(section(fitLines([`${icon} ${esc(head)}`, ...details])));
     if (lookLines.length > 0) blocks.push(section(fitLines(lookLines)));
-    text = `${icon} ${head}${verification && verdict === 'cleared' ? ` ${verificationText(verification)}` : ''}`;
+    text = `${icon} ${esc(head)}${verification && verdict === 'cleared' ? ` ${verificationText(verification)}` : ''}`;
   }
   if (decision) {
     blocks.push(section(`*${esc(decision.question)}*`));
@@ -157,11 +157,12 @@ export function stageEndBlocks(request: RemedyRequest, plan: Plan, outcome: Ende
 
 /** A plan or run job failed (cluster unreachable, permission missing…). */
 export function failureBlocks(request: RemedyRequest, message: string): { text: string; blocks: Block[] } {
-  const text = `❌ ${message}`;
+  // The notification text is mrkdwn too: a message carrying the cluster's words is escaped in both.
+  const text = `❌ ${esc(message)}`;
   return {
     text,
     blocks: [
-      section(esc(text)),
+      section(text),
       { type: 'actions', block_id: `replan-${request.id}-${request.stageId}`, elements: [button(actionIds.replan, 'Plan again', { r: request.id, s: request.stageId, a: request.attempt ?? '' } satisfies PlanRef)] },
     ],
   };

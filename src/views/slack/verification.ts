@@ -40,9 +40,9 @@ export function verificationLines(v: Verification, plan: Plan): string[] {
   return [`🩺 The doctor could not tell whether the symptom is gone: ${unknownWhy[f.reason ?? 'error'] ?? 'could not be read'}${f.message ? ` (${esc(f.message)})` : ''}.`];
 }
 
-/** The notification's words for a last stage whose detector saw the symptom gone, or still there. */
+/** The notification's words for a last stage whose detector saw the symptom gone, or still there (the cluster's text escaped, as in the blocks). */
 export function verificationText(v: Verification): string {
   const first = v.finding.evidence[0];
   if (v.finding.state === 'absent') return '🎉 Symptom cleared.';
-  return `⚠️ Still present${first ? `: ${first.object} ${first.detail}` : ''}`;
+  return `⚠️ Still present${first ? `: ${esc(first.object)} ${esc(first.detail)}` : ''}`;
 }
