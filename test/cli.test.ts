@@ -163,6 +163,18 @@ describe('exit codes: bad input is 2 with one line, on every subcommand', spawni
     badInput(cli([...command, join(dir, 'missing.log')]), `${prefix}: cannot read ${join(dir, 'missing.log')}: no such file`);
   });
 
+  it.each([
+    [['match'], 'platform-medic match'],
+    [['values', 'check'], 'platform-medic values check'],
+  ])('%j: a file name with control characters and a right-to-left mark is named escaped, as the kubeconfig is', (command, prefix) => {
+    // A name from a directory listing (`match logs/*`) is anyone's text: it must not colour, retitle or reorder the terminal.
+    const named = join(dir, 'build\u001b[31m\u001b]0;owned\u0007\u202egol.txt');
+    const shown = join(dir, 'build\\x1b[31m\\x1b]0;owned\\x07\\u202egol.txt');
+    badInput(cli([...command, named]), `${prefix}: cannot read ${shown}: no such file`);
+    mkdirSync(`${named}.d`, { recursive: true });
+    badInput(cli([...command, `${named}.d`]), `${prefix}: cannot read ${shown}.d: it is a directory`);
+  });
+
   it('empty input is exit 2 "nothing to read" for match and values check alike, from a file or standard input', () => {
     const empty = join(dir, 'empty.log');
     writeFileSync(empty, '');

@@ -2,6 +2,7 @@ import { open } from 'node:fs/promises';
 import { fileReason } from '../errors.js';
 import { looksBinary } from '../matching/binary.js';
 import { decodeText } from '../matching/decode.js';
+import { visible } from '../views/visible.js';
 
 /**
  * What a CLI command read: the text, with a note when it was not read as plain UTF-8 (UTF-16 without a
@@ -31,7 +32,9 @@ async function readCapped(source: AsyncIterable<unknown>, maxBytes: number): Pro
 
 /** A file's bytes, or why it cannot be read; pipes and devices (`<(…)`, /dev/stdin) are read like files. */
 async function readFileCapped(file: string, maxBytes: number, limit: string): Promise<{ ok: true; bytes: Buffer } | { ok: false; message: string }> {
-  const cannot = (err: unknown) => ({ ok: false as const, message: `cannot read ${file}: ${fileReason(err) ?? (err as Error).message.split('\n')[0]}` });
+  // A file's name may hold control characters or a right-to-left mark (`match logs/*`): named escaped, never raw.
+  const named = visible(file);
+  const cannot = (err: unknown) => ({ ok: false as const, message: `cannot read ${named}: ${fileReason(err) ?? visible((err as Error).message.split('\n')[0] ?? '')}` });
   let handle;
   try {
     handle = await open(file, 'r');
@@ -40,10 +43,10 @@ async function readFileCapped(file: string, maxBytes: number, limit: string): Pr
   }
   try {
     const info = await handle.stat();
-    if (info.isDirectory()) return { ok: false, message: `cannot read ${file}: it is a directory` };
-    if (info.size > maxBytes) return { ok: false, message: `${file} is ${sizeOver(info.size, maxBytes)}; ${limit}` };
+    if (info.isDirectory()) return { ok: false, message: `cannot read ${named}: it is a directory` };
+    if (info.size > maxBytes) return { ok: false, message: `${named} is ${sizeOver(info.size, maxBytes)}; ${limit}` };
     const bytes = await readCapped(handle.createReadStream({ autoClose: false }), maxBytes);
-    return bytes ? { ok: true, bytes } : { ok: false, message: `${file} is larger than ${mb(maxBytes, 0)} MB; ${limit}` };
+    return bytes ? { ok: true, bytes } : { ok: false, message: `${named} is larger than ${mb(maxBytes, 0)} MB; ${limit}` };
   } catch (err) {
     return cannot(err);
   } finally {
