@@ -8,7 +8,7 @@ import { slackMessage } from '../views/slack/answer.js';
 import type { Block } from '../views/slack/kit.js';
 import type { HandlerDeps } from './deps.js';
 import { looksLikeError } from './messages/looks-like-error.js';
-import { fromSlackText } from './slack-text.js';
+import { fromSlackText, typedText } from './slack-text.js';
 
 /** A pasted message to answer: who pasted it, its text, its files, and where its thread is. */
 export interface Paste {
@@ -67,7 +67,7 @@ async function admitted(deps: HandlerDeps, paste: Paste): Promise<boolean> {
  */
 export async function answerPaste(deps: HandlerDeps, sent: Paste, always: boolean): Promise<string | undefined> {
   // Read as the person typed it: Slack's escapes undone (or the evidence would show `&amp;lt;`), mentions left out.
-  const paste = { ...sent, text: fromSlackText(sent.text, { mentions: 'drop' }) };
+  const paste = { ...sent, text: typedText(fromSlackText(sent.text, { mentions: 'drop' })) };
   // Shared files and binary pastes always get an answer, so the budget is asked before downloading;
   // plain text is matched first, so chatter that gets no answer costs no budget.
   const shared = (paste.files?.length ?? 0) > 0;

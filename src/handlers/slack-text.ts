@@ -26,3 +26,12 @@ export function fromSlackText(text: string, options: { readonly mentions?: 'keep
   out += text.slice(i);
   return out.replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&');
 }
+
+/**
+ * A message or a command is typed text, whatever it holds: Slack passes a NUL through, and one NUL made the
+ * matcher read the whole message as a binary file. It is written `\x00`, as every answer shows it; a shared
+ * file's bytes are still judged as a file's.
+ */
+export function typedText(text: string): string {
+  return text.replaceAll('\u0000', '\\x00');
+}

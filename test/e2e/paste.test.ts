@@ -123,6 +123,18 @@ describe('pasted errors: messages, files, the "Find remedy" shortcut and /platfo
     expect(answer.text).toBe('This looks like binary data, not text I can read.');
   });
 
+  it('reads a typed message with a NUL in it as text: answered, the NUL shown escaped, in the thread and to /platform match', async () => {
+    // Slack passes a NUL typed or pasted into a message through; one character does not make a log a binary file.
+    const ts = await say('git-sensor: fatal: could not read Username: exit status 128\u0000 on every poll');
+    const answer = await stack.fake.waitFor(() => replies(ts)[0]);
+    expect(answer.text).not.toContain('binary');
+    expect(blocksText(answer.blocks)).toContain('line 1: `git-sensor: fatal: could not read Username: exit status 128\\x00 on every poll`');
+    const res = await stack.slash('match git-sensor: fatal: could not read Username: exit status 128\u0000 on every poll');
+    const privately = blocksText((res.json as { blocks: unknown }).blocks);
+    expect(privately).toContain('`commits-exit-128`');
+    expect(privately).toContain('exit status 128\\x00 on every poll');
+  });
+
   it('answers the "Find remedy" shortcut in the message\'s thread, even for a plain sentence', async () => {
     const ts = nextTs();
     const body = messageShortcutBody({

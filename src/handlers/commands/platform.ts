@@ -5,7 +5,7 @@ import { slackMessage } from '../../views/slack/answer.js';
 import type { HandlerDeps } from '../deps.js';
 import { startFix } from '../start-fix.js';
 import { openUpgradeModal } from '../values/command.js';
-import { fromSlackText } from '../slack-text.js';
+import { fromSlackText, typedText } from '../slack-text.js';
 
 type Args = SlackCommandMiddlewareArgs & AllMiddlewareArgs;
 
@@ -37,7 +37,7 @@ export function platformCommand(deps: HandlerDeps) {
       parsed.kind === 'values' && parsed.action === 'check'
         ? { ...parsed, text: fromSlackText(parsed.text) }
         : parsed.kind === 'match'
-          ? { ...parsed, text: fromSlackText(parsed.text, { mentions: 'drop' }) }
+          ? { ...parsed, text: typedText(fromSlackText(parsed.text, { mentions: 'drop' })) }
           : parsed;
     const answer = await answerCommand(asTyped, {
       config,
