@@ -12,7 +12,14 @@ export const maxClockSkewSeconds = 300;
 const eventsPath = '/slack/events';
 
 /** Why a request is turned away before Bolt sees it, and with which status. */
-type Refusal = { status: 400 | 401 | 413; reason: string };
+type Refusal = { status: 400 | 401 | 408 | 413; reason: string };
+
+/**
+ * Slack sends a body at once and stops waiting for the answer after 3 s. A body still arriving then is
+ * answered by no one, and until the server's request timeout (5 minutes) its bytes, up to 4 MB before any
+ * signature is checked, would be held: a few dozen stalled connections would outgrow the pod's memory.
+ */
+const bodyDeadlineMs = 3_000;
 
 function header(req: IncomingMessage, name: string): string | undefined {
   const v = req.headers[name];
@@ -115,12 +122,18 @@ export function shapeProblem(body: unknown, apiUrl: string | undefined): string 
  */
 async function screen(req: IncomingMessage, signingSecret: string, apiUrl: string | undefined, nowMs: number): Promise<Refusal | undefined> {
   let buffered: BufferedIncomingMessage;
+  let late = false;
+  // Destroying the request ends the read: what it had buffered is let go with it.
+  const deadline = setTimeout(() => ((late = true), req.destroy()), bodyDeadlineMs);
   try {
     // Bolt reads the body it finds buffered here instead of reading the stream again.
     buffered = await HTTPModuleFunctions.bufferIncomingMessage(req, HTTPModuleFunctions.defaultBodyLimit);
   } catch (err) {
+    if (late) return { status: 408, reason: `body not received within ${bodyDeadlineMs / 1000} s` };
     const tooLarge = HTTPModuleFunctions.isRawBodyError(err) && (err as { statusCode: number }).statusCode === 413;
     return tooLarge ? { status: 413, reason: 'body larger than the limit' } : { status: 400, reason: `body could not be read (${(err as Error).message})` };
+  } finally {
+    clearTimeout(deadline);
   }
   const skew = skewOf(header(req, 'x-slack-request-timestamp'), nowMs);
   if (skew) return { status: 401, reason: skew };

@@ -3,7 +3,7 @@ import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { blocksText, type StoredMessage } from '../fakes/slack-api.js';
 import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { connect, type AddressInfo } from 'node:net';
 import { blockActionsBody, eventCallbackBody, messageShortcutBody, newTriggerId, postSigned, sign, slashCommandBody } from '../support/slack-requests.js';
 import { approver, channel, eventually, requester, requestIdOf, requestsHandled, signingSecret, startStack, testRedisUrl, type Stack } from '../support/stack.js';
 
@@ -251,6 +251,31 @@ describe('requests Slack did not send as they are: future timestamps, bodies tha
     for (const contentType of ['text/plain', 'application/xml']) expect((await postSigned(stack.eventsUrl, 'fix git-sensor-stuck', { secret: signingSecret, contentType })).status, contentType).toBe(400);
     expect(stack.fake.calls().slice(before)).toEqual([]);
     expect(await traces()).toEqual(left);
+  });
+
+  it("closes a connection whose body stops arriving soon after Slack's 3 s, so unsigned stalls cannot each hold up to 4 MB for minutes", async () => {
+    // An unsigned request that sends most of a 4 MB body and then waits: its bytes are held until the body is done.
+    const url = new URL(stack.eventsUrl);
+    const stalled = Array.from({ length: 5 }, () => connect(Number(url.port), '127.0.0.1'));
+    const closedAfter = stalled.map(
+      (socket) =>
+        new Promise<number>((resolve) => {
+          const started = Date.now();
+          socket.on('error', () => undefined);
+          socket.once('close', () => resolve(Date.now() - started));
+          socket.write(`POST /slack/events HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${4 * 1024 * 1024 - 1}\r\nX-Slack-Request-Timestamp: ${now()}\r\nX-Slack-Signature: v0=${'0'.repeat(64)}\r\n\r\n`);
+          socket.write(Buffer.alloc(3 * 1024 * 1024, 97));
+        }),
+    );
+    try {
+      // Slack gives up on an answer after 3 s: the bot closes each connection soon after that, not after minutes.
+      for (const ms of await Promise.race([Promise.all(closedAfter), new Promise<never>((_, reject) => setTimeout(() => reject(new Error('a stalled body was still held after 15 s')), 15_000))])) expect(ms).toBeLessThan(6_000);
+      expect(logged(/request refused/).map((l) => l.reason)).toContain('body not received within 3 s');
+      // And the bot serves on.
+      expect((await stack.slash('help')).status).toBe(200);
+    } finally {
+      for (const socket of stalled) socket.destroy();
+    }
   });
 
   it('answers a 10 KB command, one with NUL bytes and one of only whitespace at once, privately, with a short answer', async () => {
