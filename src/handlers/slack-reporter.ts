@@ -8,7 +8,7 @@ import type { StepProgress } from '../remedies/runner.js';
 import type { RemedyWrites } from '../slack/outbox.js';
 import type { Block } from '../views/slack/kit.js';
 import { who } from '../views/slack/kit.js';
-import { approvalCard, approvalCardText, endBlocks, expiredBlocks, failureBlocks, planningText, progressBlocks, rootText, stageEndBlocks } from '../views/slack/remedy.js';
+import { approvalCard, approvalCardText, endBlocks, expiredBlocks, failureBlocks, planningText, progressBlocks, rootText, secretBlocks, stageEndBlocks } from '../views/slack/remedy.js';
 import { verdictOf } from '../views/slack/verification.js';
 
 /** Where a request's conversation lives in Slack. */
@@ -108,7 +108,7 @@ export class SlackReporter implements RemedyReporter {
   async revealed(req: RemedyRequest, _plan: Plan, secret: string): Promise<void> {
     const t = this.thread(req);
     try {
-      await this.slack.postEphemeral({ channel: t.channel, user: req.requestedBy, thread_ts: t.threadTs, text: `🔑 Admin password (only you can see this; it is not stored): \`${secret}\`` });
+      await this.slack.postEphemeral({ channel: t.channel, user: req.requestedBy, thread_ts: t.threadTs, ...secretBlocks(secret) });
       await this.reply(req, `🔑 Sent privately to ${who(req.requestedBy)}.`);
     } catch (err) {
       this.logger.error({ err: (err as Error).message, requestId: req.id }, 'could not send the secret privately');

@@ -1,7 +1,7 @@
-import { AppsV1Api } from '@kubernetes/client-node';
+import { AppsV1Api, CoreV1Api } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { blocksText } from '../fakes/slack-api.js';
-import { channel, startStack, workerPolicy, type Stack } from '../support/stack.js';
+import { approver, channel, startStack, workerPolicy, type Stack } from '../support/stack.js';
 
 /**
  * Text read from the cluster is written by whoever deploys there: an image name is any string the API
@@ -44,5 +44,24 @@ describe("the cluster's text in a remedy's thread", () => {
       expect(m.text).not.toContain('<!channel>');
       expect(m.text).not.toContain('<https://evil.test');
     }
+  });
+
+  it('shows the admin password exactly as stored, whatever Slack would read as markup in it', async () => {
+    // Given an admin password an administrator chose, with what mrkdwn reads as a link, an entity, code and an emoji.
+    const password = 'Tr<ic>ky&amp;`pw`:x:';
+    stack.sim.setPolicy(undefined);
+    const core = stack.sim.kubeConfig().makeApiClient(CoreV1Api);
+    const secret = await core.readNamespacedSecret({ name: 'devtron-secret', namespace: 'devtroncd' });
+    await core.replaceNamespacedSecret({ name: 'devtron-secret', namespace: 'devtroncd', body: { ...secret, data: { ...secret.data, ADMIN_PASSWORD: Buffer.from(password).toString('base64') } } });
+    stack.sim.setPolicy(workerPolicy());
+
+    // When an approver asks for it.
+    expect((await stack.slash('fix admin-password', approver)).status).toBe(200);
+    const shown = await stack.fake.waitFor((f) => f.ephemerals(approver).find((e) => e.text.startsWith('🔑 Admin password')), { what: 'the password, privately', timeoutMs: 20_000 });
+
+    // Then the message shows it as plain text, character for character (mrkdwn would show `Trky&` and a link).
+    const plain = JSON.stringify(shown.blocks ?? []);
+    expect(shown.blocks ?? []).toContainEqual({ type: 'section', text: { type: 'plain_text', text: password, emoji: false } });
+    expect(plain.split(password).length - 1).toBe(1);
   });
 });

@@ -155,6 +155,19 @@ export function stageEndBlocks(request: RemedyRequest, plan: Plan, outcome: Ende
   return { text, blocks };
 }
 
+/**
+ * The admin password, for the person who asked alone. mrkdwn would read a password's `<…>`, `&amp;`,
+ * backticks or `:x:` as a link, an entity, code or an emoji, and show another password than the stored
+ * one: the blocks show it as plain text; the notification text carries it escaped.
+ */
+export function secretBlocks(secret: string): { text: string; blocks: Block[] } {
+  const head = '🔑 Admin password (only you can see this; it is not stored):';
+  return {
+    text: `${head} \`${esc(secret)}\``,
+    blocks: [section(head), { type: 'section', text: { type: 'plain_text', text: secret, emoji: false } }],
+  };
+}
+
 /** A plan or run job failed (cluster unreachable, permission missing…). */
 export function failureBlocks(request: RemedyRequest, message: string): { text: string; blocks: Block[] } {
   // The notification text is mrkdwn too: a message carrying the cluster's words is escaped in both.
