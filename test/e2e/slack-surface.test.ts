@@ -52,6 +52,8 @@ describe('the /platform command and its guards', () => {
 
   it('answers an unknown cluster, a missing id and an unknown command with what to type instead', async () => {
     expect(((await stack.slash('fix build-logs prod-us')).json as { text: string }).text).toBe('There is no cluster `prod-us`. Configured clusters: `sim`.');
+    // Named as typed: Slack sent `a&amp;b` for `a&b`, and the answer escapes it once for Slack to show `a&b`.
+    expect(((await stack.slash('fix build-logs a&amp;b')).json as { text: string }).text).toBe('There is no cluster `a&amp;b`. Configured clusters: `sim`.');
     expect(((await stack.slash('fix')).json as { text: string }).text).toContain('Usage: `/platform fix <id> [cluster] [name=value …]`');
     const unknown = (await stack.slash('frobnicate')).json as { text: string; blocks: unknown };
     expect(unknown.text).toBe('Unknown command `frobnicate`. Try `/platform help`.');

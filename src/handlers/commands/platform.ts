@@ -32,13 +32,14 @@ export function platformCommand(deps: HandlerDeps) {
     const key = catalogueKey(parsed);
     const known = key === undefined ? undefined : rendered.get(key);
     if (known) return ack({ response_type: 'ephemeral', ...known });
-    // Slack escapes &, < and > and wraps links: values are checked as the person typed them.
+    // Slack escapes &, < and > and wraps links: every command is read as the person typed it (an unknown cluster
+    // `a&b` is named as typed, not as `a&amp;b`), a paste with its mentions left out.
     const asTyped =
       parsed.kind === 'values' && parsed.action === 'check'
         ? { ...parsed, text: fromSlackText(parsed.text) }
         : parsed.kind === 'match'
           ? { ...parsed, text: typedText(fromSlackText(parsed.text, { mentions: 'drop' })) }
-          : parsed;
+          : parseCommand(fromSlackText(command.text ?? ''));
     const answer = await answerCommand(asTyped, {
       config,
       desk: deps.coordinator,
