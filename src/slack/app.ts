@@ -26,6 +26,7 @@ import { slackLibraryLogger } from './library-logger.js';
 import { SlackOutbox } from './outbox.js';
 import { RedisReplayMemory, envelopeIdOf, refuseReplays, requestDigest } from './replays.js';
 import { gateRequests } from './request-gate.js';
+import { keepAliveFetch } from './web-fetch.js';
 
 /** Slack refused the token or could not be reached; the message says which. Never contains the token. */
 export class SlackStartError extends UserFacingError {
@@ -83,7 +84,7 @@ function socketModeReceiver(appToken: string, apiUrl: string | undefined, slackL
  * Posts a message to an interaction's response_url, as Bolt's respond() does. Over HTTP the request
  * gate has checked that the address is Slack's; over Socket Mode the payload came from Slack itself.
  */
-async function postToResponseUrl(url: string, message: Record<string, unknown>): Promise<void> {
+async function postToResponseUrl(fetch: webApi.FetchFunction, url: string, message: Record<string, unknown>): Promise<void> {
   const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(message), signal: AbortSignal.timeout(10_000) });
   if (!res.ok) throw new Error(`the response_url answered ${res.status}`);
 }
@@ -107,7 +108,11 @@ export function createSlackBot(config: Config, logger: Logger, options: { metric
   const { botToken, signingSecret, appToken, apiUrl } = config.slack;
   if (!botToken) throw new Error('createSlackBot needs SLACK_BOT_TOKEN');
   const socketMode = Boolean(appToken);
-  const client = new webApi.WebClient(botToken, { ...(apiUrl ? { slackApiUrl: apiUrl } : {}), timeout: 3_000, retryConfig: { retries: 0 }, logLevel: LogLevel.ERROR });
+  // Every call to Slack after start-up (Web API, response_urls, Bolt's respond) shares these connections.
+  const connections = keepAliveFetch();
+  const { fetch } = connections;
+  const api = { ...(apiUrl ? { slackApiUrl: apiUrl } : {}), fetch };
+  const client = new webApi.WebClient(botToken, { ...api, timeout: 3_000, retryConfig: { retries: 0 }, logLevel: LogLevel.ERROR });
   const observed = observe({ redisUrl: config.redisUrl, queuePrefix: config.queuePrefix, clusters: config.clusters.map((c) => c.name), checks: [slackCheck(client)], ...options });
   const { health, metrics } = observed;
   // The bot's identity comes from the one auth.test start() makes. Bolt, given a token without
@@ -116,11 +121,11 @@ export function createSlackBot(config: Config, logger: Logger, options: { metric
   // Every Slack library writes through one adapter that keeps payloads (messages, envelopes) out of the log.
   const slackLog = slackLibraryLogger(logger);
   // Reads only (approver groups); writes go through the outbox below.
-  const webClient = new webApi.WebClient(botToken, { ...(apiUrl ? { slackApiUrl: apiUrl } : {}), logger: slackLog });
+  const webClient = new webApi.WebClient(botToken, { ...api, logger: slackLog });
   const receiver = appToken ? socketModeReceiver(appToken, apiUrl, slackLog) : httpReceiver(signingSecret, apiUrl, slackLog, logger, health);
   // Every write goes through the outbox. Its client hands 429s back (rejectRateLimitedCalls) for the
   // outbox to schedule, rather than sleeping on them and blocking all the bot's other writes.
-  const writer = new webApi.WebClient(botToken, { ...(apiUrl ? { slackApiUrl: apiUrl } : {}), logger: slackLog, rejectRateLimitedCalls: true, retryConfig: { retries: 3, minTimeout: 500, maxTimeout: 5000 }, timeout: 10_000 });
+  const writer = new webApi.WebClient(botToken, { ...api, logger: slackLog, rejectRateLimitedCalls: true, retryConfig: { retries: 3, minTimeout: 500, maxTimeout: 5000 }, timeout: 10_000 });
   const outbox = new SlackOutbox(writer, {
     pasteMaxAgeMs: config.pasteAnswerMaxAgeSeconds * 1000,
     onRateLimited: (lane) => metrics.slackRateLimited(lane),
@@ -128,7 +133,7 @@ export function createSlackBot(config: Config, logger: Logger, options: { metric
   });
   // Requests a listener failed on, so that one left unacknowledged is told so rather than "unknown".
   const failures = new WeakSet<object>();
-  const unanswered = { logger, failedOn: (body: object) => failures.has(body), respond: postToResponseUrl, notify: (triggerId: string, text: string) => outbox.remedy.openView({ trigger_id: triggerId, view: noticeModal(text) }).then(() => undefined) };
+  const unanswered = { logger, failedOn: (body: object) => failures.has(body), respond: (url: string, message: Record<string, unknown>) => postToResponseUrl(fetch, url, message), notify: (triggerId: string, text: string) => outbox.remedy.openView({ trigger_id: triggerId, view: noticeModal(text) }).then(() => undefined) };
   const app: App = new AnsweringApp(
     {
       authorize: async () => {
@@ -141,7 +146,7 @@ export function createSlackBot(config: Config, logger: Logger, options: { metric
       // finding nothing, build an Error (and its stack) for each.
       convoStore: false,
       extendedErrorHandler: true,
-      ...(apiUrl ? { clientOptions: { slackApiUrl: apiUrl } } : {}),
+      clientOptions: api,
     },
     (body, ack) => answerUnacknowledged(body, ack, unanswered),
   );
@@ -212,6 +217,7 @@ export function createSlackBot(config: Config, logger: Logger, options: { metric
       await budgetRedis.quit().catch(() => undefined);
       await replayRedis.quit().catch(() => undefined);
       await observed.close();
+      connections.close();
     },
   };
 }
