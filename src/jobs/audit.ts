@@ -56,11 +56,17 @@ export class AuditTrail {
   }
 
   async append(r: Omit<AuditRecord, 'at' | 'id'>): Promise<void> {
+    await this.appendIn(this.redis.multi(), r).exec();
+  }
+
+  /** Adds the record's append to a MULTI of the caller's, so that it goes in the same round trip as the change it records. */
+  appendIn<T extends ReturnType<Redis['multi']>>(tx: T, r: Omit<AuditRecord, 'at' | 'id'>): T {
     const fields: string[] = ['at', new Date().toISOString()];
     for (const [k, v] of Object.entries(r)) if (v !== undefined) fields.push(k, String(v).slice(0, 2000));
     const minId = `${Date.now() - this.retentionDays * 86_400_000}-0`;
     // With no record for a whole retention, every record is past it: the stream itself may go.
-    await this.redis.multi().xadd(this.key, '*', ...fields).xtrim(this.key, 'MINID', '~', minId).expire(this.key, this.retentionDays * 86_400).exec();
+    tx.xadd(this.key, '*', ...fields).xtrim(this.key, 'MINID', '~', minId).expire(this.key, this.retentionDays * 86_400);
+    return tx;
   }
 
   /**

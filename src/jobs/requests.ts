@@ -60,6 +60,9 @@ const sinceScript = `
 if redis.call('HGET', KEYS[1], 'status') ~= ARGV[1] then redis.call('HSET', KEYS[1], 'since', ARGV[2]) end
 return 0`;
 
+/** A MULTI of the store's, to which a caller adds commands that must go with a change (its audit record, a lock). */
+export type Alongside = (tx: ReturnType<Redis['multi']>) => void;
+
 /** Fix requests in Redis, under the deployment's key prefix. */
 export class RequestStore {
   /**
@@ -103,9 +106,10 @@ export class RequestStore {
     return [...this.remembered.values()].map(({ record, plans }) => ({ record, plan: plans.get(record.stageId) }));
   }
 
-  async create(r: RemedyRequest): Promise<RemedyRequest> {
+  async create(r: RemedyRequest, alongside?: Alongside): Promise<RemedyRequest> {
     const record = Object.fromEntries(Object.entries({ ...r, since: r.since ?? r.createdAt }).filter(([, v]) => v !== undefined)) as RemedyRequest;
     const write = this.redis.multi().hset(this.key(r.id), record).expire(this.key(r.id), ttlSeconds);
+    alongside?.(write);
     await this.indexOpen(write, record.id, record.status, Date.parse(record.createdAt)).exec();
     this.remember(record);
     return record;
@@ -160,10 +164,18 @@ export class RequestStore {
     return parsed.success ? parsed.data : undefined;
   }
 
-  async update(id: string, fields: Partial<Omit<RemedyRequest, 'id'>>): Promise<void> {
+  /** Writes fields of a request (with `alongside`'s commands, in the same MULTI). */
+  async update(id: string, fields: Partial<Omit<RemedyRequest, 'id'>>, alongside?: Alongside): Promise<void> {
     const clean = Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== undefined)) as Record<string, string | number>;
-    if (Object.keys(clean).length === 0) return;
+    if (Object.keys(clean).length === 0) {
+      if (!alongside) return;
+      const only = this.redis.multi();
+      alongside(only);
+      await only.exec();
+      return;
+    }
     const write = this.redis.multi();
+    alongside?.(write);
     if (typeof clean.status === 'string') write.eval(sinceScript, 1, this.key(id), clean.status, new Date().toISOString());
     write.hset(this.key(id), clean).expire(this.key(id), ttlSeconds);
     if (clean.status !== undefined && clean.status !== 'waiting') write.zrem(this.waitsKey, id);
@@ -193,8 +205,10 @@ export class RequestStore {
     await this.redis.hdel(this.key(id), 'approvedBy', 'approvedAt', 'deniedBy');
   }
 
-  async savePlan(plan: Plan): Promise<void> {
-    await this.redis.hset(this.key(plan.requestId), `plan:${plan.stageId}`, JSON.stringify(plan));
+  async savePlan(plan: Plan, alongside?: Alongside): Promise<void> {
+    const write = this.redis.multi().hset(this.key(plan.requestId), `plan:${plan.stageId}`, JSON.stringify(plan));
+    alongside?.(write);
+    await write.exec();
     this.remembered.get(plan.requestId)?.plans.set(plan.stageId, plan);
   }
 

@@ -1,6 +1,7 @@
 import { findEntry } from '../../catalogue/index.js';
 import { resolveParams } from '../../catalogue/params.js';
 import { findCluster, noSuchClusterText, type Config } from '../../config.js';
+import { newAttemptId } from '../names.js';
 import { RequestStore, type RemedyRequest } from '../requests.js';
 import { busySeconds, type LifecycleContext } from './context.js';
 
@@ -52,18 +53,18 @@ export async function requestFix(core: LifecycleContext, req: FixRequest): Promi
     if (!checked.approver) return refuse(`\`${entry.id}\` shows a secret, so only the approvers of \`${clusterName}\` may ask for it.${checked.note ? ` ${checked.note}` : ''}`);
   }
   const id = RequestStore.newId();
-  if (!(await core.guards.reserve(req.requestedBy, config.fixesPerUserPerHour, id))) return refuse(limitMessage(config));
-  const who = { id, cluster: clusterName, entryId: entry.id, requestedBy: req.requestedBy };
-  const holder = await core.holdEntry(who, busySeconds);
+  // The person's hourly count and the entry, taken together: a refusal takes neither.
+  const admitted = await core.guards.admit(req.requestedBy, config.fixesPerUserPerHour, clusterName, { requestId: id, entryId: entry.id, requestedBy: req.requestedBy }, busySeconds);
+  if (!admitted.ok && admitted.refused === 'limit') return refuse(limitMessage(config));
+  if (!admitted.ok) {
+    const { holder } = admitted;
+    const other = await core.store.get(holder.requestId);
+    return refuse(`\`${entry.id}\` is already being fixed on \`${clusterName}\` (asked by ${core.name(holder.requestedBy)}${other ? `, now ${other.status}` : ''}). Follow that remedy's thread, or cancel it first.`);
+  }
   const giveBack = async () => {
     await core.guards.releaseEntry(clusterName, entry.id, id);
     await core.guards.unreserve(req.requestedBy, id);
   };
-  if (holder) {
-    await core.guards.unreserve(req.requestedBy, id);
-    const other = await core.store.get(holder.requestId);
-    return refuse(`\`${entry.id}\` is already being fixed on \`${clusterName}\` (asked by ${core.name(holder.requestedBy)}${other ? `, now ${other.status}` : ''}). Follow that remedy's thread, or cancel it first.`);
-  }
   let announced: Announcement;
   try {
     announced = req.announce ? await req.announce() : { ok: true, context: req.context ?? {} };
@@ -76,7 +77,9 @@ export async function requestFix(core: LifecycleContext, req: FixRequest): Promi
     return refuse(announced.message);
   }
   const stage = entry.stages[0]!;
-  const request = await core.store.create({
+  // The request, its first attempt (recorded before its job exists) and its audit record: one round trip.
+  const attempt = newAttemptId();
+  const record = {
     params: JSON.stringify(params.params),
     id,
     entryId: entry.id,
@@ -84,10 +87,11 @@ export async function requestFix(core: LifecycleContext, req: FixRequest): Promi
     requestedBy: req.requestedBy,
     createdAt: new Date().toISOString(),
     stageId: stage.id,
-    status: 'planning',
+    status: 'planning' as const,
+    attempt,
     context: JSON.stringify(announced.context),
-  });
-  await core.record('requested', req.requestedBy, request, Object.keys(params.params).length ? JSON.stringify(params.params) : undefined);
-  const attempt = await core.enqueuePlan(request, stage.id);
-  return { ok: true, request: { ...request, attempt } };
+  };
+  const request = await core.store.create(record, core.recordIn('requested', req.requestedBy, record, Object.keys(params.params).length ? JSON.stringify(params.params) : undefined));
+  await core.addPlanJob(request, stage.id, attempt);
+  return { ok: true, request };
 }

@@ -57,9 +57,8 @@ export class ApprovalDecisions {
     if (request.status !== 'awaiting-approval') return this.notWaiting(request, stageId, attempt);
     const claim = await this.core.store.claimDecision(requestId, attemptKey(stageId, attempt), user, 'denied');
     if (!claim.won) return { ok: false, message: `Already ${claim.verdict} by ${this.core.name(claim.by)}.` };
-    await this.core.store.update(requestId, { status: 'denied', deniedBy: user });
+    await this.core.store.update(requestId, { status: 'denied', deniedBy: user }, this.core.recordIn('denied', user, request));
     await this.core.release(request, plan);
-    await this.core.record('denied', user, request);
     this.core.options.metrics?.remedyEnded('denied');
     await this.core.serial(requestId, () => this.core.options.reporter.denied({ ...request, status: 'denied', deniedBy: user }, plan, user));
     return { ok: true };

@@ -8,7 +8,7 @@ import { AuditTrail, type AuditAction } from '../audit.js';
 import { DoctorResults } from '../doctor-results.js';
 import { clusterQueueName, jobRetention, newAttemptId, planJobId, runJobId, type PlanJobData, type RunJobData } from '../names.js';
 import type { RedisOutageLog } from '../redis-outage.js';
-import { finishedStatuses, type RequestStore, type RemedyRequest } from '../requests.js';
+import { finishedStatuses, type Alongside, type RequestStore, type RemedyRequest } from '../requests.js';
 import { newSealingKey, type SealingKey } from '../sealing.js';
 import type { ApprovalPolicy } from './approval-policy.js';
 import { Deadlines } from './deadlines.js';
@@ -61,6 +61,11 @@ export const questionKey = (stageId: string, attempt: string) => `${stageId}:${a
 
 const jobDefaults = { attempts: 1, ...jobRetention } as const;
 
+/** An audit record of what happened to a request (or a cluster). */
+function auditRecord(action: AuditAction, who: string, req: Partial<RemedyRequest> | undefined, detail?: string) {
+  return { action, who, ...(req?.id ? { requestId: req.id } : {}), ...(req?.entryId ? { entryId: req.entryId } : {}), ...(req?.cluster ? { cluster: req.cluster } : {}), ...(req?.stageId ? { stageId: req.stageId } : {}), ...(detail ? { detail } : {}) };
+}
+
 /**
  * What the lifecycle's parts (clicks, worker events, expiry, admission) share: the request store, the
  * limits, the audit trail, the cluster queues and the bot's deadlines, and the helpers that keep them
@@ -107,9 +112,12 @@ export class LifecycleContext {
   }
 
   record(action: AuditAction, who: string, req: Partial<RemedyRequest> | undefined, detail?: string): Promise<void> {
-    return this.audit
-      .append({ action, who, ...(req?.id ? { requestId: req.id } : {}), ...(req?.entryId ? { entryId: req.entryId } : {}), ...(req?.cluster ? { cluster: req.cluster } : {}), ...(req?.stageId ? { stageId: req.stageId } : {}), ...(detail ? { detail } : {}) })
-      .catch((err: unknown) => this.options.logger.error({ err: (err as Error).message }, 'could not append to the audit trail'));
+    return this.audit.append(auditRecord(action, who, req, detail)).catch((err: unknown) => this.options.logger.error({ err: (err as Error).message }, 'could not append to the audit trail'));
+  }
+
+  /** `record`'s append, added to a change's MULTI (see RequestStore's `alongside`): one round trip for both. */
+  recordIn(action: AuditAction, who: string, req: Partial<RemedyRequest> | undefined, detail?: string): Alongside {
+    return (tx) => void this.audit.appendIn(tx, auditRecord(action, who, req, detail));
   }
 
   queue(cluster: string): Queue {
@@ -123,10 +131,15 @@ export class LifecycleContext {
     const attempt = newAttemptId();
     // The attempt is recorded before its job exists, so its completion always finds it current.
     await this.store.update(request.id, { attempt });
+    await this.addPlanJob(request, stageId, attempt);
+    return attempt;
+  }
+
+  /** Queues the plan job of an attempt already recorded with the request. */
+  async addPlanJob(request: RemedyRequest, stageId: string, attempt: string): Promise<void> {
     const params = JSON.parse(request.params) as Record<string, string>;
     const data: PlanJobData = { requestId: request.id, entryId: request.entryId, stageId, cluster: request.cluster, requestedBy: request.requestedBy, params };
     await this.queue(request.cluster).add('plan', data, { ...jobDefaults, jobId: planJobId(request.id, stageId, attempt) });
-    return attempt;
   }
 
   /** Queues the run of an approved attempt; its id derives from the attempt, so a second click adds nothing. */
@@ -147,10 +160,14 @@ export class LifecycleContext {
     return this.guards.claimEntry(request.cluster, { requestId: request.id, entryId: request.entryId, requestedBy: request.requestedBy }, seconds);
   }
 
+  /** `holdEntry` for a remedy's own renewal, added to a change's MULTI: one round trip for both. */
+  holdEntryIn(request: Pick<RemedyRequest, 'id' | 'cluster' | 'entryId' | 'requestedBy'>, seconds: number): Alongside {
+    return (tx) => this.guards.claimEntryIn(tx, request.cluster, { requestId: request.id, entryId: request.entryId, requestedBy: request.requestedBy }, seconds);
+  }
+
   /** Frees what a remedy held: the objects its plan changes and its entry. */
   async release(request: RemedyRequest, plan: Plan | undefined): Promise<void> {
-    if (plan) await this.guards.unlockObjects(plan, request.id);
-    await this.guards.releaseEntry(request.cluster, request.entryId, request.id);
+    await this.guards.releaseAll(plan, request.cluster, request.entryId, request.id);
   }
 
   /** When a plan's approval runs out. */

@@ -20,6 +20,17 @@ if (not v) or v == ARGV[1] then
 end
 return v`;
 
+/** Deletes each of KEYS that holder ARGV[1] (a request id) holds; leaves the others' (and what is not a holder). */
+const releaseScript = `
+for _, k in ipairs(KEYS) do
+  local v = redis.call('GET', k)
+  if v then
+    local ok, h = pcall(cjson.decode, v)
+    if ok and type(h) == 'table' and h.requestId == ARGV[1] then redis.call('DEL', k) end
+  end
+end
+return 0`;
+
 /** Counts a request in the sliding hour when the person is under the limit; 0 when at it. */
 const reserveScript = `
 redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', ARGV[1] - ARGV[2])
@@ -27,6 +38,23 @@ if redis.call('ZCARD', KEYS[1]) >= tonumber(ARGV[3]) then return 0 end
 redis.call('ZADD', KEYS[1], ARGV[1], ARGV[4])
 redis.call('PEXPIRE', KEYS[1], ARGV[2])
 return 1`;
+
+/**
+ * reserveScript and holdScript in one step, for a new fix: the person's count first (the limit is
+ * the refusal they see when both apply), then the entry; neither is taken unless both are free.
+ */
+const admitScript = `
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', ARGV[1] - ARGV[2])
+if redis.call('ZCARD', KEYS[1]) >= tonumber(ARGV[3]) then return {'limit'} end
+local v = redis.call('GET', KEYS[2])
+if v and v ~= ARGV[5] then return {'busy', v} end
+redis.call('ZADD', KEYS[1], ARGV[1], ARGV[4])
+redis.call('PEXPIRE', KEYS[1], ARGV[2])
+redis.call('SET', KEYS[2], ARGV[5], 'EX', ARGV[6])
+return {'ok'}`;
+
+/** What admitting a new fix found: both taken, the person at their limit, or the entry held by another remedy. */
+export type Admission = { ok: true } | { ok: false; refused: 'limit' } | { ok: false; refused: 'busy'; holder: Holder };
 
 /** Options of the guards; `now` is the clock of the per-person rate (tests move it). */
 export interface GuardOptions {
@@ -62,15 +90,28 @@ export class RemedyGuards {
     return other ? (JSON.parse(other) as Holder) : undefined;
   }
 
+  /** `claimEntry` added to a MULTI of the caller's, for a request that renews its own claim (the answer is not read). */
+  claimEntryIn(tx: ReturnType<Redis['multi']>, cluster: string, holder: Holder, seconds: number): void {
+    tx.eval(holdScript, 1, this.activeKey(cluster, holder.entryId), this.value(holder), String(Math.max(1, Math.ceil(seconds))));
+  }
+
   /** One spelling of a holder, so that a renewal recognises its own claim. */
   private value(h: Holder): string {
     return JSON.stringify({ requestId: h.requestId, entryId: h.entryId, requestedBy: h.requestedBy });
   }
 
   async releaseEntry(cluster: string, entryId: string, requestId: string): Promise<void> {
-    const key = this.activeKey(cluster, entryId);
-    const raw = await this.redis.get(key);
-    if (raw && (JSON.parse(raw) as Holder).requestId === requestId) await this.redis.del(key);
+    await this.releaseHeld([this.activeKey(cluster, entryId)], requestId);
+  }
+
+  /** Frees, in one round trip, the keys among `keys` that `requestId` holds. */
+  private async releaseHeld(keys: readonly string[], requestId: string): Promise<void> {
+    if (keys.length > 0) await this.redis.eval(releaseScript, keys.length, ...keys, requestId);
+  }
+
+  /** Frees what a remedy holds (the objects its plan changes, when it has one, and its entry), in one round trip. */
+  async releaseAll(plan: Plan | undefined, cluster: string, entryId: string, requestId: string): Promise<void> {
+    await this.releaseHeld([...(plan ? this.objectKeys(plan) : []), this.activeKey(cluster, entryId)], requestId);
   }
 
   private objectKeys(plan: Plan): string[] {
@@ -101,10 +142,7 @@ export class RemedyGuards {
   }
 
   async unlockObjects(plan: Plan, requestId: string): Promise<void> {
-    for (const key of this.objectKeys(plan)) {
-      const raw = await this.redis.get(key);
-      if (raw && (JSON.parse(raw) as Holder).requestId === requestId) await this.redis.del(key);
-    }
+    await this.releaseHeld(this.objectKeys(plan), requestId);
   }
 
   private rateKey(user: string): string {
@@ -119,6 +157,17 @@ export class RemedyGuards {
   async reserve(user: string, perHour: number, ticket: string): Promise<string | undefined> {
     const ok = await this.redis.eval(reserveScript, 1, this.rateKey(user), String(this.now()), String(hourMs), String(perHour), ticket);
     return Number(ok) === 1 ? ticket : undefined;
+  }
+
+  /**
+   * For a new fix, in one round trip: counts it against the person's hour (as `reserve`, `holder.requestId`
+   * the ticket) and claims its entry for `seconds` (as `claimEntry`). Nothing is taken when either refuses.
+   */
+  async admit(user: string, perHour: number, cluster: string, holder: Holder, seconds: number): Promise<Admission> {
+    const [verdict, other] = (await this.redis.eval(admitScript, 2, this.rateKey(user), this.activeKey(cluster, holder.entryId), String(this.now()), String(hourMs), String(perHour), holder.requestId, this.value(holder), String(Math.max(1, Math.ceil(seconds))))) as [string, string?];
+    if (verdict === 'ok') return { ok: true };
+    if (verdict === 'busy' && other) return { ok: false, refused: 'busy', holder: JSON.parse(other) as Holder };
+    return { ok: false, refused: 'limit' };
   }
 
   /** Takes back a request that was refused after it was counted (a busy entry): refusals do not count. */

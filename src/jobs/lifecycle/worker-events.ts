@@ -23,8 +23,7 @@ export class WorkerEvents {
     if (parseJobId(jobId)?.kind === 'plan') {
       const plan = planSchema.parse(value);
       if (plan.stageId !== req.stageId || req.status !== 'planning') return;
-      await store.savePlan(plan);
-      await this.core.record('planned', 'worker', req, `plan ${plan.hash.slice(0, 12)}: ${plan.steps.length} step(s)${plan.blocked ? `, blocked: ${plan.blocked}` : ''}`);
+      await store.savePlan(plan, this.core.recordIn('planned', 'worker', req, `plan ${plan.hash.slice(0, 12)}: ${plan.steps.length} step(s)${plan.blocked ? `, blocked: ${plan.blocked}` : ''}`));
       if (plan.blocked) {
         options.metrics?.remedyEnded('blocked');
         await store.update(req.id, { status: 'blocked', outcome: plan.blocked });
@@ -40,9 +39,8 @@ export class WorkerEvents {
         await this.core.enqueueRun(plan, 'nobody (read-only)', attempt);
         return;
       }
-      await store.update(req.id, { status: 'awaiting-approval' });
       const expires = this.core.expiresAt(plan);
-      await this.core.holdEntry(req, (expires.getTime() - Date.now()) / 1000 + lockMarginSeconds);
+      await store.update(req.id, { status: 'awaiting-approval' }, this.core.holdEntryIn(req, (expires.getTime() - Date.now()) / 1000 + lockMarginSeconds));
       await this.core.keepPosted(req, await options.reporter.planned({ ...req, status: 'awaiting-approval' }, entry, plan, expires));
       await this.core.deadlines.schedule('expire', { requestId: req.id, stageId: plan.stageId, attempt }, expires);
       return;
