@@ -54,6 +54,9 @@ class Answer implements FetchResponse {
 
 const redirects = new Set([301, 302, 303, 307, 308]);
 
+/** Without a signal, how long a connection may stay silent before the call fails (the built-in fetch's default). */
+const idleTimeoutMs = 300_000;
+
 /**
  * A fetch for the bot's calls to Slack (the Web API, response_urls) over node:http(s) agents that keep
  * their connections open. Node's built-in fetch costs about three times the CPU of a plain request
@@ -99,6 +102,7 @@ export function keepAliveFetch(fallback: FetchFunction = globalThis.fetch): { fe
         req.destroy(signal?.reason instanceof Error ? signal.reason : new Error('aborted'));
       }
       signal?.addEventListener('abort', abort, { once: true });
+      req.setTimeout(idleTimeoutMs, () => req.destroy(new Error(`no answer from ${url.host} within ${idleTimeoutMs / 1000} s`)));
       req.on('error', fail);
       req.end(body);
     });
