@@ -12,11 +12,9 @@ import { patterns } from './patterns.js';
 /** Words with which people say that what they did has not helped. */
 const PERSISTS = ['still', 'already', 'no effect', 'did not help', "didn't help", 'doesn\u2019t help', "doesn't help", 'does not help', 'not working', "doesn't work", 'does not work', 'ignored', 'no luck', 'same error', "isn't applying", 'not applying', 'not taking effect', 'no difference', 'even after'];
 
-/** Words with which people say that what they did worked: the fix shown is then the entry's, confirmed. */
-const WORKED = ['it works', 'it worked', 'works now', 'working now', 'fixed it', 'that fixed', 'this fixed', 'which fixed', 'solved it', 'resolved it', 'problem solved', 'issue resolved', 'solves the problem', 'solved the problem', 'solves this', 'solved this', 'works around', 'did the trick', 'made it work', 'makes it work'];
 
 /** Pastes longer than this are logs, not a person's account of what they tried. */
-export const ACCOUNT_CHARS = 64 * 1024;
+const ACCOUNT_CHARS = 64 * 1024;
 /** How far back a clause is read for words that the fix is not made, and how many lines a heading is looked for. */
 const CLAUSE_BACK = 80;
 const HEADING_LINES = 12;
@@ -37,7 +35,7 @@ export function alreadyApplied(text: string, entry: CatalogueEntry): Applied | u
   if (!applied.some((a) => lower.includes(a.toLowerCase()))) return undefined;
   const defaults = new Set((entry.signatures.unapplied ?? []).map((v) => v.toLowerCase()));
   const persists = PERSISTS.some((p) => lower.includes(p));
-  if (!persists && WORKED.some((w) => lower.includes(w))) return undefined;
+  if (!persists && patterns.saysWorked.test(lower)) return undefined;
   // The fix said to work in its own sentence ("`--kubelet-insecure-tls` works around this") confirms the entry,
   // whatever "still" stands elsewhere in the paste.
   if (applied.some((a) => workedBeside(lower, a.toLowerCase()))) return undefined;
@@ -57,7 +55,7 @@ export function alreadyApplied(text: string, entry: CatalogueEntry): Applied | u
  */
 export function fixWorked(lower: string, entry: CatalogueEntry): Applied | undefined {
   const applied = entry.signatures.applied;
-  if (!applied || lower.length > ACCOUNT_CHARS) return undefined;
+  if (!applied) return undefined;
   for (const literal of applied) {
     const text = literal.toLowerCase();
     for (let at = lower.indexOf(text); at >= 0; at = lower.indexOf(text, at + text.length)) {
@@ -65,10 +63,17 @@ export function fixWorked(lower: string, entry: CatalogueEntry): Applied | undef
       // To the end of the sentence after the mention's: "… add the flag\n\nIt works."
       const end = sentenceEnd(lower, sentenceEnd(lower, from) + 1);
       const told = lower.slice(at, end);
-      if (WORKED.some((w) => told.includes(w)) && !PERSISTS.some((p) => told.includes(p)) && !notMade(lower, at, from)) return { line: lineNumber(lower, at), literal };
+      if (patterns.saysWorked.test(told) && !PERSISTS.some((p) => told.includes(p)) && !notMade(lower, at, from)) return { line: lineNumber(lower, at), literal };
     }
   }
   return undefined;
+}
+
+/** The paste in lower case when it is a person's account (at most `chars` long) that says something worked; else undefined. */
+export function workedAccount(text: string, chars: number): string | undefined {
+  if (text.length > chars) return undefined;
+  const lower = text.toLowerCase();
+  return patterns.saysWorked.test(lower) ? lower : undefined;
 }
 
 /** Where the sentence that `from` is in ends (sentenceEndsAt), past the blank lines and spaces it starts with; at most CLAUSE_BACK × 2 on. */
@@ -163,13 +168,13 @@ function notMade(lower: string, at: number, from: number): boolean {
   return lower[end] === '?';
 }
 
-/** Whether a sentence that mentions the applied text says that it worked (one of WORKED, from the mention to the sentence's end). */
+/** Whether a sentence that mentions the applied text says that it worked (patterns.saysWorked, from the mention to the sentence's end). */
 function workedBeside(lower: string, applied: string): boolean {
   for (let at = lower.indexOf(applied); at >= 0; at = lower.indexOf(applied, at + applied.length)) {
     let end = at + applied.length;
     while (end < lower.length && end - at < CLAUSE_BACK * 2 && !sentenceEndsAt(lower, end)) end++;
     const sentence = lower.slice(at, end);
-    if (WORKED.some((w) => sentence.includes(w))) return true;
+    if (patterns.saysWorked.test(sentence)) return true;
   }
   return false;
 }

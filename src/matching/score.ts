@@ -5,7 +5,7 @@ import { lineAt, lineStart } from './lines.js';
 import { Kind, normaliseLiteral, type CompiledCatalogue } from './literals.js';
 import { patterns } from './patterns.js';
 import { bagMatches, isProse, words, type BagMatch } from './prose.js';
-import { ACCOUNT_CHARS, fixWorked } from './applied.js';
+import { fixWorked, workedAccount } from './applied.js';
 import { readSubject } from './subject.js';
 import { rulesFor } from './table-rules.js';
 import { ruledOutByVersion, statedVersions } from './versions.js';
@@ -121,7 +121,8 @@ export function score(text: string, lines: number, compiled: CompiledCatalogue, 
     return p;
   };
   const tableFound = tableEvidence(entries, facts);
-  let lower: string | undefined;
+  // A fix said to have worked is read in a person's account, as sentences are: a short paste that says something worked.
+  const account = workedAccount(text, PROSE_CHARS);
 
   const raw = entries.map((_, entry): Found[] => {
     const found: Found[] = tableFound ? [...tableFound[entry]!] : [];
@@ -138,7 +139,7 @@ export function score(text: string, lines: number, compiled: CompiledCatalogue, 
     const bag = bags[entry];
     if (bag) found.push({ line: bag.line, start: bag.start, signature: bag.text, literal: normaliseLiteral(bag.text), tier: 'bag', shared: bag.shared });
     // The person says the entry's fix worked: as telling as its error (applied.ts).
-    const worked = entries[entry]!.signatures.applied && text.length <= ACCOUNT_CHARS ? fixWorked((lower ??= text.toLowerCase()), entries[entry]!) : undefined;
+    const worked = account !== undefined ? fixWorked(account, entries[entry]!) : undefined;
     if (worked) found.push({ line: worked.line, start: lineStart(text, worked.line), signature: worked.literal, literal: normaliseLiteral(worked.literal), tier: 'error' });
     return found;
   });
