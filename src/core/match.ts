@@ -115,10 +115,10 @@ const askWhy: Record<AskReason, string> = {
 };
 
 /** Why the guide has nothing further for a remedy the paste shows applied already, or asks to avoid (`declined`). */
-export function triedSentence(note: TriedNote, id: string): Inline {
+export function triedSentence(note: TriedNote, id: string, detail = ''): Inline {
   return note === 'declined'
-    ? t`You ask for another way than the guide's remedy for ${code(id)}; the guide has no other for it.`
-    : t`The guide's remedy for ${code(id)} appears to be applied already and the error persists; the guide has nothing further for it.`;
+    ? t`You ask for another way than the guide's remedy for ${code(id)}${detail}; the guide has no other for it.`
+    : t`The guide's remedy for ${code(id)}${detail} appears to be applied already and the error persists; the guide has nothing further for it.`;
 }
 
 /**
@@ -130,7 +130,7 @@ export function triedSentence(note: TriedNote, id: string): Inline {
 function triedView(tried: Candidate, why: TriedNote, others: readonly string[], shown: Shown): View {
   const parts: Part[] = [
     ...(shown.before ?? []),
-    para(t`🤷 ${triedSentence(why, tried.id)} (${tried.title}, guide ${tried.ref}.) I am not proposing it${why === 'declined' ? '' : ' again'}: explain it, or run the doctor to see what the cluster shows.`),
+    para(t`🤷 ${triedSentence(why, tried.id, ` (${tried.title}, guide ${tried.ref})`)} I am not proposing it${why === 'declined' ? '' : ' again'}: explain it, or run the doctor to see what the cluster shows.`),
     lines([t`${strong('What shows it')}`, ...evidenceLines(tried, shown)]),
     { kind: 'choices', id: 'match-tried', choices: [explainChoice(tried.id, `Explain ${tried.id}`), ...others.map((id) => explainChoice(id, `Explain ${id}`))] },
   ];

@@ -64,7 +64,7 @@ describe('what the paste is about', () => {
     const scrape = '"Failed to scrape node" err="Get \\"https://[1.2.3.4]:10250/metrics/resource\\": tls: failed to verify certificate: x509: cannot validate certificate for [1.2.3.4] because it doesn\'t contain any IP SANs';
     const r = match(`How do I configure metrics-server without disabling TLS verification? Error:\n${scrape}`);
     expect(r.verdict === 'no-match' && 'tried' in r && [r.note, r.tried.id, r.tried.evidence[0]!.line]).toEqual(['declined', 'metrics-server-tls', 1]);
-    expect(toText(matchView(r))).toContain("You ask for another way than the guide's remedy for metrics-server-tls; the guide has no other for it.");
+    expect(toText(matchView(r))).toContain("You ask for another way than the guide's remedy for metrics-server-tls (Metrics-server chart cannot be deployed, guide 7.15); the guide has no other for it.");
     expect(toText(matchView(r))).not.toContain('Plan fix');
     // Nothing declined: the flag is proposed.
     const plain = match(`metrics-server never gets ready:\n${scrape}`);
