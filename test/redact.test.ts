@@ -393,6 +393,28 @@ describe('redacting pasted text', () => {
     expect(redact(cut)).toContain('[redacted]');
   });
 
+  // An attacker's (or a hurried person's) paste: the key's last line glued to a closing fence or quote, a one-line key's
+  // short start, a quoted message, a key type with a digit, RFC 4716's spaced lines. Each left base64 of the key shown.
+  it('removes a short or cut key fragment however it is pasted', () => {
+    const cases: [string, string][] = [
+      ['```\n-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAABG5vbmU\nQyNTUxOQAAACBz```', 'QyNTUxOQAAACBz'],
+      ['```-----BEGIN RSA PRIVATE KEY-----\nMIIEowIBAAKCAQEA```', 'MIIEowIBAAKCAQEA'],
+      ['{"key": "-----BEGIN OPENSSH PRIVATE KEY-----\\nb3BlbnNzaC1rZXktdjEAAAAABG5vbmU\\nc2VjcmV0"}', 'c2VjcmV0'],
+      ['<pre>-----BEGIN EC PRIVATE KEY-----\nMHcCAQEEIBzq9Sekret7y</pre>', 'MHcCAQEEIBzq9Sekret7y'],
+      ['-----BEGIN OPENSSH PRIVATE KEY----- b3BlbnNzaC1r then', 'b3BlbnNzaC1r'],
+      ['&gt; -----BEGIN RSA PRIVATE KEY-----\n&gt; MIIEowIBAAKCAQEAZq9Sekret7y\n&gt; abcdefSECRETline', 'Sekret7y'],
+      ['> -----BEGIN RSA PRIVATE KEY-----\n> MIIEowIBAAKCAQEAZq9Sekret7y\n> abcdefSECRETline', 'Sekret7y'],
+      ['-----BEGIN SSH2 ENCRYPTED PRIVATE KEY-----\nP2/56wAAAi8AAAA3Zq9Sekret7y\n', 'Sekret7y'],
+      ['---- BEGIN SSH2 ENCRYPTED PRIVATE KEY ----\nComment: "rsa-key"\nP2/56wAAAi8AAAA3Zq9Sekret7y\n---- END SSH2 ENCRYPTED PRIVATE KEY ----', 'Sekret7y'],
+    ];
+    expect(cases.filter(([text, secret]) => redact(text).includes(secret)).map(([text]) => text)).toEqual([]);
+    expect(redact('abcdefSECRETline')).toBe('abcdefSECRETline');
+    // What follows such a fragment and is no key's stays: the fence, a sentence, an error on its own line.
+    expect(redact('```-----BEGIN RSA PRIVATE KEY-----\nMIIEowIBAAKCAQEA```\nstill failing')).toBe('```-----BEGIN PRIVATE KEY----- [redacted]```\nstill failing');
+    expect(redact('-----BEGIN OPENSSH PRIVATE KEY----- b3BlbnNzaC1r then it failed')).toBe('-----BEGIN PRIVATE KEY----- [redacted] then it failed');
+    expect(redact('> -----BEGIN RSA PRIVATE KEY-----\n> MIIEowIBAAKCAQEAZq9Sekret7y\nERROR: x')).toBe('> -----BEGIN PRIVATE KEY----- [redacted]\nERROR: x');
+  });
+
   it("keeps a `-p` that is a port or a publish flag: psql's, docker run's, mysql's capital -P", () => {
     for (const line of ['psql -h db -p 5432 -U devtron orchestrator', 'docker run -p 8080:80 nginx', 'mysql -h db -P 3306 -u root -p', 'kubectl port-forward -n devtroncd svc/devtron-service 8000:80 -p', 'docker login -u ci --password-stdin registry.acme.io', 'mysql -u root -u admin orders', 'curl -u admin https://x', 'the token expired yesterday', 'Authorization: Bearer [redacted]', 'echo $CI_TOKEN | docker login -u ci --password-stdin reg.io', 'password: ${DB_PASSWORD}', 'the key k0.k1… has 1,800 levels; ﬁne “quoted”']) {
       expect(redact(line)).toBe(line);

@@ -193,26 +193,58 @@ export function keyBody(text: string, from: number): { end: number; whole: boole
   // Whether the next word starts its line: a body line's base64 is alone on it.
   let lineStart = false;
   for (;;) {
-    for (let gap = keyBreak(text, at); gap > 0; gap = keyBreak(text, at)) {
+    for (let gap = keyBreak(text, at); gap > 0; gap = keyBreak(text, at) || (lineStart ? quoteMark(text, at) : 0)) {
       if (gap === 2 || text[at] === '\n') lineStart = true;
       at += gap;
     }
     if (at >= text.length) break;
     if (endLineAt(text, at)) return { end: redactionPatterns.privateKeyEnd.lastIndex, whole: true };
     let stop = wordEnd(text, at);
-    const word = text.slice(at, stop);
+    let word = text.slice(at, stop);
+    // A fence, a quote or a tag glued to the block's last line (```…AAAA```, a JSON string's `…AAAA"`) closes it.
+    const closed = closedAt(word);
+    if (closed > 0) {
+      word = word.slice(0, closed);
+      stop = at + closed;
+    }
     if (KEY_HEADERS.has(word.toLowerCase())) {
       // Its value: the rest of its line, or on a one-line key its next word.
       stop = lineStart ? lineEnd(text, stop) : wordEnd(text, pastSpaces(text, stop));
     } else {
       const next = pastSpaces(text, stop);
-      const alone = lineStart && (next >= text.length || keyBreak(text, next) > 0);
-      if (!base64Word(word) || (!alone && word.length < KEY_CHUNK && !word.endsWith('=') && !endLineAt(text, next))) break;
+      const alone = lineStart && (closed > 0 || next >= text.length || keyBreak(text, next) > 0);
+      if (!base64Word(word) || (!alone && word.length < KEY_CHUNK && !word.endsWith('=') && !keyLike(word) && !endLineAt(text, next))) break;
     }
     lineStart = false;
     at = end = stop;
+    if (closed > 0) break;
   }
   return { end, whole: false };
+}
+
+/** What closes a pasted block right after its last character: a code fence, a quote, a tag, a bracket, an escape. */
+const CLOSERS = '`"\'<)]}\\';
+
+/** Where a word that is base64 up to a closer ends its base64 (0: it is not one). */
+function closedAt(word: string): number {
+  let i = 0;
+  while (i < word.length && base64Word(word[i]!)) i++;
+  return i > 0 && i < word.length && CLOSERS.includes(word[i]!) ? i : 0;
+}
+
+/**
+ * Whether a short word is random rather than a sentence's: a digit, a `+` or `/`, or a capital after a small letter
+ * (`b3BlbnNzaC1r`, `MIIEvQ`). A one-line key cut short shows only such a word; "Failed to pull" stays.
+ */
+function keyLike(word: string): boolean {
+  return /[0-9+/]|[a-z][A-Z]/.test(word);
+}
+
+/** How many characters of a quote's mark (`> `, Slack's `&gt; `) start a quoted line at `at`: a key pasted in a quote. */
+function quoteMark(text: string, at: number): number {
+  const mark = text.startsWith('&gt;', at) ? 4 : text[at] === '>' ? 1 : 0;
+  const after = text[at + mark];
+  return mark > 0 && (after === ' ' || after === '\t') ? mark + 1 : 0;
 }
 
 /** Whether a key block's end line starts at `at` (privateKeyEnd's lastIndex is then where it ends). */

@@ -3,10 +3,10 @@ export const MARK = '[redacted]';
 
 /** The patterns, exported so the ReDoS test can check every one. */
 export const redactionPatterns = {
-  // A private key block's start and end lines: any kind (RSA, EC, OpenSSH, PGP's "… KEY BLOCK"), any case, four
-  // or five dashes. privateKeys reads the body between them.
-  privateKeyBegin: /-{4,5}BEGIN [A-Z ]{0,40}PRIVATE KEY(?: BLOCK)?-{4,5}/gi,
-  privateKeyEnd: /-{4,5}END [A-Z ]{0,40}PRIVATE KEY(?: BLOCK)?-{4,5}/iy,
+  // A private key block's start and end lines: any kind (RSA, EC, OpenSSH, PGP's "… KEY BLOCK", ssh.com's "SSH2
+  // ENCRYPTED"), any case, four or five dashes, with RFC 4716's spaces inside them. privateKeys reads the body between them.
+  privateKeyBegin: /-{4,5} ?BEGIN [A-Z0-9 ]{0,40}PRIVATE KEY(?: BLOCK)? ?-{4,5}/gi,
+  privateKeyEnd: /-{4,5} ?END [A-Z0-9 ]{0,40}PRIVATE KEY(?: BLOCK)? ?-{4,5}/iy,
   // Not the words after them ("basic authentication").
   bearer: /\b(bearer|basic)[ \t]+(?!auth)[A-Za-z0-9._~+/=-]{8,}/gi,
   // The user may be empty (`redis://:secret@redis:6379`); the password may hold an '@' (up to the last before the
