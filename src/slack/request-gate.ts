@@ -1,6 +1,7 @@
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import { HTTPModuleFunctions, isValidSlackRequest, type BufferedIncomingMessage, type HTTPReceiver } from '@slack/bolt';
 import type { Logger } from 'pino';
+import { BodiesInFlight, maxUnverifiedBytes } from './bodies-in-flight.js';
 
 /**
  * How far a request's timestamp may be from this server's clock, either way. Slack's own rule for
@@ -12,7 +13,7 @@ export const maxClockSkewSeconds = 300;
 const eventsPath = '/slack/events';
 
 /** Why a request is turned away before Bolt sees it, and with which status. */
-type Refusal = { status: 400 | 401 | 408 | 413; reason: string };
+type Refusal = { status: 400 | 401 | 408 | 413 | 503; reason: string };
 
 /**
  * Slack sends a body at once and stops waiting for the answer after 3 s. A body still arriving then is
@@ -117,23 +118,30 @@ export function shapeProblem(body: unknown, apiUrl: string | undefined): string 
  * outside any handler (`null`, `payload=null`, an event that is not an object, an interaction
  * without its user, a command's or message's text that is not text, actions that are not a list), of
  * no kind Slack sends (an unknown type, a form without its payload), or with a response_url off
- * Slack's hosts, with 400.
+ * Slack's hosts, with 400. A body still arriving after 3 s, or the largest of the bodies being read
+ * when together they pass maxUnverifiedBytes, is closed before it is verified.
  * Everything else, forgeries included, goes on to Bolt, which verifies and parses it as always.
  */
-async function screen(req: IncomingMessage, signingSecret: string, apiUrl: string | undefined, nowMs: number): Promise<Refusal | undefined> {
+async function screen(req: IncomingMessage, signingSecret: string, apiUrl: string | undefined, nowMs: number, bodies: BodiesInFlight): Promise<Refusal | undefined> {
   let buffered: BufferedIncomingMessage;
   let late = false;
+  let crowded = false;
   // Destroying the request ends the read: what it had buffered is let go with it.
   const deadline = setTimeout(() => ((late = true), req.destroy()), bodyDeadlineMs);
+  // Bolt reads the body it finds buffered here instead of reading the stream again.
+  const reading = HTTPModuleFunctions.bufferIncomingMessage(req, HTTPModuleFunctions.defaultBodyLimit);
+  // Counted from now: the read above has attached its own listener, and no chunk arrives before the next tick.
+  const untrack = bodies.track(req, () => ((crowded = true), req.destroy()));
   try {
-    // Bolt reads the body it finds buffered here instead of reading the stream again.
-    buffered = await HTTPModuleFunctions.bufferIncomingMessage(req, HTTPModuleFunctions.defaultBodyLimit);
+    buffered = await reading;
   } catch (err) {
     if (late) return { status: 408, reason: `body not received within ${bodyDeadlineMs / 1000} s` };
+    if (crowded) return { status: 503, reason: `unverified bodies in flight over ${maxUnverifiedBytes / 1024 / 1024} MiB: the largest is closed` };
     const tooLarge = HTTPModuleFunctions.isRawBodyError(err) && (err as { statusCode: number }).statusCode === 413;
     return tooLarge ? { status: 413, reason: 'body larger than the limit' } : { status: 400, reason: `body could not be read (${(err as Error).message})` };
   } finally {
     clearTimeout(deadline);
+    untrack();
   }
   const skew = skewOf(header(req, 'x-slack-request-timestamp'), nowMs);
   if (skew) return { status: 401, reason: skew };
@@ -161,6 +169,7 @@ async function screen(req: IncomingMessage, signingSecret: string, apiUrl: strin
 export function gateRequests(receiver: HTTPReceiver, signingSecret: string, logger: Logger, apiUrl?: string, now: () => number = Date.now): void {
   const inner: RequestListener = receiver.requestListener;
   const log = logger.child({ component: 'request-gate' });
+  const bodies = new BodiesInFlight();
   const pass = (req: IncomingMessage, res: ServerResponse) => {
     try {
       inner(req, res);
@@ -172,7 +181,7 @@ export function gateRequests(receiver: HTTPReceiver, signingSecret: string, logg
   receiver.requestListener = (req, res) => {
     const path = new URL(req.url ?? '/', 'http://localhost').pathname;
     if (req.method !== 'POST' || path !== eventsPath) return pass(req, res);
-    screen(req, signingSecret, apiUrl, now()).then(
+    screen(req, signingSecret, apiUrl, now(), bodies).then(
       (refusal) => {
         if (!refusal) return pass(req, res);
         log.warn({ status: refusal.status, reason: refusal.reason, retryNum: header(req, 'x-slack-retry-num') }, 'request refused');

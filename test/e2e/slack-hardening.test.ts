@@ -278,6 +278,32 @@ describe('requests Slack did not send as they are: future timestamps, bodies tha
     }
   });
 
+  it('holds at most 16 MiB of unverified bodies at once: past it the largest stall is closed at once, and a signed command is still answered', async () => {
+    // Twelve unsigned requests each send 3 MB of a 4 MB body and wait: 36 MB held until the 3 s deadline, were nothing capped.
+    const url = new URL(stack.eventsUrl);
+    const refusedBefore = logged(/request refused/).length;
+    const stalled = Array.from({ length: 12 }, () => connect(Number(url.port), '127.0.0.1'));
+    const started = Date.now();
+    const closedAt: number[] = [];
+    for (const socket of stalled) {
+      socket.on('error', () => undefined);
+      socket.once('close', () => closedAt.push(Date.now() - started));
+      socket.write(`POST /slack/events HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${4 * 1024 * 1024 - 1}\r\nX-Slack-Request-Timestamp: ${now()}\r\nX-Slack-Signature: v0=${'0'.repeat(64)}\r\n\r\n`);
+      socket.write(Buffer.alloc(3 * 1024 * 1024, 97));
+    }
+    try {
+      // 16 MiB holds five of them: the other seven are closed as their bytes arrive, long before Slack's 3 s.
+      await eventually(async () => closedAt.length >= 7, { what: 'seven stalls closed', timeoutMs: 2_000 });
+      expect(closedAt.filter((ms) => ms < 2_000).length).toBeGreaterThanOrEqual(7);
+      const reasons = logged(/request refused/).slice(refusedBefore).map((l) => l.reason);
+      expect(reasons).toContain('unverified bodies in flight over 16 MiB: the largest is closed');
+      // A real command, small, is answered meanwhile.
+      expect((await stack.slash('help')).status).toBe(200);
+    } finally {
+      for (const socket of stalled) socket.destroy();
+    }
+  });
+
   it('answers a 10 KB command, one with NUL bytes and one of only whitespace at once, privately, with a short answer', async () => {
     const answer = async (text: string) => {
       const res = await stack.slash(text);
