@@ -53,6 +53,20 @@ async function admitted(deps: HandlerDeps, paste: Paste): Promise<boolean> {
   return false;
 }
 
+/** What the person reads when their pasted error could not be answered because Redis did not answer. */
+export const unansweredPaste = 'I cannot answer this pasted error right now (the queue, Redis, does not answer); nothing was done. Paste it again in a minute.';
+
+/**
+ * For a paste that arrived while Redis did not answer (its replay check could not be made): tells the person,
+ * only them, when it is one the bot would have answered (a shared file, a match, or text that looks like an
+ * error); chatter still gets nothing. Nothing else is done: its budget and evidence live in Redis.
+ */
+export async function tellUnanswered(deps: HandlerDeps, sent: Paste, always: boolean): Promise<void> {
+  const text = typedText(fromSlackText(sent.text, { mentions: 'drop' }));
+  if ((sent.files?.length ?? 0) === 0 && silent(match(text), text, always)) return;
+  await notify(deps, sent, unansweredPaste);
+}
+
 /**
  * Matches a paste (text and shared text files) and answers in its thread, within the paste budgets and
  * behind every remedy message (the outbox's paste lane). When nothing matches, answers only if asked

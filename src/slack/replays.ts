@@ -65,6 +65,17 @@ function answersFromCatalogue(body: unknown): boolean {
   return catalogueReads.has(text.trim().split(/\s/, 1)[0]!.toLowerCase());
 }
 
+/**
+ * Set on the context of a message event whose replay check Redis could not answer: its listener must run
+ * nothing but telling the person (src/handlers/messages).
+ */
+export const redisUnavailableMark = 'redisUnavailable';
+
+function isMessageEvent(body: unknown): boolean {
+  const b = body as { type?: unknown; event?: { type?: unknown } };
+  return b.type === 'event_callback' && b.event?.type === 'message';
+}
+
 /** Tells the person who clicked or used a shortcut, through its response_url, when it has one. */
 async function tellPrivately(args: AnyMiddlewareArgs, text: string): Promise<void> {
   const respond = 'respond' in args ? (args.respond as RespondFn | undefined) : undefined;
@@ -76,7 +87,8 @@ async function tellPrivately(args: AnyMiddlewareArgs, text: string): Promise<voi
  * a Socket Mode envelope whose id, or either whose trigger_id, was already seen is acknowledged and
  * nothing runs. Slack's own retries of events are signed anew (HTTP) or may come in a new envelope,
  * so they pass here and are told apart by their event id, as before. When Redis cannot say, nothing
- * runs either (whatever the request asks needs Redis anyway), and the person is told so.
+ * runs either (whatever the request asks needs Redis anyway), and the person is told so: a message event
+ * goes on marked (redisUnavailableMark), for its listener to tell the person.
  */
 export function refuseReplays(memory: ReplayMemory, logger: Logger): Middleware<AnyMiddlewareArgs> {
   const log = logger.child({ component: 'replays' });
@@ -96,6 +108,12 @@ export function refuseReplays(memory: ReplayMemory, logger: Logger): Middleware<
       first = await within(memory.firstTime(keys, replayWindowSeconds), checkTimeoutMs);
     } catch (err) {
       log.warn({ err: (err as Error).message, kind }, 'could not check whether a request was already answered; nothing was run');
+      // Bolt has acknowledged an event already, so Slack will not send it again, and a message has no response_url:
+      // its listener, told so, runs nothing and tells the person whose pasted error went unanswered.
+      if (isMessageEvent(body)) {
+        context[redisUnavailableMark] = true;
+        return next();
+      }
       const text = 'I cannot check this request right now (the queue, Redis, does not answer); nothing was done. Try again in a minute.';
       await ack?.(kind === 'command' ? { response_type: 'ephemeral', text } : undefined);
       // Slack shows nothing of a click's acknowledgement: without this, an Approve in an outage did nothing, silently.
