@@ -80,13 +80,43 @@ function parseError(doc: ReturnType<typeof parseDocument>, lineCounter: LineCoun
   const error = doc.errors[0];
   if (!error) return undefined;
   // The parser reports its own stack running out on deep nesting as an error at a position.
-  if (error.message.startsWith('Maximum call stack size exceeded')) return `too deep: the YAML nests more than ${valuesLimits.depth} levels; values check reads at most ${valuesLimits.depth}`;
+  if (error.message.startsWith('Maximum call stack size exceeded')) return yamlTooDeep;
   const line = lineCounter.linePos(error.pos[0]).line;
   return `This is not a YAML values file I can read (line ${line}: ${error.message.split('\n')[0]!.replace(/:$/, '').slice(0, 160)}). ${notYaml}`;
 }
 
+const yamlTooDeep = `too deep: the YAML nests more than ${valuesLimits.depth} levels; values check reads at most ${valuesLimits.depth}`;
+
+/**
+ * Whether brackets and braces open more than `limit` levels at some point, outside quotes and comments. The parser
+ * holds about a kilobyte per open level before the depth can be checked on its document (a megabyte of `[` took a
+ * gigabyte), so this linear scan refuses such a paste first. Text it misreads (an apostrophe in a plain word) only
+ * leaves the paste to the parser's own checks.
+ */
+function flowTooDeep(text: string, limit: number): boolean {
+  let depth = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (c === '[' || c === '{') {
+      if (++depth > limit) return true;
+    } else if (c === ']' || c === '}') depth = Math.max(0, depth - 1);
+    else if (c === '"') {
+      for (i++; i < text.length && text[i] !== '"'; i++) if (text[i] === '\\') i++;
+    } else if (c === "'") {
+      i = text.indexOf("'", i + 1);
+      if (i < 0) return false;
+    } else if (c === '#' && (i === 0 || /\s/.test(text[i - 1]!))) {
+      i = text.indexOf('\n', i);
+      if (i < 0) return false;
+    }
+  }
+  return false;
+}
+
 /** Reads a YAML values file, or says why it cannot be checked (not YAML, too deep, too many keys or aliases, self-referring). */
 export function readYaml(text: string): PastedValues | { error: string } {
+  // Ten times the limit: the parser's cost is small there, and within it the walk below names the path too deep.
+  if (flowTooDeep(text, 10 * valuesLimits.depth)) return { error: yamlTooDeep };
   const lineCounter = new LineCounter();
   const doc = parseDocument(text, { lineCounter, uniqueKeys: false, prettyErrors: false });
   const error = parseError(doc, lineCounter);

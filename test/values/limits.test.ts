@@ -11,13 +11,13 @@ import { medicArgs } from '../support/medic-process.js';
 const dir = mkdtempSync(join(tmpdir(), 'medic-values-limits-'));
 
 /** `platform-medic values check [--json] FILE` as a user runs it: exit code, standard output and error. */
-function check(name: string, text: string, json = false) {
+function check(name: string, text: string, json = false, env: Record<string, string> = {}) {
   const file = join(dir, name);
   writeFileSync(file, text);
   const r = spawnSync(process.execPath, medicArgs('values', 'check', ...(json ? ['--json'] : []), file), {
     encoding: 'utf8',
     timeout: 60_000,
-    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', PLATFORM_MEDIC_CONFIG: '' },
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', PLATFORM_MEDIC_CONFIG: '', ...env },
   });
   return { code: r.status, out: r.stdout, err: r.stderr };
 }
@@ -65,6 +65,14 @@ describe('values check on hostile input: one line, exit 2, bounded time', { time
 
   it('refuses YAML that nests deeper than 100 levels', () => {
     refused(check('deep.yaml', `a: ${'{a: '.repeat(150)}1${'}'.repeat(150)}\n`), /^platform-medic values check: too deep: a\.a\.a\.a\.a\.a\.a\.a\.a\.a\.a… nests more than 100 levels; values check reads at most 100$/);
+  });
+
+  // Found by an attacker's try: the YAML parser holds about 1 KB per open bracket, so a 1 MB file of them took ~1 GB
+  // and 7 s before the depth was checked; with the heap of a small pod, the process died out of memory.
+  it('refuses a file of a million open brackets (or braces) as too deep, within a 200 MB heap', () => {
+    for (const [name, text] of [['brackets.yaml', '['.repeat(1_000_000)], ['braces.json', '{"a":'.repeat(200_000)]]) {
+      refused(check(name!, text!, false, { NODE_OPTIONS: '--max-old-space-size=200' }), /^platform-medic values check: too deep: the YAML nests more than 100 levels; values check reads at most 100$/);
+    }
   });
 
   it('refuses a values file of more than 10,000 keys', () => {
