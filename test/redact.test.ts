@@ -409,6 +409,9 @@ describe('redacting pasted text', () => {
     ];
     expect(cases.filter(([text, secret]) => redact(text).includes(secret)).map(([text]) => text)).toEqual([]);
     expect(redact('abcdefSECRETline')).toBe('abcdefSECRETline');
+    // A PuTTY key file (.ppk), as Windows users paste it: its private lines go, its public part and MAC stay.
+    const ppk = 'PuTTY-User-Key-File-2: ssh-rsa\nEncryption: none\nComment: rsa-key\nPublic-Lines: 1\nAAAAB3NzaC1yc2E\nPrivate-Lines: 2\nAAABAQCzq9Sekret7yAAAA\nZq9Sekret7y\nPrivate-MAC: 0a1b2c';
+    expect(redact(ppk)).toBe('PuTTY-User-Key-File-2: ssh-rsa\nEncryption: none\nComment: rsa-key\nPublic-Lines: 1\nAAAAB3NzaC1yc2E\nPrivate-Lines: [redacted]\nPrivate-MAC: 0a1b2c');
     // What follows such a fragment and is no key's stays: the fence, a sentence, an error on its own line.
     expect(redact('```-----BEGIN RSA PRIVATE KEY-----\nMIIEowIBAAKCAQEA```\nstill failing')).toBe('```-----BEGIN PRIVATE KEY----- [redacted]```\nstill failing');
     expect(redact('-----BEGIN OPENSSH PRIVATE KEY----- b3BlbnNzaC1r then it failed')).toBe('-----BEGIN PRIVATE KEY----- [redacted] then it failed');

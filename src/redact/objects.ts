@@ -172,15 +172,23 @@ export function base64Word(word: string): boolean {
  * read once.
  */
 export function privateKeys(text: string): string {
-  if (!/private key/i.test(text)) return text;
-  const begin = redactionPatterns.privateKeyBegin;
+  return puttyKeys(/private key/i.test(text) ? keyBlocks(text, redactionPatterns.privateKeyBegin, (whole) => `-----BEGIN PRIVATE KEY----- ${MARK}${whole ? ' -----END PRIVATE KEY-----' : ''}`) : text);
+}
+
+/** A PuTTY key file's private lines (`Private-Lines: 14` and the base64 under it); its other lines are no secret. */
+function puttyKeys(text: string): string {
+  return /private-lines/i.test(text) ? keyBlocks(text, redactionPatterns.puttyPrivateLines, () => `Private-Lines: ${MARK}`) : text;
+}
+
+/** Each block that starts where `begin` matches, with a body (keyBody), replaced by `shown(whole)`. */
+function keyBlocks(text: string, begin: RegExp, shownAs: (whole: boolean) => string): string {
   const parts: string[] = [];
   let shown = 0;
   begin.lastIndex = 0;
   for (let b = begin.exec(text); b; b = begin.exec(text)) {
     const block = keyBody(text, b.index + b[0].length);
     if (block.end === b.index + b[0].length) continue;
-    parts.push(text.slice(shown, b.index), `-----BEGIN PRIVATE KEY----- ${MARK}${block.whole ? ' -----END PRIVATE KEY-----' : ''}`);
+    parts.push(text.slice(shown, b.index), shownAs(block.whole));
     shown = begin.lastIndex = block.end;
   }
   return shown === 0 ? text : parts.join('') + text.slice(shown);

@@ -7,6 +7,8 @@ export const redactionPatterns = {
   // ENCRYPTED"), any case, four or five dashes, with RFC 4716's spaces inside them. privateKeys reads the body between them.
   privateKeyBegin: /-{4,5} ?BEGIN [A-Z0-9 ]{0,40}PRIVATE KEY(?: BLOCK)? ?-{4,5}/gi,
   privateKeyEnd: /-{4,5} ?END [A-Z0-9 ]{0,40}PRIVATE KEY(?: BLOCK)? ?-{4,5}/iy,
+  // A PuTTY key file's private part (`.ppk`): its base64 lines follow this line; privateKeys reads them as a block's body.
+  puttyPrivateLines: /\bPrivate-Lines:[ \t]{0,10}[0-9]{1,5}/gi,
   // Not the words after them ("basic authentication").
   bearer: /\b(bearer|basic)[ \t]+(?!auth)[A-Za-z0-9._~+/=-]{8,}/gi,
   // The user may be empty (`redis://:secret@redis:6379`); the password may hold an '@' (up to the last before the
