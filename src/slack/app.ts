@@ -1,4 +1,5 @@
 import { HTTPReceiver, LogLevel, SocketModeReceiver, webApi, type App, type Logger as BoltLogger } from '@slack/bolt';
+import type { Server } from 'node:http';
 import type { Logger } from 'pino';
 import type { Config } from '../config.js';
 import { ClusterEvidenceCache, evidenceCacheOptions } from '../core/evidence-cache.js';
@@ -25,6 +26,7 @@ import { configuredApprovers } from './approvers.js';
 import { slackLibraryLogger } from './library-logger.js';
 import { SlackOutbox } from './outbox.js';
 import { RedisReplayMemory, envelopeIdOf, refuseReplays, requestDigest } from './replays.js';
+import { boundHeaderTime } from './header-deadline.js';
 import { gateRequests } from './request-gate.js';
 import { keepAliveFetch } from './web-fetch.js';
 
@@ -198,7 +200,8 @@ export function createSlackBot(config: Config, logger: Logger, options: { metric
         healthServer = await startHealthServer(config.healthPort, health.routes());
         return undefined;
       }
-      const server = (await app.start(config.port)) as { address(): { port: number } | string | null };
+      const server = (await app.start(config.port)) as Server;
+      boundHeaderTime(server);
       const address = server.address();
       return typeof address === 'object' && address ? address.port : config.port;
     },

@@ -278,6 +278,31 @@ describe('requests Slack did not send as they are: future timestamps, bodies tha
     }
   });
 
+  it('closes a connection whose request headers are still arriving 3 s after it opened, not after a minute', async () => {
+    // Slack sends its headers at once; a slow sender of headers (slow loris) was held for Node's 60 s (checked every 30 s).
+    const url = new URL(stack.eventsUrl);
+    const started = Date.now();
+    const slow = Array.from({ length: 5 }, () => connect(Number(url.port), '127.0.0.1'));
+    const closedAfter = slow.map(
+      (socket) =>
+        new Promise<number>((resolve) => {
+          socket.on('error', () => undefined);
+          socket.once('close', () => resolve(Date.now() - started));
+          socket.write(`POST /slack/events HTTP/1.1\r\nHost: x\r\nX-Pad: ${'a'.repeat(4000)}`);
+        }),
+    );
+    // One more header byte a second: each keeps the connection busy, none ends the headers.
+    const drip = setInterval(() => slow.forEach((s) => s.writable && s.write('a')), 1_000);
+    try {
+      const ms = await Promise.race([Promise.all(closedAfter), new Promise<never>((_, reject) => setTimeout(() => reject(new Error('slow headers were still held after 15 s')), 15_000))]);
+      for (const t of ms) expect(t).toBeLessThan(6_000);
+      expect((await stack.slash('help')).status).toBe(200);
+    } finally {
+      clearInterval(drip);
+      for (const socket of slow) socket.destroy();
+    }
+  });
+
   it('holds at most 16 MiB of unverified bodies at once: past it the largest stall is closed at once, and a signed command is still answered', async () => {
     // Twelve unsigned requests each send 3 MB of a 4 MB body and wait: 36 MB held until the 3 s deadline, were nothing capped.
     const url = new URL(stack.eventsUrl);
