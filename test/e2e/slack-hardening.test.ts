@@ -329,6 +329,23 @@ describe('requests Slack did not send as they are: future timestamps, bodies tha
     }
   });
 
+  // Found by an attacker's try: a metrics store address with a password in it was accepted, kept in the plan job's data
+  // and shown in the channel's thread.
+  it('refuses a fix parameter that carries credentials, privately and without repeating them, and queues nothing', async () => {
+    const left = await traces();
+    const before = stack.fake.calls().length;
+    for (const address of ['http://admin:Sup3rS3cret@prometheus-server.monitoring.svc:80', 'http://Sup3rS3cret@prometheus-server.monitoring.svc', 'http://prometheus-server.monitoring.svc:80/api?token=Sup3rS3cret']) {
+      const res = await stack.slash(`fix dashboards-missing metricsStore=${address}`, requester);
+      expect(res.status).toBe(200);
+      const answer = res.json as { response_type: string; text: string };
+      expect(answer.response_type).toBe('ephemeral');
+      expect(answer.text).toContain('`metricsStore` is refused: it carries credentials');
+      expect(res.text).not.toContain('Sup3rS3cret');
+    }
+    expect(JSON.stringify(stack.fake.calls().slice(before))).not.toContain('Sup3rS3cret');
+    expect(await traces()).toEqual(left);
+  });
+
   it('answers a 10 KB command, one with NUL bytes and one of only whitespace at once, privately, with a short answer', async () => {
     const answer = async (text: string) => {
       const res = await stack.slash(text);

@@ -45,6 +45,20 @@ function v6Problem(groups: readonly number[], shown: string): string | undefined
   return v4Problem(octets, `${shown} (${octets.join('.')})`);
 }
 
+/**
+ * Whether an address carries credentials: a user or password before its host, or a query (`?token=…`). A
+ * remedy's parameters are kept in its jobs and shown in its thread, so they must hold no secret; the data
+ * source's authentication is the dashboard's to keep. A value that is not a URL carries none here.
+ */
+export function carriesCredentials(value: string): boolean {
+  try {
+    const url = new URL(value);
+    return url.username !== '' || url.password !== '' || url.search !== '';
+  } catch {
+    return false;
+  }
+}
+
 /** Why the URL's host must not be called, or undefined when it may be. */
 export function endpointProblem(value: string): string | undefined {
   let host: string;
