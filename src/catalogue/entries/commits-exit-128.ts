@@ -39,6 +39,11 @@ export const commitsExit128: CatalogueEntry = {
     // not this entry (tune: OVH CDS, github-events and Argo CD threads of the sixth round).
     requires: ['git-sensor', 'gitsensor', 'git account', 'material', 'commit', 'gitbasemanager', 'repositorymanager', 'repomanages', 'watcher.go'],
     excludes: [
+      // The GitOps settings' check of a dry-run repository ("Devtron was unable to perform the following actions",
+      // "unable to validate project"): the GitOps account or organisation, not a material's commits (tune: devtron
+      // GitOps configuration on Minikube).
+      'unable to perform the following actions',
+      'unable to validate project',
       'could not resolve host',
       'could not resolve hostname',
       'temporary failure in name resolution',

@@ -31,7 +31,17 @@ export const databaseDropBlocked: CatalogueEntry = {
     // In other words: PostgreSQL's DROP DATABASE page says the command fails "if anyone else is connected to
     // the target database", so people ask how to drop a database with active or open connections, and end
     // them with pg_terminate_backend (the remedy's own function, as in the FAQ §17).
-    phrases: ['cannot drop database', 'drop database fails', 'drop database with active connections', 'drop database with open connections'],
+    phrases: [
+      'cannot drop database',
+      'drop database fails',
+      'drop database with active connections',
+      'drop database with open connections',
+      // What test harnesses and reset tools say when they end the sessions before the drop (tune: pull requests of
+      // migration and test tools).
+      'terminating existing connections to the database',
+      'terminate all existing connections to the target database',
+      'make drop database error',
+    ],
     context: ['postgres', 'postgresql', 'drop database', 'psql', 'dropdb', 'ObjectInUse', 'pg_stat_activity', 'pg_terminate_backend'],
     // The same message from CREATE DATABASE … TEMPLATE names the template as the "source database": a copy
     // is blocked, not a drop, and terminating the template's sessions and dropping is not the answer.
@@ -50,6 +60,10 @@ export const databaseDropBlocked: CatalogueEntry = {
       // counts sessions it no longer has is another product's fault, not this remedy's).
       'no other sessions',
       'no sessions running',
+      // The client itself holds the sessions it is asked to drop (a DBeaver or pgAdmin bug, as pgadmin4#1718): ending them
+      // from outside only lets the client take them again.
+      'dbeaver itself',
+      'pgadmin itself',
       'source database',
       'rename to',
       'set tablespace',

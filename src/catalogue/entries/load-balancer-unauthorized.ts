@@ -88,6 +88,9 @@ export const loadBalancerUnauthorized: CatalogueEntry = {
       'AccessDeniedException',
     ],
     excludes: [
+      // IAM refuses the policy document itself when it is created (MalformedPolicyDocument): the document is
+      // replaced, nothing is attached yet (tune: an EKS workshop's outdated policy "will result malform error").
+      'malform',
       'sts:AssumeRoleWithWebIdentity',
       'WebIdentityErr',
       // Subnets the controller cannot use (their tags or free addresses, pkg/networking/subnet_resolver.go)

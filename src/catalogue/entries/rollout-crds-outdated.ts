@@ -24,6 +24,9 @@ export const rolloutCrdsOutdated: CatalogueEntry = {
       'deployment with app metrics goes degraded',
       'deployment metrics have no data',
       'configmap as data volume not mounted',
+      // The remedy as the platform's chart repository names it (tune: devtron-labs/charts "Updated Rollout CRDs to latest version").
+      'updated rollout crds',
+      'update rollout crds',
     ],
     context: [
       'rollout',
@@ -45,6 +48,9 @@ export const rolloutCrdsOutdated: CatalogueEntry = {
     // configmap not being able to be mounted or configmaps and secrets not being able to be applied as
     // data-volume"), docs/FAQs/devtron-troubleshoot.md §2.
     // The guide's remedy as people say they did it: with words saying the error persists, it is not proposed again.
+    // A job pipeline's data volume (a Devtron job, no Rollout) is another component's, fixed in code (tune: a
+    // ConfigMap mounted but never created in a job).
+    excludes: ['devtron job', 'job pipeline'],
     applied: ['applied the latest rollout crd', 'updated the rollout crd', 'applied rollout.yaml', 'applied the rollout manifest', 'updated the crds'],
   },
   detector: { kind: 'crdOutdated', crd: 'rollouts.argoproj.io', generatorAtLeast: '0.4.0' },

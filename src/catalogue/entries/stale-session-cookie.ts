@@ -20,6 +20,7 @@ export const staleSessionCookie: CatalogueEntry = {
       'works in incognito',
       'works in an incognito window',
       'works in a private window',
+      'started another browser',
       'back to the login page',
       'back at the login page',
       'back to the login screen',
@@ -70,7 +71,9 @@ export const staleSessionCookie: CatalogueEntry = {
     // to the wrong address whatever the cookies hold (tune: argo-helm threads of the sixth round).
     // The guide's symptom is a login that fails although the password is correct: a loop the person ties to a wrong
     // password is the password's (tune: a sign-in loop "when my password is incorrect", the app showing no error).
-    excludes: ['but the max number of cookies is', 'basehref', 'my password is incorrect', 'my password was incorrect', 'using the wrong password', 'used the wrong password'],
+    // The CLI keeps its token in its config file, not in a cookie (tune: argo-cd's CLI failing until the refresh token is
+    // removed from ~/.argocd/config).
+    excludes: ['.argocd/config', 'but the max number of cookies is', 'basehref', 'my password is incorrect', 'my password was incorrect', 'using the wrong password', 'used the wrong password'],
     context: [
       'cookie',
       'cookies',

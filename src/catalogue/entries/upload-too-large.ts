@@ -51,6 +51,10 @@ export const uploadTooLarge: CatalogueEntry = {
       'default 1m limit',
       'client_max_body_size=1m',
       'upload files greater than',
+      // The remedy as charts and operators add it for their own ingresses (tune: pull requests that set the
+      // annotation so that large images upload, or lift an operator's "upload size constraint").
+      'upload size constraint',
+      'upload large images',
     ],
     // Downstream: what the 413 page looks like to the tool behind it (the docker client pushing through
     // the ingress). Not this remedy: NGINX Inc's controller reads its own nginx.org/ annotation, and an
@@ -66,7 +70,9 @@ export const uploadTooLarge: CatalogueEntry = {
     // application's, as AWS re:Post's ingress page notes beside proxy-body-size.
     downstream: ['error parsing HTTP 413 response body', 'HTTP 413', 'status code 413', '413 Payload Too Large', '413 Content Too Large', 'The requested URL returned error: 413'],
     // NGINX Inc's controller reads only its own nginx.org/ annotations: nginx.org/client-max-body-size (or client_max_body_size, as people misspell it).
-    excludes: ['nginx.org/client', 'PayloadTooLargeError', 'MaxUploadSizeExceededException', 'RequestDataTooBig', 'LimitRequestBody', 'upload_max_filesize', 'post_max_size'],
+    // Its Helm chart is installed from nginx-stable/nginx-ingress and takes nginx settings under controller.config.entries
+    // (tune: a client_max_body_size typed there, nginx/kubernetes-ingress chart 1.12).
+    excludes: ['nginx-stable/nginx-ingress', 'controller.config.entries', 'nginx.org/client', 'PayloadTooLargeError', 'MaxUploadSizeExceededException', 'RequestDataTooBig', 'LimitRequestBody', 'upload_max_filesize', 'post_max_size'],
     context: ['nginx', 'ingress', 'upload', 'proxy-body-size'],
     applied: ['proxy-body-size:', 'proxy-body-size=', 'proxy-body-size": '],
     // ingress-nginx's default body size (its ConfigMap documentation: proxy-body-size, default 1m).
