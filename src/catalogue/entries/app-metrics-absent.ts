@@ -72,6 +72,14 @@ export const appMetricsAbsent: CatalogueEntry = {
       'there is no servicemonitor',
       'by adding a service monitor',
       'by adding a servicemonitor',
+      // The monitor was selected but finds no target: its own port (a targetPort the pod does not expose) or its own
+      // selector (a label the Service lacks) is wrong, and fixing the monitor is the answer, not Prometheus's
+      // selection (tune: chart and operator threads of the seventh round; the operator's troubleshooting guide).
+      'targetPort',
+      'wrong label',
+      'selector in servicemonitor',
+      'set app label',
+      'select on match label',
     ],
   },
   detector: {

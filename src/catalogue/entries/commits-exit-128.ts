@@ -44,6 +44,9 @@ export const commitsExit128: CatalogueEntry = {
       // GitOps configuration on Minikube).
       'unable to perform the following actions',
       'unable to validate project',
+      // The app details page's card of the deployed commit is the deployment's, not git-sensor's list (tune: devtron
+      // "Deployed commit card not showing").
+      'deployed commit card',
       'could not resolve host',
       'could not resolve hostname',
       'temporary failure in name resolution',
