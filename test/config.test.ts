@@ -103,6 +103,14 @@ describe('configuration', () => {
     );
   });
 
+  it('rejects a misspelt key inside a cluster, its approval, its doctor or its kube source, instead of taking the default silently', () => {
+    // A typo such as platfromNamespace left the worker's RBAC and every remedy on the default namespace.
+    expect(problems(() => load({}, 'clusters:\n  - name: prod\n    platfromNamespace: x\n'))).toContain('unknown key(s) platfromNamespace');
+    expect(problems(() => load({}, 'clusters:\n  - name: prod\n    approval:\n      aprovers: [U012ABCDEF]\n'))).toContain('unknown key(s) aprovers');
+    expect(problems(() => load({}, 'clusters:\n  - name: prod\n    doctor:\n      chanel: C012ABCDEF\n'))).toContain('unknown key(s) chanel');
+    expect(problems(() => load({}, 'clusters:\n  - name: prod\n    kube:\n      source: kubeconfig\n      path: /k\n      contxt: prod\n'))).toContain('unknown key(s) contxt');
+  });
+
   it('gives paste answers a budget per person and per channel, and an age past which they are dropped', () => {
     expect(load({})).toMatchObject({ pasteAnswersPerUserPerMinute: 5, pasteAnswersPerChannelPerMinute: 20, pasteAnswerMaxAgeSeconds: 30 });
     expect(load({ PLATFORM_MEDIC_PASTE_ANSWERS_PER_USER_PER_MINUTE: '3' }, 'pasteAnswersPerChannelPerMinute: 12\npasteAnswerMaxAgeSeconds: 10\n')).toMatchObject({

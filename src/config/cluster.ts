@@ -20,15 +20,15 @@ export const userGroupId = z.string().regex(/^S[A-Z0-9]{2,}$/, 'a Slack user gro
 /** How the worker of one cluster reaches the Kubernetes API. */
 const kubeSchema = z.discriminatedUnion('source', [
   /** KUBECONFIG, ~/.kube/config or the in-cluster ServiceAccount, as client-node finds them. */
-  z.object({ source: z.literal('default'), context: z.string().min(1).optional() }),
-  z.object({ source: z.literal('kubeconfig'), path: z.string().min(1).transform(expandHome), context: z.string().min(1).optional() }),
-  z.object({ source: z.literal('in-cluster') }),
+  z.strictObject({ source: z.literal('default'), context: z.string().min(1).optional() }),
+  z.strictObject({ source: z.literal('kubeconfig'), path: z.string().min(1).transform(expandHome), context: z.string().min(1).optional() }),
+  z.strictObject({ source: z.literal('in-cluster') }),
   /** The simulated cluster, started in-process (terminal demo). */
-  z.object({ source: z.literal('simulated') }),
+  z.strictObject({ source: z.literal('simulated') }),
 ]);
 
 /** Who may approve on one cluster; an unset field takes the global value. */
-const approvalSchema = z.object({
+const approvalSchema = z.strictObject({
   approvers: z.array(slackUserId).optional().meta({ description: 'Slack user ids allowed to approve on this cluster', shownDefault: 'the global `approvers`' }),
   approverGroups: z.array(userGroupId).optional().meta({ description: 'Slack user groups whose members may approve on this cluster', shownDefault: 'the global `approverGroups`' }),
   twoPersonRule: z.boolean().optional().meta({ description: 'destructive steps need an approver other than the requester', shownDefault: 'the global `twoPersonRule`' }),
@@ -38,13 +38,15 @@ const approvalSchema = z.object({
 export const slackChannelId = z.string().regex(/^[CG][A-Z0-9]{2,}$/, 'a Slack channel id such as C012ABCDEF');
 
 /** The scheduled doctor of one cluster: off unless it has a channel to post its changes to. */
-const doctorWatchSchema = z.object({
+const doctorWatchSchema = z.strictObject({
   channel: slackChannelId.optional().meta({ description: 'Slack channel id the scheduled doctor posts this cluster\'s changes to (a symptom newly present, its clearing, a doctor that cannot run); without it the scheduled doctor is off', shownDefault: 'none (off)' }),
   everyMinutes: z.number().min(1).max(24 * 60).default(10).meta({ description: 'how often the scheduled doctor runs on this cluster (one scan at a time across bot replicas)' }),
   newPostsPerHour: z.number().int().min(1).max(100).default(5).meta({ description: 'symptoms newly present posted as a message each, per sliding hour; more are folded into one message that names them and points to `/platform doctor`' }),
 });
 
-export const clusterSchema = z.object({
+// Strict, as the file's top level is: a misspelt key (platfromNamespace) would otherwise leave its default in force
+// without a word, and the worker's RBAC and every remedy on the wrong namespace.
+export const clusterSchema = z.strictObject({
   name: z
     .string()
     .regex(/^[a-z0-9]([a-z0-9-]{0,40}[a-z0-9])?$/, 'lower-case letters, digits and dashes, such as prod-eu')
