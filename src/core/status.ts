@@ -58,7 +58,8 @@ const symptomLine = (s: PresentSymptom): Inline => t`• ${code(s.id)} (guide ${
  * `/platform match`); the audit trail keeps who. A remedy is named by its id, as its thread shows it.
  */
 function recheckLine(r: EntryRecheck): Inline {
-  const what = r.state === 'absent' ? t`cleared` : t`present — ${r.symptom?.evidence ?? ''}`;
+  // Cleared only after a remedy: a pasted error's candidate that is absent may never have been there.
+  const what = r.state === 'absent' ? (r.remedy ? t`cleared` : t`not seen`) : t`present — ${r.symptom?.evidence ?? ''}`;
   const why = r.remedy ? t`after remedy ${code(r.remedy)}` : t`for a pasted error`;
   return t`• ${code(r.id)} checked again ${when(r.at)} ${why}: ${what}`;
 }

@@ -37,7 +37,10 @@ const doctors: ClusterDoctor[] = [
   {
     cluster: 'prod-eu',
     run: { at: '2026-11-21T14:02:00.000Z', by: 'UALICE', tookMs: 1234, checked: 26, unknown: 0, present: [{ id: 'rollout-invalid-json', ref: '7.25', title: 'Rollout sync fails', evidence: 'rollout/devtroncd/payments-api last-applied-configuration is not valid JSON', more: 0 }] },
-    rechecked: [{ id: 'build-logs', at: '2026-11-21T14:10:00.000Z', by: 'UBOB', state: 'absent' }],
+    rechecked: [
+      { id: 'build-logs', at: '2026-11-21T14:10:00.000Z', by: 'UBOB', state: 'absent' },
+      { id: 'git-sensor-stuck', at: '2026-11-21T14:12:00.000Z', by: 'UBOB', state: 'absent', remedy: 'r9' },
+    ],
   },
   { cluster: 'staging', rechecked: [] },
 ];
@@ -93,7 +96,9 @@ describe('status: the open remedies a person may see, and every cluster\'s last 
       const text = toText(await status('status', user));
       expect(text).toContain('prod-eu: 1 symptom present at the last doctor (2026-11-21 14:02 UTC, asked by @UALICE, 26 entries in 1.2 s):');
       expect(text).toContain('• rollout-invalid-json (guide 7.25) — rollout/devtroncd/payments-api last-applied-configuration is not valid JSON');
-      expect(text).toContain('• build-logs checked again 2026-11-21 14:10 UTC for a pasted error: cleared');
+      expect(text).toContain('• build-logs checked again 2026-11-21 14:10 UTC for a pasted error: not seen');
+      // Only a remedy's check can say its symptom cleared; a pasted error's candidate was perhaps never there.
+      expect(text).toContain('• git-sensor-stuck checked again 2026-11-21 14:12 UTC after remedy r9: cleared');
       expect(text).toContain('staging: the doctor has never run here. /platform doctor staging checks it.');
     }
     const clean = toText(await status('status', 'UERIN', { desk: desk({}, [], [{ cluster: 'prod-eu', run: { ...doctors[0]!.run!, present: [], unknown: 2 }, rechecked: [] }]) }));

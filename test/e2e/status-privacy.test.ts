@@ -21,7 +21,7 @@ describe('/platform status and what people asked privately', () => {
 
     const seen = await stack.slash('status', bystander);
     const text = blocksText((seen.json as { blocks: unknown }).blocks);
-    expect(text).toMatch(/• `install-jobs-failed` checked again \d{4}-\d\d-\d\d \d\d:\d\d UTC for a pasted error: cleared/);
+    expect(text).toMatch(/• `install-jobs-failed` checked again \d{4}-\d\d-\d\d \d\d:\d\d UTC for a pasted error: not seen/);
     expect(text).not.toContain(`<@${requester}>`);
   });
 });
