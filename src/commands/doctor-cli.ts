@@ -43,9 +43,17 @@ function parseArgs(args: readonly string[]): DoctorArgs {
   return out;
 }
 
-/** The doctor's "Plan fix" on the command line, which plans nothing itself: the same command in Slack and in the terminal. */
-const whereToPlan = (commands: readonly string[]): string =>
-  `To plan it: ${commands.map((c) => `"/platform ${c}" in Slack, or "${c}" in the terminal (npm start)`).join('; ')}.`;
+/**
+ * The doctor's "Plan fix" on the command line, which plans nothing itself: the same command in Slack and in the terminal.
+ * A simulated cluster broken by --broken is broken the same way in the terminal only with the same flag: `npm start`'s
+ * simulated cluster is a fresh, healthy one, where the fix would find nothing to do.
+ */
+const whereToPlan =
+  (broken: string | undefined) =>
+  (commands: readonly string[]): string => {
+    const terminal = broken ? `npm run terminal -- --broken ${broken}` : 'npm start';
+    return `To plan it: ${commands.map((c) => `"/platform ${c}" in Slack, or "${c}" in the terminal (${terminal})`).join('; ')}.`;
+  };
 
 /** The `--json` answer: one object, one finding per catalogue entry. */
 export function doctorJson(cluster: string, report: DoctorReport): string {
@@ -107,7 +115,7 @@ export async function runDoctorCommand(args: string[], io: Pick<CliIO, 'stdout' 
   }
   try {
     const report = await scan(new ClusterGateway(kubeConfig, { callTimeoutMs: 10_000 }), names, catalogue);
-    io.stdout.write(`${opts.json ? doctorJson(clusterName, report) : toText(doctorView(report, clusterName), { choices: whereToPlan })}\n`);
+    io.stdout.write(`${opts.json ? doctorJson(clusterName, report) : toText(doctorView(report, clusterName), { choices: whereToPlan(opts.broken) })}\n`);
     return report.findings.some((f) => f.state === 'present') ? 1 : 0;
   } finally {
     await sim?.close();

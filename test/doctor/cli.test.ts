@@ -44,7 +44,8 @@ describe('platform-medic doctor', () => {
     const text = await doctor(['--broken', 'build-logs:broker']);
     expect(text.code).toBe(1);
     // The command line plans nothing itself: it says where the fix is planned, with a command that exists there.
-    expect(text.out).toContain('To plan it: "/platform fix build-logs simulated" in Slack, or "fix build-logs simulated" in the terminal (npm start).');
+    // In the terminal, on a simulated cluster broken the same way: npm start's would be a fresh, healthy one.
+    expect(text.out).toContain('To plan it: "/platform fix build-logs simulated" in Slack, or "fix build-logs simulated" in the terminal (npm run terminal -- --broken build-logs:broker).');
     expect(text.out).not.toContain('Type "fix');
     expect(text.out).toMatch(/pod\/devtroncd\/devtron-\S+ 2 of the last \d+ log lines of devtron, latest: .*Nats Client Connection closed!/);
   });
