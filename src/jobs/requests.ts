@@ -248,6 +248,11 @@ export class RequestStore {
     return (await this.redis.set(`${this.prefix}:once:${key}`, '1', 'EX', 24 * 3600, 'NX')) === 'OK';
   }
 
+  /** True for a word of the shape newId gives: r and ten lower-case letters or digits. */
+  static isId(word: string): boolean {
+    return /^r[a-z0-9]{10}$/.test(word);
+  }
+
   /** A request id: lower-case letters and digits, never an integer string (BullMQ job ids). */
   static newId(): string {
     const alphabet = 'abcdefghijklmnopqrstuvwxyz0123456789';

@@ -5,6 +5,7 @@ import { answerLine, ClusterEvidenceCache, doctorAnswer, evidenceCacheOptions, p
 import { requestFix } from '../core/fix.js';
 import { command as commandSpan, note, t } from '../core/view.js';
 import type { RedisOutageLog } from '../jobs/redis-outage.js';
+import { RequestStore } from '../jobs/requests.js';
 import { toText } from '../views/plain.js';
 import { secondApprover } from './approvers.js';
 import { terminalLifecycle } from './lifecycle.js';
@@ -149,6 +150,8 @@ export async function runTerminal(options: TerminalOptions): Promise<void> {
     if (text === 'cancel' || text.startsWith('cancel ')) {
       const id = text.slice('cancel'.length).trim() || [...open].pop();
       if (!id) return print('Nothing to cancel: no remedy of this session is open.');
+      // Not said to be "no longer known": a word that is no remedy's id never named one.
+      if (!RequestStore.isId(id)) return print(`That is not a remedy's id (r and ten letters or digits). "status" lists the open remedies with their ids; "cancel" alone cancels this session's latest.`);
       const answer = await coordinator.cancel(id, user);
       questions.splice(0, questions.length, ...questions.filter((q) => q.requestId !== id));
       if (answer.ok) {
@@ -157,6 +160,8 @@ export async function runTerminal(options: TerminalOptions): Promise<void> {
       }
       return print(answer.ok ? (answer.message ?? `Cancelled ${id}.`) : answer.message);
     }
+    // An answer typed when no question waits (a, d, 1…) is no pasted error: say so rather than match one character.
+    if (text.length === 1 && questions.length === 0) return print(`Nothing is waiting for an answer: no remedy of this session asked a question. Type "help" for the commands.`);
     // Everything else is the core's: the same commands and checks as /platform; any other line is a paste.
     const answer = await answerLine(text, { config, desk: coordinator, user, helpExtra: [terminalHelp], plainText: true, evidence });
     if (answer.kind === 'view') return print(toText(answer.view));

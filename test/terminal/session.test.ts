@@ -58,6 +58,16 @@ describe('the terminal adapter', () => {
     expect(sim.requests().filter((r) => r.method === 'DELETE')).toHaveLength(0);
   });
 
+  it('answers a stray answer letter and a word that is no remedy id for what they are, not as a pasted error or a lost remedy', async () => {
+    const sim = await startSimulatedCluster({ recreateDelayMs: 30, readyDelayMs: 30 });
+    sessions.own(sim);
+    const transcript = await session(sim, ['a', 'cancel nothing']);
+    expect(transcript).toContain('Nothing is waiting for an answer: no remedy of this session asked a question. Type "help" for the commands.');
+    expect(transcript).toContain('That is not a remedy\'s id (r and ten letters or digits). "status" lists the open remedies with their ids;');
+    expect(transcript).not.toContain('No catalogued remedy matches this');
+    expect(transcript).not.toContain('no longer known');
+  });
+
   it('removes terminal control sequences from what it prints', () => {
     expect(stripControl('fix \u001b[2Jboom\u001b]0;pwned\u0007 ok\u0000')).toBe('fix boom ok');
     expect(stripControl('two\nlines\tand a tab')).toBe('two\nlines\tand a tab');
