@@ -1,5 +1,7 @@
 import { parseFlags, type ParsedFlags } from '../cli-flags.js';
 import { readInput } from './input.js';
+import { closestWord } from '../spelling.js';
+import { visible } from '../views/visible.js';
 import { InputError } from '../errors.js';
 import { upgradeAnswer, upgradeFlagsUsage, upgradeFromFlags, upgradeView, valuesCheckAnswer, valuesCheckView } from '../core/values.js';
 import { defaultPlatformNames, type PlatformNames } from '../platform-names.js';
@@ -54,7 +56,10 @@ export async function runValuesCommand(args: string[], io: ValuesIO): Promise<nu
     return 0;
   }
   if (sub !== 'check') {
-    io.stderr.write(`${valuesCliUsage}\n`);
+    // A mistyped subcommand is named with the closest one, as an unknown command is (src/cli.ts); none given, the usage alone.
+    const near = sub === undefined ? undefined : closestWord(sub, ['check', 'upgrade']);
+    const named = sub === undefined ? '' : `platform-medic values: unknown subcommand "${visible(sub.slice(0, 60))}".${near ? ` Did you mean "${near}"?` : ''}\n`;
+    io.stderr.write(`${named}${valuesCliUsage}\n`);
     return 2;
   }
   let flags: ParsedFlags;

@@ -31,6 +31,12 @@ describe('platform-medic values', () => {
     expect(await values(['check'], 'not: [yaml')).toMatchObject({ code: 2 });
   });
 
+  it('a mistyped subcommand: exit 2, naming the closest one before the usage, as an unknown command does', async () => {
+    const r = await values(['chek', 'values.yaml']);
+    expect(r.code).toBe(2);
+    expect(r.stderr.split('\n')[0]).toBe('platform-medic values: unknown subcommand "chek". Did you mean "check"?');
+  });
+
   it('upgrade with fields missing: exit 2 and one line on standard error naming every missing flag', async () => {
     const r = await values(['upgrade', '--provider', 'S3']);
     expect(r.code).toBe(2);
