@@ -58,6 +58,9 @@ export function parseCommand(text: string): PlatformCommand {
         if (eq > 0) params[w.slice(0, eq)] = w.slice(eq + 1);
         else plain.push(w);
       }
+      // People used to the command line type the cluster as a flag: name the flag rather than count the words.
+      const flag = plain.find((w) => w.startsWith('--'));
+      if (flag) return { kind: 'usage', message: `\`fix\` takes no flags (\`${flag.slice(0, 40)}\`): the cluster is the word after the id, as in \`/platform fix ${entryId.slice(0, 40)} prod\`, and settings are name=value.` };
       if (plain.length > 1) return { kind: 'usage', message: `Too many words after \`fix ${entryId.slice(0, 40)}\`: usage is \`/platform fix <id> [cluster] [name=value …]\`.` };
       return { kind: 'fix', entryId: entryId.toLowerCase(), ...(plain[0] ? { cluster: plain[0] } : {}), params };
     }
