@@ -12,7 +12,6 @@ import { patterns } from './patterns.js';
 /** Words with which people say that what they did has not helped. */
 const PERSISTS = ['still', 'already', 'no effect', 'did not help', "didn't help", 'doesn\u2019t help', "doesn't help", 'does not help', 'not working', "doesn't work", 'does not work', 'ignored', 'no luck', 'same error', "isn't applying", 'not applying', 'not taking effect', 'no difference', 'even after'];
 
-
 /** Pastes longer than this are logs, not a person's account of what they tried. */
 const ACCOUNT_CHARS = 64 * 1024;
 /** How far back a clause is read for words that the fix is not made, and how many lines a heading is looked for. */

@@ -54,14 +54,14 @@ export const patterns = {
   /** A speaker or channel before a chat line (`alice: `, `[devtron] `, `<bob> `), its name in a group: not a mark of machine output. */
   speaker: /^(?:([a-z][a-z_]{1,30}): |\[([a-z][\w .#@-]{0,30})\] |<([a-z][\w.-]{0,30})> )/i,
   /**
-   * Words before a fix, in its clause, that make it a question, a suggestion or a fix not made: "should I
-   * add", "do I need", "a colleague suggests", "I have not added … yet", "adds the missing …" (applied.ts).
-   */
-  /**
    * Words with which people say that what they did worked (applied.ts): a fix shown with them is the entry's,
    * confirmed, not one that failed. One pass over a paste; most say nothing of the kind.
    */
   saysWorked: /it works|it worked|works now|working now|fixed it|that fixed|this fixed|which fixed|solved it|resolved it|problem solved|issue resolved|solves the problem|solved the problem|solves this|solved this|works around|did the trick|made it work|makes it work/,
+  /**
+   * Words before a fix, in its clause, that make it a question, a suggestion or a fix not made: "should I
+   * add", "do I need", "a colleague suggests", "I have not added … yet", "adds the missing …" (applied.ts).
+   */
   fixNotMade: /\b(?:should|shall|must i|do i need|does it need|need to|needs to|have to|has to|try|trying to|want to|going to|plan to|whether|suggest\w*|recommend\w*|advis\w*|instead of|without|not yet|never|haven't|have not|hasn't|has not|didn't|did not|missing)\b/,
   /**
    * A heading that says the lines under it are not what is in force: what the person had before, or what is
