@@ -4,6 +4,7 @@ import { ConfigError, describeIssue } from './config/errors.js';
 import { declaredKeys, valueAt } from './config/keys.js';
 import { configSchema, type Config } from './config/schema.js';
 import { merge, readEnvironment, readFile, type Values } from './config/sources.js';
+import { shownBack } from './redact.js';
 
 /**
  * The only reader of the environment and of the optional YAML config file. Every key is declared
@@ -104,7 +105,7 @@ export function findCluster(config: Config, name: string): ClusterConfig | undef
  * and the clusters there are, each written with `quote` (code spans in Slack, quotes in a terminal).
  */
 export function noSuchClusterText(name: string, clusters: readonly string[], quote: (s: string) => string = (s) => `"${s}"`): string {
-  return `There is no cluster ${quote(name.slice(0, 60))}. Configured clusters: ${clusters.map(quote).join(', ')}.`;
+  return `There is no cluster ${quote(shownBack(name))}. Configured clusters: ${clusters.map(quote).join(', ')}.`;
 }
 
 /** The scheduled doctor of a cluster, when it has a channel: where it posts, how often, how many posts an hour. */

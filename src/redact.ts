@@ -114,3 +114,14 @@ export function redact(text: string, options: RedactOptions = {}): string {
     .replace(p.awsKey, MARK)
     .replace(p.jwt, MARK);
 }
+
+/**
+ * A value a person typed, as an answer or a log line may repeat it: secrets hidden first (a token pasted in the
+ * wrong place, a URL's password), then cut to `max` characters. Cut after redacting, so a cut never shortens a
+ * secret below what the patterns recognise.
+ */
+export function shownBack(value: string, max = 60): string {
+  const redacted = redact(value);
+  // Nothing hidden: the value as typed, so what shows nothing (a NUL) is still there for the view to show escaped.
+  return (redacted === readable(value) ? value : redacted).slice(0, max);
+}

@@ -1,5 +1,5 @@
 import { carriesCredentials, endpointProblem } from '../remedies/dashboard/endpoint.js';
-import { redact } from '../redact.js';
+import { shownBack } from '../redact.js';
 import type { CatalogueEntry } from './model.js';
 
 /**
@@ -20,9 +20,9 @@ export function resolveParams(entry: CatalogueEntry, given: Readonly<Record<stri
     if (value === undefined) {
       problems.push(`\`${p.name}\` is required: ${p.description}, e.g. \`${p.name}=${p.example}\``);
     } else if (value.length > 500 || !new RegExp(p.pattern).test(value)) {
-      problems.push(`\`${p.name}=${value.slice(0, 60)}\` is not valid: ${p.description}, e.g. \`${p.name}=${p.example}\``);
+      problems.push(`\`${p.name}=${shownBack(value)}\` is not valid: ${p.description}, e.g. \`${p.name}=${p.example}\``);
     } else if (p.format === 'in-cluster-url' && endpointProblem(value)) {
-      problems.push(`\`${p.name}=${redact(value).slice(0, 60)}\` is refused: ${endpointProblem(value)}, which a remedy never points at; give ${p.description}, e.g. \`${p.name}=${p.example}\``);
+      problems.push(`\`${p.name}=${shownBack(value)}\` is refused: ${endpointProblem(value)}, which a remedy never points at; give ${p.description}, e.g. \`${p.name}=${p.example}\``);
     } else if (p.format === 'in-cluster-url' && carriesCredentials(value)) {
       // Not repeated: the answer would show the secret back, and the value must go no further.
       problems.push(`\`${p.name}\` is refused: it carries credentials (a user or password before \`@\`, or a query), which a remedy would keep in its jobs and show in its thread; give ${p.description} alone, e.g. \`${p.name}=${p.example}\`, and keep its authentication in the dashboard's data source`);

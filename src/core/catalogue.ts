@@ -1,5 +1,6 @@
 import { catalogue, closestIds, findEntry, guideRefs } from '../catalogue/index.js';
 import { approvalOf, type CatalogueEntry, type Step } from '../catalogue/model.js';
+import { shownBack } from '../redact.js';
 import { forAPerson } from '../remedies/steps/for-a-person.js';
 import { code, command, heading, joined, lines, note, para, soft, strong, t, type Inline, type Part, type View } from './view.js';
 
@@ -47,7 +48,7 @@ export function listView(): View {
 
 /** An id that names no entry: the closest ids, and where to see them all. One wording on every surface. */
 export function unknownEntryView(typed: string, closest: readonly string[] = closestIds(typed)): View {
-  const shown = typed.slice(0, 60);
+  const shown = shownBack(typed);
   const near = closest.length > 0 ? t` Closest: ${joined(closest.map((c) => [code(c)]), ', ')}.` : [];
   return {
     summary: t`There is no remedy ${code(shown)}.${closest.length > 0 ? ` Closest: ${closest.join(', ')}.` : ''}`,

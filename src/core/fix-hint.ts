@@ -1,5 +1,6 @@
 import { findEntry } from '../catalogue/index.js';
 import type { EntryParam } from '../catalogue/model.js';
+import { redact } from '../redact.js';
 import { code, joined, t, type Inline } from './view.js';
 
 /**
@@ -22,11 +23,15 @@ export const paramSlot = (p: EntryParam): string => `${p.name}=${placeholderOf(p
 /**
  * The line that plans an entry's fix, with a slot for each value it needs:
  * `fix dashboards-missing prod-eu metricsStore=<metrics-store-URL>`. Typed as it is, the slot is
- * refused with what it should be. Values given already (`given`, a person's words) are kept as typed.
+ * refused with what it should be. Values given already (`given`, a person's words) are kept as typed, but for
+ * a secret among them (a token typed as a setting), which the line shows as `[redacted]` rather than repeat it.
  */
 export function fixCommand(entryId: string, cluster?: string, given: Readonly<Record<string, string>> = {}): string {
-  const values = requiredParams(entryId).map((p) => (given[p.name] !== undefined ? `${p.name}=${given[p.name]}` : paramSlot(p)));
-  const others = Object.entries(given).filter(([name]) => !requiredParams(entryId).some((p) => p.name === name)).map(([name, value]) => `${name}=${value}`);
+  const values = requiredParams(entryId).map((p) => {
+    const value = given[p.name];
+    return value !== undefined ? `${p.name}=${redact(value)}` : paramSlot(p);
+  });
+  const others = Object.entries(given).filter(([name]) => !requiredParams(entryId).some((p) => p.name === name)).map(([name, value]) => `${name}=${redact(value)}`);
   return ['fix', entryId, ...(cluster ? [cluster] : []), ...values, ...others].join(' ');
 }
 

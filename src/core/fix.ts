@@ -3,6 +3,7 @@ import type { CatalogueEntry } from '../catalogue/model.js';
 import { resolveParams } from '../catalogue/params.js';
 import { findCluster, type Config } from '../config.js';
 import type { RemedyRequest } from '../jobs/requests.js';
+import { shownBack } from '../redact.js';
 import type { RemedyCoordinator } from '../jobs/lifecycle/coordinator.js';
 import { unknownEntryView } from './catalogue.js';
 import { fixCommand, placeholderOf, requiredParams } from './fix-hint.js';
@@ -17,7 +18,7 @@ export interface FixAsk {
 
 /** The one wording of "no such cluster" (config.ts, noSuchClusterText), with code spans for names. */
 export function noSuchCluster(name: string, config: Pick<Config, 'clusters'>): Inline {
-  return t`There is no cluster ${code(name.slice(0, 60))}. Configured clusters: ${joined(config.clusters.map((c) => [code(c.name)]), ', ')}.`;
+  return t`There is no cluster ${code(shownBack(name))}. Configured clusters: ${joined(config.clusters.map((c) => [code(c.name)]), ', ')}.`;
 }
 
 /** A fix request that passed the checks: its entry, its cluster and its parameters with the defaults filled in. */

@@ -346,6 +346,35 @@ describe('requests Slack did not send as they are: future timestamps, bodies tha
     expect(await traces()).toEqual(left);
   });
 
+  // Found in review: a refused value was repeated (up to 60 characters of it) in the answer, so a token pasted in the
+  // wrong place was shown back; a URL that was not one ("port 99999") came back whole, password included.
+  it('refuses a fix whose words carry a token or a URL password, saying what is wrong without repeating the secret', async () => {
+    const token = 'ghp_aB3dE5fG7hI9jK1lM3nO5pQ7rS9tU1vW3xY5';
+    const left = await traces();
+    const before = stack.fake.calls().length;
+    const logsBefore = logLines.length;
+    const cases: Array<[string, string]> = [
+      [`fix git-sensor-volume-full size=${token}`, '`size=[redacted]` is not valid: the new size of the claim, e.g. `size=20Gi`'],
+      ['fix dashboards-missing metricsStore=http://admin:Sup3rS3cret@prometheus:99999', '`metricsStore=http://admin:[redacted]@prometheus:99999` is refused: http://admin:[redacted]@prometheus:99999 is not a URL'],
+      [`fix dashboards-missing token=${token}`, 'Type `/platform fix dashboards-missing sim metricsStore=&lt;metrics-store-URL&gt; token=[redacted]`'],
+      [`fix build-logs ${token}`, 'There is no cluster `[redacted]`.'],
+      [`fix ${token}`, 'There is no remedy `[redacted]`.'],
+    ];
+    for (const [command, says] of cases) {
+      const res = await stack.slash(command, requester);
+      expect(res.status).toBe(200);
+      const answer = res.json as { response_type: string; text: string };
+      expect(answer.response_type, command).toBe('ephemeral');
+      expect(answer.text, command).toContain(says);
+      expect(res.text, command).not.toContain(token);
+      expect(res.text, command).not.toContain('Sup3rS3cret');
+    }
+    const after = JSON.stringify(stack.fake.calls().slice(before)) + logLines.slice(logsBefore).join('\n');
+    expect(after).not.toContain(token);
+    expect(after).not.toContain('Sup3rS3cret');
+    expect(await traces()).toEqual(left);
+  });
+
   it('answers a 10 KB command, one with NUL bytes and one of only whitespace at once, privately, with a short answer', async () => {
     const answer = async (text: string) => {
       const res = await stack.slash(text);

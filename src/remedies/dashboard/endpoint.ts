@@ -6,6 +6,8 @@
  * IPv4, IPv4 inside IPv6, upper case, a trailing dot), so the checks below see one form.
  */
 
+import { shownBack } from '../../redact.js';
+
 /** Names that resolve to the metadata service of a cloud. */
 const metadataNames = new Set(['metadata', 'metadata.google.internal', 'metadata.goog']);
 /** Metadata services by address: AWS, GCP, Azure and OpenStack (IPv4 and AWS's IPv6), Alibaba Cloud. */
@@ -65,7 +67,7 @@ export function endpointProblem(value: string): string | undefined {
   try {
     host = new URL(value).hostname.toLowerCase();
   } catch {
-    return `${value.slice(0, 60)} is not a URL`;
+    return `${shownBack(value)} is not a URL`;
   }
   if (host.startsWith('[')) {
     const groups = v6Groups(host.slice(1, -1));

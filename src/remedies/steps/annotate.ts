@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { metaResources, type ObjectMetaSummary } from '../../cluster/gateway.js';
+import { shownBack } from '../../redact.js';
 import { targetSchema } from '../plan.js';
 import type { StepContext } from './context.js';
 import { defineStep } from './kind.js';
@@ -27,14 +28,14 @@ type Data = z.infer<typeof schema>;
 
 /** Checks of the values the guide describes (section 2.3); a message when a value is not valid. */
 function invalid(key: string, value: string): string | undefined {
-  if (key.endsWith('/proxy-body-size') && !/^[1-9]\d*m$/.test(value)) return `${key} must be an integer followed by m (MiB), e.g. 100m; got "${value.slice(0, 40)}"`;
+  if (key.endsWith('/proxy-body-size') && !/^[1-9]\d*m$/.test(value)) return `${key} must be an integer followed by m (MiB), e.g. 100m; got "${shownBack(value, 40)}"`;
   if (key === 'cloud.google.com/backend-config') {
     try {
       const parsed = JSON.parse(value) as unknown;
       const name = (parsed as { default?: unknown } | null)?.default;
-      if (typeof name !== 'string' || name === '') return `${key} must be a JSON object whose "default" names a backend configuration; got ${value.slice(0, 60)}`;
+      if (typeof name !== 'string' || name === '') return `${key} must be a JSON object whose "default" names a backend configuration; got ${shownBack(value)}`;
     } catch {
-      return `${key} must be valid JSON; got ${value.slice(0, 60)}`;
+      return `${key} must be valid JSON; got ${shownBack(value)}`;
     }
   }
   return undefined;

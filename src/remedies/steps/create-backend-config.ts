@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { ClusterError } from '../../cluster/errors.js';
 import { customKinds, type CustomObject } from '../../cluster/gateway.js';
+import { shownBack } from '../../redact.js';
 import { defineStep } from './kind.js';
 import { namespaceName, parameterName, stepBase } from './step.js';
 import { code, paramOf, writeWithOneRetry } from './support.js';
@@ -44,7 +45,7 @@ export const createBackendConfig = defineStep({
     const timeoutSec = /^[1-9]\d{0,5}$/.test(timeoutText) ? Number(timeoutText) : NaN;
     const empty = { namespace, name, timeoutSec: 1, uid: '', before: null };
     if (!name) return { lines: [step.does], targets: [], data: empty, blocked: `Give the backend configuration's name: ${step.nameParam}=<name>.` };
-    if (Number.isNaN(timeoutSec)) return { lines: [step.does], targets: [], data: empty, blocked: `${step.timeoutParam} must be a whole number of seconds, e.g. 1800; got "${timeoutText.slice(0, 20)}".` };
+    if (Number.isNaN(timeoutSec)) return { lines: [step.does], targets: [], data: empty, blocked: `${step.timeoutParam} must be a whole number of seconds, e.g. 1800; got "${shownBack(timeoutText, 20)}".` };
     const existing = await ctx.gateway.custom.get(customKinds.backendConfig, namespace, name);
     const shown = `BackendConfig ${code(`${namespace}/${name}`)} (cloud.google.com/v1)`;
     if (!existing) {

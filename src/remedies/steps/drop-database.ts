@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { shownBack } from '../../redact.js';
 import { maintenanceDatabase, openDatabase } from '../database/connect.js';
 import { dropDatabase as dropNow, dropSchema, inspectDrop } from '../database/drop.js';
 import { refusalFor } from '../database/protected.js';
@@ -26,7 +27,7 @@ export const dropDatabase = defineStep({
     const none = { lines: [step.does], targets: [], data: { database, oid: '' } };
     if (database === '') return { ...none, blocked: `Name the database to drop: /platform fix … ${step.databaseParam}=<name>` };
     // PostgreSQL silently truncates longer identifiers to 63 bytes, which could name another database.
-    if (Buffer.byteLength(database) > 63 || database.includes('\0')) return { ...none, blocked: `"${database.slice(0, 70)}" is not a database name PostgreSQL can hold (at most 63 bytes).` };
+    if (Buffer.byteLength(database) > 63 || database.includes('\0')) return { ...none, blocked: `"${shownBack(database, 70)}" is not a database name PostgreSQL can hold (at most 63 bytes).` };
     // Refused before anything is read: a platform database is never even connected for dropping.
     const refusal = refusalFor(database, maintenanceDatabase);
     if (refusal) return { ...none, blocked: refusal };

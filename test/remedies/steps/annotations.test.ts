@@ -30,6 +30,16 @@ describe('upload-too-large (entry 12): the body-size annotation on the platform 
     expect(r.blocked).toBe('Cannot set the annotation: nginx.ingress.kubernetes.io/proxy-body-size must be an integer followed by m (MiB), e.g. 100m; got "2g".');
   });
 
+  // The bot refuses these values first; the worker refuses whatever reaches its queue, and its refusal is shown in the thread.
+  it('refuses a size that is a pasted token without showing the token back', async () => {
+    const { ctx } = await harness();
+    const { planSteps } = await import('../../../src/remedies/planner.js');
+    const { findEntry } = await import('../../../src/catalogue/index.js');
+    const token = 'ghp_aB3dE5fG7hI9jK1lM3nO5pQ7rS9tU1vW3xY5';
+    const r = await planSteps({ ...ctx, params: { size: token } }, findEntry('upload-too-large')!.stages[0]!);
+    expect(r.blocked).toBe('Cannot set the annotation: nginx.ingress.kubernetes.io/proxy-body-size must be an integer followed by m (MiB), e.g. 100m; got "[redacted]".');
+  });
+
   it('stops when someone set the annotation after the plan', async () => {
     const { sim, plan, run } = await harness();
     await sim.break('upload-too-large');
