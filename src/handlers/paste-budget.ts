@@ -1,4 +1,5 @@
 import type { SharedTokenBuckets } from '../jobs/token-buckets.js';
+import { OutageNoticeBudget } from './outage-notices.js';
 
 /** Which budget a paste ran out of. */
 export type PasteBudgetName = 'user' | 'channel';
@@ -26,12 +27,14 @@ export function budgetNotice(budget: PasteBudgetName, perMinute: number): string
 
 /**
  * Per-person and per-channel budgets of paste answers, shared by every bot replica (Redis). A paste
- * takes from both or from neither, so a paste refused for the channel costs the person nothing.
+ * takes from both or from neither, so a paste refused for the channel costs the person nothing. While
+ * Redis does not answer, `whileAway` bounds the notices that say a paste was not taken.
  */
 export class PasteBudget {
   constructor(
     private readonly buckets: SharedTokenBuckets,
     readonly limits: PasteBudgetLimits,
+    readonly whileAway: OutageNoticeBudget = new OutageNoticeBudget(),
   ) {}
 
   async admit(user: string, channel: string): Promise<Admission> {

@@ -59,11 +59,18 @@ export const unansweredPaste = 'I cannot answer this pasted error right now (the
 /**
  * For a paste that arrived while Redis did not answer (its replay check could not be made): tells the person,
  * only them, when it is one the bot would have answered (a shared file, a match, or text that looks like an
- * error); chatter still gets nothing. Nothing else is done: its budget and evidence live in Redis.
+ * error); chatter still gets nothing. Nothing else is done: its budget and evidence live in Redis. The notices
+ * have a budget of their own in memory (OutageNoticeBudget): a flood of pastes during an outage gets a few, each
+ * person at least one a minute, and the rest are dropped with a log line that carries no paste text.
  */
 export async function tellUnanswered(deps: HandlerDeps, sent: Paste, always: boolean): Promise<void> {
   const text = typedText(fromSlackText(sent.text, { mentions: 'drop' }));
   if ((sent.files?.length ?? 0) === 0 && silent(match(text), text, always)) return;
+  const admission = deps.pasteBudget.whileAway.admit(sent.user);
+  if (!admission.send) {
+    deps.logger.info({ user: sent.user, channel: sent.channel, budget: admission.budget }, 'paste not answered while Redis does not answer; its notice was dropped: the notices of this minute are spent');
+    return;
+  }
   await notify(deps, sent, unansweredPaste);
 }
 
