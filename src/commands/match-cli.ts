@@ -1,5 +1,6 @@
 import { readInput } from './input.js';
 import { explainView, unknownEntryView } from '../core/catalogue.js';
+import { pct } from '../core/match.js';
 import { parseFlags } from '../cli-flags.js';
 import { findEntry } from '../catalogue/index.js';
 import { match, type Candidate, type MatchResult } from '../matching/index.js';
@@ -53,7 +54,7 @@ function matchText(result: MatchResult): string {
   const first = result.verdict !== 'ask' ? undefined : `ask (${result.why}): no fix proposed; choose one of these`;
   const label = (i: number): string => (result.verdict === 'ask' ? `${i + 1}` : i === 0 ? 'match' : 'also possible');
   return [...(first ? [first] : []), ...result.matches
-    .map((m, i) => [`${label(i)}: ${m.id} (guide ${m.ref}) ${m.title} — confidence ${m.confidence.toFixed(2)}`, ...m.evidence.map((e) => `  line ${e.line}: ${redact(e.text)}`)].join('\n'))]
+    .map((m, i) => [`${label(i)}: ${m.id} (guide ${m.ref}) ${m.title} — confidence ${pct(m.confidence)}`, ...m.evidence.map((e) => `  line ${e.line}: ${redact(e.text)}`)].join('\n'))]
     .join('\n');
 }
 

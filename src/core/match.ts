@@ -15,6 +15,7 @@ export interface PlanFixRef {
   c?: string;
 }
 
+/** A confidence as people read it on every surface (Slack, the terminal, the command line's text): 0.79 → 79%. JSON keeps the number. */
 export const pct = (c: number) => `${Math.round(c * 100)}%`;
 
 const explainChoice = (id: string, label: string): Choice => ({ label, action: `${matchActionIds.explain}-${id}`, value: { e: id }, command: `explain ${id}` });

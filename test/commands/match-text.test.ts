@@ -1,0 +1,27 @@
+import { PassThrough } from 'node:stream';
+import { describe, expect, it } from 'vitest';
+import { runMatchCommand } from '../../src/commands/match-cli.js';
+
+async function matchCli(args: string[], input: string): Promise<{ code: number; out: string }> {
+  const stdin = Object.assign(new PassThrough(), { isTTY: false });
+  const stdout = new PassThrough();
+  let out = '';
+  stdout.on('data', (c: Buffer) => (out += c.toString()));
+  const done = runMatchCommand(args, { stdin, stdout, stderr: new PassThrough() });
+  stdin.end(input);
+  return { code: await done, out };
+}
+
+describe('platform-medic match: the confidence as people read it', () => {
+  // Found by a newcomer's try: the command line said "confidence 0.79" where the terminal and Slack say "79%".
+  it('prints the confidence as a percent, as the terminal and Slack do; --json keeps the number', async () => {
+    const paste = '413 Request Entity Too Large from ingress-nginx while uploading a chart\n';
+    const text = await matchCli([], paste);
+    expect(text.code).toBe(0);
+    expect(text.out).toMatch(/^match: upload-too-large \(guide 7\.12\) .* — confidence \d{1,3}%$/mu);
+    expect(text.out).not.toMatch(/confidence 0\.\d/u);
+    const json = JSON.parse((await matchCli(['--json'], paste)).out) as { matches: { confidence: unknown }[] };
+    expect(typeof json.matches[0]!.confidence).toBe('number');
+    expect(json.matches[0]!.confidence).toBeLessThanOrEqual(1);
+  });
+});
