@@ -83,8 +83,8 @@ async function main(argv: string[]): Promise<void> {
     }
     case 'list': {
       parseFlags('list', args, {});
-      const [{ listView }, { toText }] = await Promise.all([import('./core/catalogue.js'), import('./views/plain.js')]);
-      process.stdout.write(`${toText(listView())}\n`);
+      const [{ listView }, { toText }, { planFromCommandLine }] = await Promise.all([import('./core/catalogue.js'), import('./views/plain.js'), import('./commands/plan-where.js')]);
+      process.stdout.write(`${toText(listView(planFromCommandLine))}\n`);
       return;
     }
     case 'help':

@@ -118,6 +118,19 @@ describe('platform-medic match and explain', spawning, () => {
     expect(json.stdout).not.toContain('abcd1234');
   });
 
+  // Found by a newcomer's try: `list` and `explain` on the command line said "Plan one with /platform fix …", a Slack
+  // command, to someone at a shell.
+  it('list and explain say what to type to plan a fix from where the reader is: the terminal first, Slack named as Slack', () => {
+    const list = cli(['list']);
+    expect(list.code).toBe(0);
+    expect(list.out).toContain('  Plan one with "fix <id> [cluster]" in the terminal (npm start), or "/platform fix <id> [cluster]" in Slack.\n');
+    const explain = cli(['explain', 'dashboards-missing']);
+    expect(explain.code).toBe(0);
+    const fix = 'fix dashboards-missing metricsStore=http://prometheus-server.monitoring.svc:80';
+    expect(explain.out).toContain(`  Plan it with "${fix}" in the terminal (npm start), or "/platform ${fix}" in Slack.\n`);
+    expect(`${list.out}${explain.out}`).not.toMatch(/with \/platform/u);
+  });
+
   it('refuses a missing file and an unknown flag with exit code 2', () => {
     expect(cli(['match', '/nonexistent/x.log']).err).toContain('cannot read /nonexistent/x.log: no such file');
     expect(cli(['match', '--yaml']).code).toBe(2);

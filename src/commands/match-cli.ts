@@ -1,6 +1,7 @@
 import { readInput } from './input.js';
 import { explainView, unknownEntryView } from '../core/catalogue.js';
 import { pct } from '../core/match.js';
+import { planFromCommandLine } from './plan-where.js';
 import { parseFlags } from '../cli-flags.js';
 import { findEntry } from '../catalogue/index.js';
 import { match, type Candidate, type MatchResult } from '../matching/index.js';
@@ -89,6 +90,6 @@ export function runExplainCommand(args: string[], io: CliIO): number {
     io.stderr.write(`${plainText(unknownEntryView(id).summary)} See platform-medic list.\n`);
     return 2;
   }
-  io.stdout.write(`${toText(explainView(entry))}\n`);
+  io.stdout.write(`${toText(explainView(entry, planFromCommandLine))}\n`);
   return 0;
 }

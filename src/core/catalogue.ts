@@ -34,14 +34,21 @@ export function helpView(clusters: readonly string[], defaultCluster: string, ex
   };
 }
 
+/**
+ * How a surface says where a fix line (`fix <id> …`) is typed, after "Plan it": Slack's and the terminal's
+ * `/platform fix …` by default; the command line, which plans nothing itself, names the terminal and Slack.
+ */
+export type PlanWhere = (fixLine: string) => Inline;
+const withSlash: PlanWhere = (fixLine) => t`with ${command(`/platform ${fixLine}`)}`;
+
 /** `list`: every entry, its guide reference and title. */
-export function listView(): View {
+export function listView(planWhere: PlanWhere = withSlash): View {
   return {
     summary: t`The catalogue of remedies`,
     parts: [
       para(t`${strong(`Remedies in the catalogue`)} (${catalogue.length})`),
       lines(catalogue.map((e) => t`${code(e.id)} (guide ${guideRefs(e).join(', ')}) — ${e.title}`)),
-      note(t`Plan one with ${command('/platform fix <id> [cluster]')}.`),
+      note(t`Plan one ${planWhere('fix <id> [cluster]')}.`),
     ],
   };
 }
@@ -67,7 +74,7 @@ function stepLines(n: number, step: Step): Inline[] {
 }
 
 /** `explain <id>`: symptom, cause, versions, parameters, and every step. */
-export function explainView(entry: CatalogueEntry): View {
+export function explainView(entry: CatalogueEntry, planWhere: PlanWhere = withSlash): View {
   const refs = guideRefs(entry).join(', ');
   const parts: Part[] = [
     heading(entry.title),
@@ -84,7 +91,7 @@ export function explainView(entry: CatalogueEntry): View {
     parts.push(note(t`Parameters: ${joined(entry.params.map((p) => t`${code(`${p.name}=${p.default ?? p.example}`)} ${p.description}${p.default ? ` (default ${p.default})` : ' (required)'}`), ' · ')}`));
   }
   const required = entry.params?.filter((p) => !p.default) ?? [];
-  parts.push(note(t`Plan it with ${code(`/platform fix ${entry.id}${required.length > 0 ? ` ${required.map((p) => `${p.name}=${p.example}`).join(' ')}` : ''}`)}`));
+  parts.push(note(t`Plan it ${planWhere(`fix ${entry.id}${required.length > 0 ? ` ${required.map((p) => `${p.name}=${p.example}`).join(' ')}` : ''}`)}.`));
   return { summary: t`${entry.title}`, parts };
 }
 
