@@ -1,5 +1,5 @@
 import { spawn, spawnSync } from 'node:child_process';
-import { chmodSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -227,6 +227,19 @@ describe('exit codes: bad input is 2 with one line, on every subcommand', spawni
     for (const command of ['doctor', 'terminal']) {
       badInput(cli([command, '--kubeconfig', kubeconfig, '--context', 'staging'], {}, { input: 'quit\n' }), `platform-medic: There is no context "staging" in ${kubeconfig} (contexts: prod).`);
     }
+  });
+
+  // Found by a newcomer's try: the terminal on a kubeconfig called its cluster `local`, and the README never said so.
+  it('the terminal on a --kubeconfig names its cluster local, as the README says', () => {
+    const kubeconfig = join(dir, 'kubeconfig-local');
+    writeFileSync(
+      kubeconfig,
+      'apiVersion: v1\nkind: Config\nclusters: [{name: c, cluster: {server: "https://127.0.0.1:9"}}]\nusers: [{name: u, user: {token: t}}]\ncontexts: [{name: prod, context: {cluster: c, user: u}}]\ncurrent-context: prod\n',
+    );
+    const r = cli(['terminal', '--kubeconfig', kubeconfig], {}, { input: 'quit\n' });
+    expect(r.out).toContain('platform-medic terminal — cluster local.');
+    const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
+    expect(readme).toContain("With `--kubeconfig PATH` (or `--context NAME` alone) the session's cluster is named `local`");
   });
 
   it('a kubeconfig that is a directory is exit 2 for terminal and sim', () => {
