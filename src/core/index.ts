@@ -7,10 +7,11 @@ import { checkDoctor } from './doctor.js';
 import { checkFix, type FixAsk } from './fix.js';
 import type { ClusterEvidenceCache } from './evidence-cache.js';
 import { replyToPaste, type PasteReply } from './paste.js';
-import { parseCommand, type PlatformCommand } from './parse.js';
+import { COMMAND_WORDS, parseCommand, type PlatformCommand } from './parse.js';
 import { statusAnswer, type StatusDesk } from './status.js';
 import { upgradeAnswer, valuesCheckAnswer } from './values.js';
-import { code, command, says, t, ticked, type Part, type View } from './view.js';
+import { code, command, note, says, t, ticked, type Part, type View } from './view.js';
+import { closestWord, editDistance } from '../spelling.js';
 
 export { parseCommand, type PlatformCommand } from './parse.js';
 export { doctorAnswer, doctorView, type DoctorDesk } from './doctor.js';
@@ -52,11 +53,13 @@ export type CommandAnswer =
 const view = (v: View): CommandAnswer => ({ kind: 'view', view: v });
 
 /** The answer to a paste: the match, counted; the cluster's evidence follows when there is a cluster to read. */
-export function pasteAnswer(text: string, ctx: Pick<CommandContext, 'matched' | 'config' | 'evidence' | 'user'>): CommandAnswer {
+export function pasteAnswer(text: string, ctx: Pick<CommandContext, 'matched' | 'config' | 'evidence' | 'user'>, meant?: string): CommandAnswer {
   const result = match(text);
   ctx.matched?.(result);
   const reply = replyToPaste(result, text, ctx);
-  return reply.later ? { kind: 'paste', view: reply.first, reply } : view(reply.first);
+  // A terminal line that matched nothing and reads as a mistyped command stays a paste (as the help says), with the command it may have meant.
+  const first = meant && result.verdict === 'no-match' && !('tried' in result) && result.note !== 'binary' ? { ...reply.first, parts: [...reply.first.parts, note(t`If you meant the command, type ${command(meant)}.`)] } : reply.first;
+  return reply.later ? { kind: 'paste', view: first, reply } : view(first);
 }
 
 /** Answers a parsed command: checked once, the same on every surface. */
@@ -69,9 +72,12 @@ export async function answerCommand(parsed: PlatformCommand, ctx: CommandContext
       return view(listView());
     case 'usage':
       return view(says(ticked(parsed.message, 'command')));
-    case 'unknown':
-      if (ctx.plainText) return pasteAnswer(line, ctx);
-      return view({ ...helpView(config.clusters.map((c) => c.name), config.defaultCluster, ctx.helpExtra), summary: t`Unknown command ${code(parsed.word)}. Try ${command('/platform help')}.` });
+    case 'unknown': {
+      const meant = meantCommand(parsed.word, line);
+      if (ctx.plainText) return pasteAnswer(line, ctx, meant);
+      const near = meant ? t` Did you mean ${command(`/platform ${meant}`)}?` : '';
+      return view({ ...helpView(config.clusters.map((c) => c.name), config.defaultCluster, ctx.helpExtra), summary: t`Unknown command ${code(parsed.word)}.${near} Try ${command('/platform help')}.` });
+    }
     case 'explain':
       return view(explainAnswer(parsed.entryId));
     case 'match':
@@ -95,6 +101,19 @@ export async function answerCommand(parsed: PlatformCommand, ctx: CommandContext
       return checked.ok ? { kind: 'fix', ask } : view(checked.view);
     }
   }
+}
+
+/**
+ * The command a short line meant when its first word is a command mistyped ("fx build-logs", "stauts"): at
+ * most one edit in a word of four letters or fewer, two in a longer one, so a pasted sentence's first word
+ * ("it", "test") is not taken for one. The line with the command spelt right, or undefined.
+ */
+function meantCommand(word: string, line: string): string | undefined {
+  const words = line.trim().split(/\s+/);
+  if (words.length > 4 || line.includes('\n')) return undefined;
+  const near = closestWord(word, COMMAND_WORDS);
+  if (!near || editDistance(word.toLowerCase(), near) > (word.length <= 4 ? 1 : 2)) return undefined;
+  return [near, ...words.slice(1)].join(' ').slice(0, 120);
 }
 
 /** Parses and answers a line (the text after `/platform`, or a terminal line). */

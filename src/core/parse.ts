@@ -20,6 +20,9 @@ const usage = {
   match: 'Paste the error after it: `/platform match <error text>`.',
 };
 
+/** The words a command starts with (a mistyped one is named with the nearest of these). */
+export const COMMAND_WORDS = ['help', 'list', 'audit', 'doctor', 'status', 'explain', 'match', 'values', 'fix'] as const;
+
 /** Parses the text after `/platform`. Never throws: bad input becomes `usage` or `unknown`. */
 export function parseCommand(text: string): PlatformCommand {
   const trimmed = text.trim();

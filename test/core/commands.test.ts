@@ -85,6 +85,19 @@ describe('the command core', () => {
     expect(words((await view('frobnicate', { plainText: true })).summary)).toBe('No catalogued remedy matches this.');
   });
 
+  it('a mistyped command is named with the command it meant: in Slack instead of help alone, in the terminal below the paste that matched nothing', async () => {
+    expect(words((await view('fx build-logs')).summary)).toBe('Unknown command fx. Did you mean /platform fix build-logs? Try /platform help.');
+    expect(words((await view('stauts prod-eu')).summary)).toBe('Unknown command stauts. Did you mean /platform status prod-eu? Try /platform help.');
+    const terminal = toText(await view('fx build-logs', { plainText: true }));
+    expect(terminal).toContain('No catalogued remedy matches this.');
+    expect(terminal).toContain('If you meant the command, type fix build-logs.');
+    // A pasted sentence's first word is not a command mistyped ("it" is two edits from "list").
+    expect(toText(await view('it fails', { plainText: true }))).not.toContain('If you meant');
+    expect(words((await view('it fails')).summary)).toBe('Unknown command it. Try /platform help.');
+    // A long paste is a paste, whatever its first word.
+    expect(toText(await view('fx: the pipeline failed at step three\nand again at four', { plainText: true }))).not.toContain('If you meant');
+  });
+
   it('values: a check with each corrected line as code, the upgrade as a form in Slack and a command in the terminal', async () => {
     const check = await view('values check --set installer.modules=cicd');
     expect(words(check.summary)).toBe('1 problem in these --set flags');
