@@ -58,14 +58,17 @@ export function loadConfig(sources: ConfigSources = {}): Config {
   const env = sources.env ?? process.env;
   const explicitFile = sources.file ?? env.PLATFORM_MEDIC_CONFIG;
   const file = readFile(explicitFile ?? 'platform-medic.yaml', explicitFile !== undefined);
-  const merged = merge((sources.overrides ?? {}) as Values, readEnvironment(env), file.values);
+  const environment = readEnvironment(env);
+  const merged = merge((sources.overrides ?? {}) as Values, environment.values, file.values);
   const clusters = merged.clusters as unknown[] | undefined;
   const named = (clusters?.[0] as { name?: unknown } | undefined)?.name;
   // Without a valid first cluster, its own error is the one to show; a default-cluster error would be noise.
   merged.defaultCluster ??= typeof named === 'string' ? named : 'default';
   merged.configFile = file.path;
   const parsed = configSchema.safeParse(merged);
-  if (!parsed.success) throw new ConfigError(parsed.error.issues.map((i) => describeIssue(i, 'merged', merged, file.path ?? 'the config file')));
+  // Every problem at once: the variables', the file's keys', then what the values make together (the clusters, the bounds).
+  const problems = [...environment.problems, ...file.problems, ...(parsed.success ? [] : parsed.error.issues.map((i) => describeIssue(i, 'merged', merged, file.path ?? 'the config file')))];
+  if (!parsed.success || problems.length > 0) throw new ConfigError(problems);
   // From here the process holds these secrets; the logger scrubs them from any line they would reach.
   knownSecrets.add(...secretsOf(parsed.data));
   return deepFreeze(parsed.data);

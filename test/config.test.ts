@@ -111,6 +111,14 @@ describe('configuration', () => {
     expect(problems(() => load({}, 'clusters:\n  - name: prod\n    kube:\n      source: kubeconfig\n      path: /k\n      contxt: prod\n'))).toContain('unknown key(s) contxt');
   });
 
+  it('tells every problem at once — a variable, a key of the file, a key inside a cluster — not one per try', () => {
+    const told = problems(() => load({ PLATFORM_MEDIC_MAX_FILE_BYTES: 'ten' }, 'redisUrl: 12\nshutdownSecnds: 5\nclusters:\n  - name: prod\n    platfromNamespace: x\n'));
+    expect(told).toContain('PLATFORM_MEDIC_MAX_FILE_BYTES: expected a number, got "ten"');
+    expect(told).toContain('redisUrl: Invalid input: expected string, received number');
+    expect(told).toContain('unknown key(s) shutdownSecnds');
+    expect(told).toContain('unknown key(s) platfromNamespace');
+  });
+
   it('gives paste answers a budget per person and per channel, and an age past which they are dropped', () => {
     expect(load({})).toMatchObject({ pasteAnswersPerUserPerMinute: 5, pasteAnswersPerChannelPerMinute: 20, pasteAnswerMaxAgeSeconds: 30 });
     expect(load({ PLATFORM_MEDIC_PASTE_ANSWERS_PER_USER_PER_MINUTE: '3' }, 'pasteAnswersPerChannelPerMinute: 12\npasteAnswerMaxAgeSeconds: 10\n')).toMatchObject({

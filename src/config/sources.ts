@@ -19,13 +19,17 @@ const inFile: Record<Reading, z.ZodType> = {
 
 const fileSchema = z.object(Object.fromEntries(declaredKeys.filter((k) => k.inFile).map((k) => [k.path, inFile[k.read].optional()]))).strict();
 
-/** The YAML file's values and its full path; nothing when there is none and none was asked for. */
-export function readFile(path: string | undefined, explicit: boolean): { values: Values; path?: string } {
-  if (!path) return { values: {} };
+/**
+ * The YAML file's values and its full path; nothing when there is none and none was asked for. A key the file
+ * gets wrong (or does not know) is a problem, and its value is left out, so that the rest is still checked
+ * and every problem is told at once rather than one per try.
+ */
+export function readFile(path: string | undefined, explicit: boolean): { values: Values; path?: string; problems: string[] } {
+  if (!path) return { values: {}, problems: [] };
   const full = resolve(path);
   if (!existsSync(full)) {
     if (explicit) throw new ConfigError([`config file ${full} does not exist`]);
-    return { values: {} };
+    return { values: {}, problems: [] };
   }
   let raw: unknown;
   try {
@@ -34,8 +38,13 @@ export function readFile(path: string | undefined, explicit: boolean): { values:
     throw new ConfigError([`config file ${full} is not valid YAML: ${(err as Error).message.split('\n')[0]!.replace(/:$/, '')}`]);
   }
   const parsed = fileSchema.safeParse(raw);
-  if (!parsed.success) throw new ConfigError(parsed.error.issues.map((i) => `${full}: ${describeIssue(i, 'file')}`));
-  return { values: parsed.data, path: full };
+  if (parsed.success) return { values: parsed.data, path: full, problems: [] };
+  const problems = parsed.error.issues.map((i) => `${full}: ${describeIssue(i, 'file')}`);
+  // Not a mapping of keys at all: nothing of it can be read.
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) throw new ConfigError(problems);
+  const shape = fileSchema.shape as Record<string, z.ZodType>;
+  const values = Object.fromEntries(Object.entries(raw).filter(([k, v]) => shape[k]?.safeParse(v).success === true));
+  return { values, path: full, problems };
 }
 
 /** The text of a variable as its key reads it, or the problem with it (never quoting a secret). */
@@ -59,8 +68,8 @@ function fromText(k: DeclaredKey, text: string): { value: unknown } | { problem:
   }
 }
 
-/** The declared variables that are set (and not empty), read; each one that cannot be read is a problem. */
-export function readEnvironment(env: Record<string, string | undefined>): Values {
+/** The declared variables that are set (and not empty), read; each one that cannot be read is a problem, and left out. */
+export function readEnvironment(env: Record<string, string | undefined>): { values: Values; problems: string[] } {
   const values: Values = {};
   const problems: string[] = [];
   for (const k of declaredKeys) {
@@ -70,8 +79,7 @@ export function readEnvironment(env: Record<string, string | undefined>): Values
     if ('problem' in read) problems.push(read.problem);
     else if (read.value !== undefined) values[k.path] = read.value;
   }
-  if (problems.length > 0) throw new ConfigError(problems);
-  return values;
+  return { values, problems };
 }
 
 /**
