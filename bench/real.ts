@@ -15,7 +15,7 @@ const splits = args.filter((a) => a !== '--list');
 // `tune-r3` / `heldout-r3` (and -r4): a collection round's pastes of each part (measured before anything was tuned on them).
 const select = (split: string): typeof realPastes => {
   if (split === 'heldout-uncited') return realPastes.filter((p) => p.split === 'heldout' && !citedByCatalogue(p.thread));
-  const round = /^(tune|heldout)-r(\d)$/.exec(split);
+  const round = /^(tune|heldout)-r(\d+)$/.exec(split);
   if (round) return realPastes.filter((p) => p.split === round[1] && p.round === Number(round[2]));
   return realPastes.filter((p) => p.split === split);
 };
