@@ -191,7 +191,24 @@ export interface BagMatch {
   readonly stems: readonly string[];
 }
 
-/** Per entry (by index), the best coverage of any of its texts by the given stems. */
+/** How many words apart a negation and what it negates may stand: "charts are not showing", "no charts in Discover". */
+const NEGATION_REACH = 4;
+
+/**
+ * Whether a word of the sentence that says something went wrong stands near one of the text's own words: in
+ * "we deploy a chart through the chart store … and it is unable to fetch the deployment status" the failure is the
+ * status's, not the chart store's, and "chart store shows no charts" is not what it says.
+ */
+function negationReaches(sentence: readonly string[], text: readonly string[]): boolean {
+  const own = new Set(text.filter((s) => s !== 'not'));
+  for (let i = 0; i < sentence.length; i++) {
+    if (!wrongStems.has(sentence[i]!)) continue;
+    for (let j = Math.max(0, i - NEGATION_REACH); j <= Math.min(sentence.length - 1, i + NEGATION_REACH); j++) if (own.has(sentence[j]!)) return true;
+  }
+  return false;
+}
+
+/** Per entry (by index), the best coverage of any of its texts by the given stems (a sentence's, in order). */
 export function bagMatches(index: BagIndex, stems: readonly string[], entryCount: number): (BagMatch | undefined)[] {
   const covered = new Map<number, { weight: number; shared: number }>();
   const present = new Set(stems);
@@ -207,7 +224,7 @@ export function bagMatches(index: BagIndex, stems: readonly string[], entryCount
   const saysWrong = [...present].some((s) => wrongStems.has(s));
   for (const [d, c] of covered) {
     const doc = index.docs[d]!;
-    if (!present.has(doc.rarest) || (doc.negated && !saysWrong)) continue;
+    if (!present.has(doc.rarest) || (doc.negated && !(saysWrong && negationReaches(stems, doc.stems)))) continue;
     const coverage = c.weight / doc.weight;
     const prev = best[doc.entry];
     if (!prev || coverage > prev.coverage || (coverage === prev.coverage && c.shared > prev.shared)) {
