@@ -57,7 +57,7 @@ export const patterns = {
    * Words with which people say that what they did worked (applied.ts): a fix shown with them is the entry's,
    * confirmed, not one that failed. One pass over a paste; most say nothing of the kind.
    */
-  saysWorked: /it works|it worked|works now|working now|fixed it|that fixed|this fixed|which fixed|solved it|resolved it|problem solved|issue resolved|solves the problem|solved the problem|solves this|solved this|works around|did the trick|made it work|makes it work/,
+  saysWorked: /it works|it worked|it work\b|without any issues?|without issues|works now|working now|fixed it|that fixed|this fixed|which fixed|solved it|resolved it|problem solved|issue resolved|solves the problem|solved the problem|solves this|solved this|works around|did the trick|made it work|makes it work/,
   /**
    * Words before a fix, in its clause, that make it a question, a suggestion or a fix not made: "should I
    * add", "do I need", "a colleague suggests", "I have not added … yet", "adds the missing …" (applied.ts).

@@ -557,3 +557,26 @@ describe('knowledge added in the sixth session (the tune part of the real pastes
     expect(match('On App Details the graphs say "Panel with id 2 not found"').matches[0]?.id).toBe('dashboards-missing');
   });
 });
+
+describe('knowledge added from the ninth round of real pastes', () => {
+  it("reads a description's 'not' only near its own words: a chart deployed from the chart store whose status cannot be fetched is not 'chart store shows no charts'", () => {
+    const status = 'When we deploy chart through chart store [deployed using gitops] and search for that helm app it is unable to fetch deployment status';
+    expect(match(status).verdict).toBe('no-match');
+    const empty = 'When we open the chart store it shows no charts at all, even after a refresh.';
+    expect(match(empty).matches[0]?.id).toBe('discover-no-charts');
+  });
+
+  it("does not propose the controller's IAM policy when the principal refused is CloudFormation's own session", () => {
+    const stack = 'Elb (AWS::ElasticLoadBalancingV2::LoadBalancer) CREATE_FAILED API: elasticloadbalancingv2:CreateLoadBalancer User: arn:aws:sts::123456789012:assumed-role/stack-common-us-east-1/AWSCloudFormation is not authorized to perform: iam:CreateServiceLinkedRole on resource: arn:aws:iam::123456789012:role/aws-service-role/elasticloadbalancing.amazonaws.com/AWSServiceRoleForElasticLoadBalancing';
+    expect(match(stack).verdict).toBe('no-match');
+    const controller = stack.replace('assumed-role/stack-common-us-east-1/AWSCloudFormation', 'assumed-role/eks-aws-load-balancer-controller/1700000000000000000');
+    expect(match(controller).verdict).toBe('match');
+  });
+
+  it('reads browser data cleared, and the login working after it, as the stale cookie (7.6), however the working is said', () => {
+    const typo = 'ERR_TOO_MANY_REDIRECTS between login portal\neverything work fine in my new browser, but on the old browser it loops.\nI clean my browser data and it work.';
+    expect(match(typo).verdict === 'match' && match(typo).matches[0]!.id).toBe('stale-session-cookie');
+    const plain = 'The dashboard failed to load after the reinstall. I then told Chrome to clear browsing data for the last hour.\nI was then able to visit the site and use the dashboard without any issues.';
+    expect(match(plain).verdict === 'match' && match(plain).matches[0]!.id).toBe('stale-session-cookie');
+  });
+});

@@ -88,6 +88,9 @@ export const loadBalancerUnauthorized: CatalogueEntry = {
       'AccessDeniedException',
     ],
     excludes: [
+      // The principal refused is CloudFormation's own session (a stack creating the balancer), not the controller's
+      // role: the stack's role is the one to grant (tune: a CLI's stack denied iam:CreateServiceLinkedRole).
+      '/AWSCloudFormation is not authorized',
       // IAM refuses the policy document itself when it is created (MalformedPolicyDocument): the document is
       // replaced, nothing is attached yet (tune: an EKS workshop's outdated policy "will result malform error").
       'malform',

@@ -83,7 +83,7 @@ export const staleSessionCookie: CatalogueEntry = {
       'incognito',
     ],
     // The guide's remedy as people say they did it: with words saying the error persists, it is not proposed again.
-    applied: ['cleared the cookies', 'cleared cookies', 'deleted the cookies', 'deleted cookies', 'cleared all cookies', 'delete all session cookies', 'deleted the argocd.token', 'removed the cookie', 'clearing cookies', 'clearing the cookies', 'deleting cookies', 'deleting the cookies', 'clearing all cookies', 'delete all my cookies', 'deleted all my cookies', 'delete my cookies', 'deleted my cookies', 'clear my cookies', 'cleared my cookies', 'clearing my cookies'],
+    applied: ['cleared the cookies', 'cleared cookies', 'deleted the cookies', 'deleted cookies', 'cleared all cookies', 'delete all session cookies', 'deleted the argocd.token', 'removed the cookie', 'clearing cookies', 'clearing the cookies', 'deleting cookies', 'deleting the cookies', 'clearing all cookies', 'delete all my cookies', 'deleted all my cookies', 'delete my cookies', 'deleted my cookies', 'clear my cookies', 'cleared my cookies', 'clearing my cookies', 'clear browser data', 'cleared browser data', 'clearing browser data', 'clean my browser data', 'cleaned my browser data', 'cleared my browser data', 'clear browsing data', 'cleared browsing data', 'clearing browsing data', 'cleared my browsing data'],
   },
   detector: {
     kind: 'notObservable',
