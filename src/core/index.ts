@@ -58,7 +58,7 @@ export function pasteAnswer(text: string, ctx: Pick<CommandContext, 'matched' | 
   ctx.matched?.(result);
   const reply = replyToPaste(result, text, ctx);
   // A terminal line that matched nothing and reads as a mistyped command stays a paste (as the help says), with the command it may have meant.
-  const first = meant && result.verdict === 'no-match' && !('tried' in result) && result.note !== 'binary' ? { ...reply.first, parts: [...reply.first.parts, note(t`If you meant the command, type ${command(meant)}.`)] } : reply.first;
+  const first = meant && result.verdict === 'no-match' && !('tried' in result) && result.note !== 'binary' ? { ...reply.first, parts: [...reply.first.parts, note(t`If you meant the command, type ${code(meant)}.`)] } : reply.first;
   return reply.later ? { kind: 'paste', view: first, reply } : view(first);
 }
 
@@ -71,11 +71,11 @@ export async function answerCommand(parsed: PlatformCommand, ctx: CommandContext
     case 'list':
       return view(listView());
     case 'usage':
-      return view(says(ticked(parsed.message, 'command')));
+      return view(says(ticked(parsed.message, parsed.quotes ? 'code' : 'command')));
     case 'unknown': {
       const meant = meantCommand(parsed.word, line);
       if (ctx.plainText) return pasteAnswer(line, ctx, meant);
-      const near = meant ? t` Did you mean ${command(`/platform ${meant}`)}?` : '';
+      const near = meant ? t` Did you mean ${code(`/platform ${meant}`)}?` : '';
       return view({ ...helpView(config.clusters.map((c) => c.name), config.defaultCluster, ctx.helpExtra), summary: t`Unknown command ${code(parsed.word)}.${near} Try ${command('/platform help')}.` });
     }
     case 'explain':

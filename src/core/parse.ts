@@ -11,7 +11,8 @@ export type PlatformCommand =
   | { kind: 'audit'; count: number }
   | { kind: 'doctor'; cluster?: string }
   | { kind: 'status'; cluster?: string }
-  | { kind: 'usage'; message: string }
+  /** `quotes`: the message quotes what the person typed, so its ticked pieces are shown as code (escaped), not as our commands. */
+  | { kind: 'usage'; message: string; quotes?: true }
   | { kind: 'unknown'; word: string };
 
 const usage = {
@@ -63,8 +64,8 @@ export function parseCommand(text: string): PlatformCommand {
       }
       // People used to the command line type the cluster as a flag: name the flag rather than count the words.
       const flag = plain.find((w) => w.startsWith('--'));
-      if (flag) return { kind: 'usage', message: `\`fix\` takes no flags (\`${flag.slice(0, 40)}\`): the cluster is the word after the id, as in \`/platform fix ${entryId.slice(0, 40)} prod\`, and settings are name=value.` };
-      if (plain.length > 1) return { kind: 'usage', message: `Too many words after \`fix ${entryId.slice(0, 40)}\`: usage is \`/platform fix <id> [cluster] [name=value …]\`.` };
+      if (flag) return { kind: 'usage', quotes: true, message: `\`fix\` takes no flags (\`${flag.slice(0, 40)}\`): the cluster is the word after the id, as in \`/platform fix ${entryId.slice(0, 40)} prod\`, and settings are name=value.` };
+      if (plain.length > 1) return { kind: 'usage', quotes: true, message: `Too many words after \`fix ${entryId.slice(0, 40)}\`: usage is \`/platform fix <id> [cluster] [name=value …]\`.` };
       return { kind: 'fix', entryId: entryId.toLowerCase(), ...(plain[0] ? { cluster: plain[0] } : {}), params };
     }
     default:

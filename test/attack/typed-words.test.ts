@@ -1,0 +1,32 @@
+import { describe, expect, it } from 'vitest';
+import { loadConfig } from '../../src/config.js';
+import { answerLine, type CommandContext } from '../../src/core/index.js';
+import { slackMessage } from '../../src/views/slack/answer.js';
+
+const config = loadConfig({ env: {}, overrides: { clusters: [{ name: 'prod-eu', kube: { source: 'simulated' } }], defaultCluster: 'prod-eu' } });
+const ctx: CommandContext = { config, desk: {} as CommandContext['desk'], user: 'UALICE' };
+/** What Slack would read as a mention, a broadcast, a channel or a link. */
+const markup = /<[!@#]|<https?:|<mailto:/;
+
+/** The answer as Slack gets it: its notification text and blocks. */
+async function slack(line: string): Promise<string> {
+  const answer = await answerLine(line, ctx);
+  if (answer.kind !== 'view') throw new Error(`expected a view, got ${answer.kind}`);
+  return JSON.stringify(slackMessage(answer.view));
+}
+
+describe('words a person typed, quoted back in a usage answer', () => {
+  it.each([
+    // Slack sends a typed @channel as <!channel>, and a typed link as <http://…|…>: the usage quotes them back.
+    'fix <!channel> <@U0VICTIM> <http://evil.example|click>',
+    'fix <!here> prod-eu extra',
+    'fix <!subteam^S0EVIL> --cluster prod-eu',
+    'fix build-logs --<!channel>',
+    // A mistyped command is named with the line it meant, the person's words in it.
+    'fx <!channel> <http://evil.example|click>',
+  ])('never become a mention or a link: %s', async (line) => {
+    const answer = await slack(line);
+    expect(answer).not.toMatch(markup);
+    expect(answer).toContain('&lt;');
+  });
+});
