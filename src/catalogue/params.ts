@@ -20,6 +20,7 @@ export function resolveParams(entry: CatalogueEntry, given: Readonly<Record<stri
     if (value === undefined) {
       problems.push(`\`${p.name}\` is required: ${p.description}, e.g. \`${p.name}=${p.example}\``);
     } else if (value.length > 500 || !new RegExp(p.pattern).test(value)) {
+      // Shown back with its secrets hidden: a value that is not valid may be a credential pasted in the wrong place.
       problems.push(`\`${p.name}=${shownBack(value)}\` is not valid: ${p.description}, e.g. \`${p.name}=${p.example}\``);
     } else if (p.format === 'in-cluster-url' && endpointProblem(value)) {
       problems.push(`\`${p.name}=${shownBack(value)}\` is refused: ${endpointProblem(value)}, which a remedy never points at; give ${p.description}, e.g. \`${p.name}=${p.example}\``);

@@ -24,14 +24,15 @@ export const paramSlot = (p: EntryParam): string => `${p.name}=${placeholderOf(p
  * The line that plans an entry's fix, with a slot for each value it needs:
  * `fix dashboards-missing prod-eu metricsStore=<metrics-store-URL>`. Typed as it is, the slot is
  * refused with what it should be. Values given already (`given`, a person's words) are kept as typed, but for
- * a secret among them (a token typed as a setting), which the line shows as `[redacted]` rather than repeat it.
+ * a secret among them (a token typed as a setting, a value named password), which the line shows as `[redacted]` rather than repeat it:
+ * each is redacted with its name, which says what the value is.
  */
 export function fixCommand(entryId: string, cluster?: string, given: Readonly<Record<string, string>> = {}): string {
   const values = requiredParams(entryId).map((p) => {
     const value = given[p.name];
-    return value !== undefined ? `${p.name}=${redact(value)}` : paramSlot(p);
+    return value !== undefined ? redact(`${p.name}=${value}`) : paramSlot(p);
   });
-  const others = Object.entries(given).filter(([name]) => !requiredParams(entryId).some((p) => p.name === name)).map(([name, value]) => `${name}=${redact(value)}`);
+  const others = Object.entries(given).filter(([name]) => !requiredParams(entryId).some((p) => p.name === name)).map(([name, value]) => redact(`${name}=${value}`));
   return ['fix', entryId, ...(cluster ? [cluster] : []), ...values, ...others].join(' ');
 }
 

@@ -30,3 +30,16 @@ describe('words a person typed, quoted back in a usage answer', () => {
     expect(answer).toContain('&lt;');
   });
 });
+
+describe('a value a person typed, quoted back when it is refused', () => {
+  it.each([
+    ['fix database-drop-blocked database=postgres://admin:Pg5ecretPw@db/x', 'Pg5ecretPw'],
+    ['fix database-drop-blocked database=x;password=Pg5ecretPw', 'Pg5ecretPw'],
+    ['fix database-drop-blocked token=ghp_abcdefghijklmnopqrstuvwxyz0123456789AB', 'ghp_abcdefghijklmnopqrstuvwxyz0123456789AB'],
+    ['fix database-drop-blocked password=hunter2hunter2', 'hunter2hunter2'],
+  ])('is shown redacted, never the secret itself: %s', async (line, secret) => {
+    const answer = await slack(line);
+    expect(answer).not.toContain(secret);
+    expect(answer).toContain('[redacted]');
+  });
+});
