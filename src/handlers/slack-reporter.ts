@@ -41,13 +41,18 @@ export class SlackReporter implements RemedyReporter {
   }
 
   private async reply(req: RemedyRequest, text: string, blocks?: Block[]): Promise<string | undefined> {
+    return (await this.post(req, text, blocks)).ts;
+  }
+
+  /** A reply in the thread; what Slack said when it was refused. */
+  private async post(req: RemedyRequest, text: string, blocks?: Block[]): Promise<{ ts?: string; error?: string }> {
     const t = this.thread(req);
     try {
       const res = await this.slack.postMessage({ channel: t.channel, thread_ts: t.threadTs, text, ...(blocks ? { blocks } : {}) });
-      return res.ts;
+      return res.ts ? { ts: res.ts } : {};
     } catch (err) {
       this.logger.error({ err: (err as Error).message, requestId: req.id }, 'could not post in the thread');
-      return undefined;
+      return { error: (err as Error).message };
     }
   }
 
@@ -127,8 +132,8 @@ export class SlackReporter implements RemedyReporter {
 
   /** Posts the approval card; returns its ts, which the lifecycle keeps so later reports update the card. */
   async planned(req: RemedyRequest, entry: CatalogueEntry, plan: Plan, expiresAt: Date): Promise<Posted> {
-    const ts = await this.reply(req, approvalCardText(entry, plan), approvalCard(entry, plan, { request: req, expiresAt }));
-    return ts ? { cardTs: ts } : undefined;
+    const posted = await this.post(req, approvalCardText(entry, plan), approvalCard(entry, plan, { request: req, expiresAt }));
+    return posted.ts ? { cardTs: posted.ts } : posted.error !== undefined ? { unposted: posted.error } : undefined;
   }
 
   async approved(req: RemedyRequest, plan: Plan): Promise<void> {

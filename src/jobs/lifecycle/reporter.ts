@@ -16,6 +16,7 @@ export type RemedyEnd = 'resolved' | 'not-resolved' | 'unanswered';
 /**
  * What a reporter posted that later reports need, kept by the lifecycle with the request's routing
  * (e.g. `{ cardTs }`, the Slack approval card to update); undefined when nothing needs keeping.
+ * `{ unposted: reason }`: the surface could not show the plan (Slack refused the card), so nobody can approve it.
  */
 export type Posted = Readonly<Record<string, string>> | undefined;
 

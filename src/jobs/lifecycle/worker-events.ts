@@ -41,7 +41,13 @@ export class WorkerEvents {
       }
       const expires = this.core.expiresAt(plan);
       await store.update(req.id, { status: 'awaiting-approval' }, this.core.holdEntryIn(req, (expires.getTime() - Date.now()) / 1000 + lockMarginSeconds));
-      await this.core.keepPosted(req, await options.reporter.planned({ ...req, status: 'awaiting-approval' }, entry, plan, expires));
+      const posted = await options.reporter.planned({ ...req, status: 'awaiting-approval' }, entry, plan, expires);
+      if (posted?.['unposted'] !== undefined) {
+        // A card nobody saw cannot be approved or cancelled: waiting out its expiry held the entry in silence.
+        await this.onFailed({ ...req, status: 'awaiting-approval' }, `The approval card could not be posted (${posted['unposted']}); nothing was done. Use "Plan again" for a fresh plan.`);
+        return;
+      }
+      await this.core.keepPosted(req, posted);
       await this.core.deadlines.schedule('expire', { requestId: req.id, stageId: plan.stageId, attempt }, expires);
       return;
     }
