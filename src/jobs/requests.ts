@@ -225,7 +225,7 @@ export class RequestStore {
    * atomically: of two clicks, from one person or two, from one bot replica or two, or a click and its
    * expiry, exactly one wins. Returns the winner.
    */
-  async claimDecision(id: string, about: string, who: string, verdict: 'approved' | 'denied' | 'expired'): Promise<{ won: boolean; by: string; verdict: string }> {
+  async claimDecision(id: string, about: string, who: string, verdict: 'approved' | 'denied' | 'expired' | 'cancelled'): Promise<{ won: boolean; by: string; verdict: string }> {
     const key = `${this.prefix}:decision:${id}:${about}`;
     const value = `${verdict}|${who}|${new Date().toISOString()}`;
     const set = await this.redis.set(key, value, 'EX', ttlSeconds, 'NX');

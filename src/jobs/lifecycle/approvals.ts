@@ -37,7 +37,11 @@ export class ApprovalDecisions {
       return { ok: false, message: `${lock.object} is being changed by another remedy (\`${lock.holder.entryId}\`, asked by ${this.core.name(lock.holder.requestedBy)}); approve this once it ends.` };
     }
     const claim = await this.core.store.claimDecision(requestId, attemptKey(stageId, attempt), user, 'approved');
-    if (!claim.won) return { ok: false, message: `Already ${claim.verdict} by ${this.core.name(claim.by)}.` };
+    if (!claim.won) {
+      // Denied or cancelled meanwhile: that decision freed the objects, perhaps before they were locked just above.
+      if (claim.verdict !== 'approved') await this.core.guards.unlockObjects(plan, requestId);
+      return { ok: false, message: `Already ${claim.verdict} by ${this.core.name(claim.by)}.` };
+    }
     const approvedAt = new Date().toISOString();
     await this.core.store.update(requestId, { status: 'running', approvedBy: user, approvedAt });
     await this.core.holdEntry(request, busySeconds);

@@ -3,7 +3,7 @@ import type { Plan } from '../../remedies/plan.js';
 import { cancelKey, parseJobId } from '../names.js';
 import { RequestStore, type RemedyRequest } from '../requests.js';
 import { limitMessage } from './admission.js';
-import { busySeconds, finished, questionKey, unknownRemedy, type Answer, type LifecycleContext } from './context.js';
+import { attemptKey, busySeconds, finished, questionKey, unknownRemedy, type Answer, type LifecycleContext } from './context.js';
 
 /**
  * What the person who asked, or an approver, may do with a remedy besides approving it: cancel it,
@@ -17,12 +17,20 @@ export class Steering {
    * queued continuation is removed; a running stage stops before its next step.
    */
   async cancel(requestId: string, user: string): Promise<Answer> {
-    const request = await this.core.store.get(requestId);
+    let request = await this.core.store.get(requestId);
     if (!request) return { ok: false, message: unknownRemedy };
     const refusal = await this.core.steeringRefusal(request, user, 'cancel this remedy');
     if (refusal) return { ok: false, message: refusal };
     if (request.status === 'lost') return { ok: false, message: "Nothing to cancel: this remedy's state was lost, and nothing more of it will run." };
     if (finished.has(request.status)) return { ok: false, message: `Nothing to cancel: the remedy is ${request.status}.` };
+    if (request.status === 'awaiting-approval' && request.attempt !== undefined) {
+      // A cancel decides the approval attempt as an Approve or a Deny does, so that exactly one of them wins
+      // when they are clicked together: a lost race to an approval cancels the run it queues instead.
+      const claim = await this.core.store.claimDecision(requestId, attemptKey(request.stageId, request.attempt), user, 'cancelled');
+      if (!claim.won && claim.verdict === 'expired') return { ok: false, message: 'Nothing to cancel: this approval expired; nothing was done.' };
+      if (!claim.won && claim.verdict !== 'approved') return { ok: false, message: `Nothing to cancel: the plan was already ${claim.verdict} by ${this.core.name(claim.by)}.` };
+      if (!claim.won) request = { ...request, status: 'running' };
+    }
     const once = await this.core.store.once(`cancel:${requestId}`);
     if (!once) return { ok: false, message: 'It is already being cancelled.' };
     await this.core.redis.set(cancelKey(this.core.options.config.queuePrefix, requestId), user, 'EX', 7 * 24 * 3600);
