@@ -1,6 +1,11 @@
 import { ApiException } from '@kubernetes/client-node';
 import { UserFacingError } from '../errors.js';
+import { knownSecrets } from '../known-secrets.js';
 import { networkCode } from '../net-errors.js';
+import { redact } from '../redact.js';
+
+/** The API server's words (an admission webhook's are anyone's, and may echo what they refuse) without secrets. */
+const clean = (text: string): string => knownSecrets.scrub(redact(text));
 
 /** What went wrong talking to the Kubernetes API, grouped the way a person acts on it. */
 /**
@@ -62,7 +67,7 @@ export function toClusterError(err: unknown, call: string, server: string): Clus
   if (err instanceof ApiException) {
     const status = err.code;
     const body = statusBody(err.body);
-    const detail = body.message ?? '';
+    const detail = clean(body.message ?? '');
     switch (status) {
       case 401:
         return new ClusterError('unauthorized', `The Kubernetes API rejected the worker's credentials (401) on ${call}. Check the kubeconfig or ServiceAccount token.`, call, status);
@@ -95,5 +100,5 @@ export function toClusterError(err: unknown, call: string, server: string): Clus
   if (code && ['ECONNREFUSED', 'ENOTFOUND', 'EHOSTUNREACH', 'ECONNRESET', 'EAI_AGAIN', 'ETIMEDOUT'].includes(code)) {
     return new ClusterError('unreachable', `Cannot reach the Kubernetes API at ${server} (${code}) during ${call}.`, call);
   }
-  return new ClusterError('server', `${call} failed: ${(err as Error)?.message ?? String(err)}`, call);
+  return new ClusterError('server', `${call} failed: ${clean((err as Error)?.message ?? String(err))}`, call);
 }
