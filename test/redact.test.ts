@@ -243,6 +243,14 @@ describe('redacting pasted text', () => {
     expect(redact('pwd=Zq9Sekret7y secretKey: Zq9Sekret7y MYSQL_PWD=/Zq9Sekret7y')).toBe('pwd=[redacted] secretKey: [redacted] MYSQL_PWD=[redacted]');
   });
 
+  it('hides a value under a key that says pw, alone or glued after a word: bindPW (LDAP), pw, DB_PW', () => {
+    expect(redact('bindDN=cn=admin,dc=acme bindPW=Zq9Sekret7y')).toBe('bindDN=cn=admin,dc=acme bindPW=[redacted]');
+    expect(redact('login user=admin pw=Zq9Sekret7y')).toBe('login user=admin pw=[redacted]');
+    expect(redact('DB_PW: Zq9Sekret7y')).toBe('DB_PW: [redacted]');
+    // A word that only starts with the letters is no key of a secret.
+    expect(redact('pwsh=/usr/bin/pwsh')).toBe('pwsh=/usr/bin/pwsh');
+  });
+
   it('removes a private key block whole', () => {
     const pem = '-----BEGIN RSA PRIVATE KEY-----\nMIIEowIBAAKCAQEA\nabcdef\n-----END RSA PRIVATE KEY-----';
     expect(redact(`tls.key: |\n${pem}\nafter`)).toBe('tls.key: |\n-----BEGIN PRIVATE KEY----- [redacted] -----END PRIVATE KEY-----\nafter');

@@ -38,7 +38,7 @@ export const redactionPatterns = {
     // or a brace in it is the secret's (`password=Sup3r,S3cret`); a double quote ends it (a JSON string's end).
     // A word glued before a long key's word is the key's (libpq's `sslpassword=`, `dbpassword=`, a colour's
     // letter before it).
-    /(?<![A-Za-z0-9])((?:[a-z]{1,20}(?=pass(?:word|wd|phrase)|secret|token))?(?:password|passwd|passphrase|pass|pwd|secret|token|identitytoken|registrytoken|api[_-]?key|apikey|access[_-]?key|private[_-]?key|accountkey|sessionid|credentials?|auth(?!entic|or(?!iz))))([A-Za-z0-9_.-]{0,40})(\\?["']?[ \t]{0,10}(?:=>|[:=])[ \t]{0,10}\\?["']?)((?<=\\")(?:[^"\\\n]|\\(?!"))+|(?<=[^\\]")(?:\\\r?\n|\\.|[^"\\\n])+|(?<=')(?:\\\r?\n|\\.|[^'\\\n])+|(?<!["'])[^\s"',;}{[][^\s"]*)/gi,
+    /(?<![A-Za-z0-9])((?:[a-z]{1,20}(?=pass(?:word|wd|phrase)|pw[^a-z]|secret|token))?(?:password|passwd|passphrase|pass|pwd|pw(?![a-z])|secret|token|identitytoken|registrytoken|api[_-]?key|apikey|access[_-]?key|private[_-]?key|accountkey|sessionid|credentials?|auth(?!entic|or(?!iz))))([A-Za-z0-9_.-]{0,40})(\\?["']?[ \t]{0,10}(?:=>|[:=])[ \t]{0,10}\\?["']?)((?<=\\")(?:[^"\\\n]|\\(?!"))+|(?<=[^\\]")(?:\\\r?\n|\\.|[^"\\\n])+|(?<=')(?:\\\r?\n|\\.|[^'\\\n])+|(?<!["'])[^\s"',;}{[][^\s"]*)/gi,
   // An environment variable whose name ends in the word (PGPASSWORD=, MYSQLPASSWORD=, DB_PASS=), which
   // keyValue's start-of-word anchor does not see.
   // Quoted too, and with a JSON string's escaped quote (`PGPASSWORD='…'`, `PGPASSWORD=\\"…\\"`).
