@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { userInfo } from 'node:os';
 import { runBot } from './bot.js';
-import { brokenSpec, startDemoPlatform } from './cluster/sim/demo.js';
+import { checkBrokenFlags, startDemoPlatform } from './cluster/sim/demo.js';
 import { simulatedClusterName, type SimulatedCluster } from './cluster/sim/index.js';
 import { assertClusterReachable, loadKubeConfig, loadKubeConfigFromFlags } from './cluster/kubeconfig.js';
 import { findCluster, hasSlackCredentials, loadConfig, noSuchClusterText, type ClusterConfig, type Config, type ConfigSources } from './config.js';
@@ -64,9 +64,7 @@ export interface TerminalDemoOptions {
  * Checked before anything starts: a mistyped name must not leave the person on another cluster.
  */
 function chosenCluster(config: Config, options: TerminalDemoOptions): ClusterConfig | undefined {
-  if (options.broken !== undefined && (options.cluster ?? simulatedClusterName) !== simulatedClusterName) throw new InputError('--broken breaks the simulated cluster; it cannot be combined with --cluster NAME');
-  if (options.broken !== undefined && (options.kubeconfig !== undefined || options.context !== undefined)) throw new InputError('--broken breaks the simulated cluster; it cannot be combined with --kubeconfig or --context');
-  if (options.broken !== undefined) brokenSpec(options.broken);
+  checkBrokenFlags(options);
   if (options.cluster === undefined || options.cluster === simulatedClusterName) return undefined;
   const configured = findCluster(config, options.cluster);
   if (configured) return configured;

@@ -59,6 +59,8 @@ async function main(argv: string[]): Promise<void> {
     case 'terminal': {
       const flags = parseFlags('terminal', args, { '--cluster': 'value', '--kubeconfig': 'value', '--context': 'value', '--broken': 'value' });
       const options = Object.fromEntries(['cluster', 'kubeconfig', 'context', 'broken'].flatMap((name) => (flags.has(`--${name}`) ? [[name, flags.value(`--${name}`)]] : [])));
+      // A mistyped --broken is refused at once, before the terminal's modules load (a few seconds on a small machine).
+      (await import('./cluster/sim/broken-spec.js')).checkBrokenFlags(options);
       return (await import('./app.js')).runTerminalDemo({}, options);
     }
     case 'sim':

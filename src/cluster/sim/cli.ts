@@ -1,7 +1,7 @@
 import { resolve } from 'node:path';
 import { unknownFlagMessage } from '../../cli-flags.js';
 import { fileReason, InputError } from '../../errors.js';
-import { brokenSpec, startDemoPlatform } from './demo.js';
+import { brokenSpec } from './broken-spec.js';
 
 /** The parsed flags of `npm run sim`. */
 interface SimArgs {
@@ -57,7 +57,7 @@ function parseArgs(argv: string[]): SimArgs {
  */
 export async function runSimCommand(argv: string[], out: NodeJS.WritableStream): Promise<void> {
   const args = parseArgs(argv);
-  const { sim, notes } = await startDemoPlatform({
+  const { sim, notes } = await (await import('./demo.js')).startDemoPlatform({
     host: args.host,
     port: args.port,
     broken: args.broken.map((b) => b.entryId + (b.depth ? `:${b.depth}` : '')),

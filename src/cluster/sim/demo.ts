@@ -1,5 +1,8 @@
-import { InputError, UserFacingError } from '../../errors.js';
+import { UserFacingError } from '../../errors.js';
+import { brokenSpec } from './broken-spec.js';
 import { faultEntries, localDatabase, startSimulatedCluster, versionGates, type SimulatedCluster } from './index.js';
+
+export { breakableEntries, brokenSpec, checkBrokenFlags } from './broken-spec.js';
 
 /** The simulated platform of the demo, and what to tell the person trying it. */
 export interface DemoPlatform {
@@ -33,23 +36,7 @@ export async function startDemoPlatform(options: { broken?: readonly string[]; h
 }
 
 /** The entries `--broken` can break: those with a broken state, and those whose remedy only needs an installer version. */
-export const breakableEntries: readonly string[] = [...new Set([...faultEntries.map((e) => e.entryId), ...Object.keys(versionGates)])];
 
-/**
- * `--broken ENTRY[:DEPTH]` read and checked before anything starts: an entry the simulated cluster
- * can break, and a depth only where the entry has depths, one of them. Anything else is bad input.
- */
-export function brokenSpec(spec: string): { entryId: string; depth?: string } {
-  const colon = spec.indexOf(':');
-  const entryId = colon < 0 ? spec : spec.slice(0, colon);
-  if (!breakableEntries.includes(entryId)) throw new InputError(`--broken: the simulated cluster cannot break "${entryId.slice(0, 60)}"; it knows ${breakableEntries.join(', ')}`);
-  if (colon < 0) return { entryId };
-  const depth = spec.slice(colon + 1);
-  const depths = faultEntries.find((e) => e.entryId === entryId)?.depths ?? [];
-  if (depths.length === 0) throw new InputError(`--broken ${spec.slice(0, 80)}: ${entryId} breaks one way only; use --broken ${entryId}`);
-  if (!depths.includes(depth)) throw new InputError(`--broken ${spec.slice(0, 80)}: ${entryId} breaks as ${depths.map((d) => `"${d}"`).join(' or ')}, not "${depth.slice(0, 40)}"`);
-  return { entryId, depth };
-}
 
 /**
  * What `--broken ENTRY[:DEPTH]` does: the installer's version first set to one the entry's remedy
