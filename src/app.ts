@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { userInfo } from 'node:os';
 import { runBot } from './bot.js';
-import { checkBrokenFlags, startDemoPlatform } from './cluster/sim/demo.js';
+import { checkBrokenFlags } from './cluster/sim/broken-spec.js';
+import { startDemoPlatform } from './cluster/sim/demo.js';
 import { simulatedClusterName, type SimulatedCluster } from './cluster/sim/index.js';
 import { assertClusterReachable, loadKubeConfig, loadKubeConfigFromFlags } from './cluster/kubeconfig.js';
 import { findCluster, hasSlackCredentials, loadConfig, noSuchClusterText, type ClusterConfig, type Config, type ConfigSources } from './config.js';

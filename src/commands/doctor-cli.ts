@@ -2,7 +2,7 @@ import type { KubeConfig } from '@kubernetes/client-node';
 import { catalogue } from '../catalogue/index.js';
 import { ClusterGateway } from '../cluster/gateway.js';
 import { loadKubeConfig, loadKubeConfigFromFlags } from '../cluster/kubeconfig.js';
-import { brokenSpec } from '../cluster/sim/demo.js';
+import { brokenSpec } from '../cluster/sim/broken-spec.js';
 import { faultEntries, localDatabase, simulatedClusterName, startSimulatedCluster, type SimulatedCluster } from '../cluster/sim/index.js';
 import { findCluster, loadConfig, noSuchClusterText } from '../config.js';
 import { doctorView } from '../core/doctor.js';

@@ -2,8 +2,6 @@ import { UserFacingError } from '../../errors.js';
 import { brokenSpec } from './broken-spec.js';
 import { faultEntries, localDatabase, startSimulatedCluster, versionGates, type SimulatedCluster } from './index.js';
 
-export { breakableEntries, brokenSpec, checkBrokenFlags } from './broken-spec.js';
-
 /** The simulated platform of the demo, and what to tell the person trying it. */
 export interface DemoPlatform {
   readonly sim: SimulatedCluster;
