@@ -1,3 +1,4 @@
+import type { Worker } from 'bullmq';
 import { Redis, type RedisOptions } from 'ioredis';
 import { UserFacingError } from '../errors.js';
 
@@ -57,6 +58,23 @@ export function connectRedis(url: string, purpose: 'worker' | 'client'): Redis {
       ? { maxRetriesPerRequest: null, enableReadyCheck: true }
       : { maxRetriesPerRequest: 2, connectTimeout: 3_000 };
   return new Redis(url, options);
+}
+
+/**
+ * Closes a BullMQ worker, waiting for its running jobs unless `force`, also while its connections are
+ * reconnecting (Redis restarted, or away). Worker.close() interrupts the worker's wait for the next job by
+ * disconnecting its blocking connection and awaiting that connection's 'end' (bullmq
+ * dist/esm/classes/worker.js, Worker.whenCurrentJobsFinished → redis-connection.js,
+ * RedisConnection.disconnect). ioredis never ends a connection between two attempts to reconnect: its
+ * disconnect() clears the retry timer and has no socket left to close (ioredis built/Redis.js,
+ * Redis.disconnect), so close() never returned and the process waited out its shutdown bound. BullMQ's
+ * own reset of that connection first waits for it to be back (redis-queue-backend.js,
+ * resetBlockedConnection; bullmq#4585, #4656); so does this. While Redis stays away, so does this wait:
+ * the caller bounds it.
+ */
+export async function closeWorker(worker: Worker, force = false): Promise<void> {
+  if (!force) await worker.backend.reconnectBlocking();
+  await worker.close(force);
 }
 
 /**

@@ -13,7 +13,7 @@ import type { StepContext } from '../remedies/steps/index.js';
 import type { Plan } from '../remedies/plan.js';
 import { scan, verifyEntry, type DoctorReport, type Verification } from '../doctor/index.js';
 import { cancelKey, clusterQueueName, doctorJobSchema, jobRetention, planJobSchema, runJobId, runJobSchema, type RunResult } from './names.js';
-import { connectRedis, safeRedisUrl } from './redis.js';
+import { closeWorker, connectRedis, safeRedisUrl } from './redis.js';
 import { RedisOutageLog } from './redis-outage.js';
 import { seal } from './sealing.js';
 
@@ -236,7 +236,7 @@ export function startClusterWorker(options: ClusterWorkerOptions): ClusterWorker
   return {
     worker,
     async close(force = false) {
-      await worker.close(force);
+      await closeWorker(worker, force);
       await continuations.close();
       await Promise.allSettled([quitOrDrop(queueConnection), quitOrDrop(workerConnection)]);
     },

@@ -1,6 +1,7 @@
 import { Queue, Worker, type Job } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { deadlineJobId, jobRetention, type DeadlineJobData } from '../names.js';
+import { closeWorker } from '../redis.js';
 import type { RedisOutageLog } from '../redis-outage.js';
 
 /** What runs out: an approval attempt's card, or a question of the guide nobody answered. */
@@ -44,6 +45,6 @@ export class Deadlines {
   }
 
   async close(): Promise<void> {
-    await Promise.allSettled([this.worker?.close(), this.queue?.close()]);
+    await Promise.allSettled([this.worker && closeWorker(this.worker), this.queue?.close()]);
   }
 }
