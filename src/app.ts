@@ -42,8 +42,11 @@ export async function runWorker(config: Config, clusterName: string): Promise<vo
     observed.health.beginShutdown();
     // close() stops fetching jobs and waits for the running step. Past the bound the step is left to
     // its lock: it expires (workerLockSeconds) and another worker resumes from the step ledger.
+    // With no job running only Redis can have kept close() (it waits for Redis to answer): saying a step
+    // was released would send the operator looking for one that never ran.
     const finished = await settlesWithin(worker.close(), Math.max(0.5, config.shutdownSeconds - 2) * 1000);
-    if (!finished) logger.warn({ lockSeconds: config.workerLockSeconds }, 'the running step did not finish in time; releasing it to another worker');
+    if (!finished && worker.running > 0) logger.warn({ running: worker.running, lockSeconds: config.workerLockSeconds }, 'the running step did not finish in time; releasing it to another worker');
+    else if (!finished) logger.warn({ redis: safeRedisUrl(config.redisUrl) }, 'Redis did not answer in time; stopped without it (no job was running)');
     await health.close();
     await observed.close();
   });
@@ -142,7 +145,7 @@ export async function runTerminalDemo(sources: ConfigSources, options: TerminalD
     });
   } finally {
     // Quitting never hangs on a running step: after a short wait the worker leaves it.
-    if (!(await settlesWithin(worker.close(), 3_000))) out.write('A step was still running; quitting leaves it where it is.\n');
+    if (!(await settlesWithin(worker.close(), 3_000)) && worker.running > 0) out.write('A step was still running; quitting leaves it where it is.\n');
     // The session's queues were its own: nothing of it is left in Redis.
     await settlesWithin(held.close(), 3_000);
     await sim?.close();

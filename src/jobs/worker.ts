@@ -34,6 +34,8 @@ export interface ClusterWorkerOptions {
 /** A running worker of one cluster's queue. */
 export interface ClusterWorker {
   readonly worker: Worker;
+  /** How many jobs (plans, runs, doctors) it is carrying out now. */
+  readonly running: number;
   /** Stops taking jobs and waits for the running one; `force` leaves it (its lock expires, the ledger resumes it). */
   close(force?: boolean): Promise<void>;
 }
@@ -203,12 +205,14 @@ export function startClusterWorker(options: ClusterWorkerOptions): ClusterWorker
     return outcome;
   }
 
+  let running = 0;
   const worker = new Worker(
     queueName,
     async (job: Job) => {
       const requestId = String((job.data as { requestId?: string; plan?: { requestId?: string } }).requestId ?? (job.data as { plan?: { requestId?: string } }).plan?.requestId ?? '?');
       const log = logger.child({ job: job.id, name: job.name, requestId });
       log.info('job started');
+      running += 1;
       try {
         const result = job.name === 'plan' ? await plan(job) : job.name === 'run' ? await run(job) : job.name === 'doctor' ? await doctor(job) : undefined;
         if (result === undefined) throw new UserFacingError('job-refused', `Unknown job kind "${job.name}".`);
@@ -216,6 +220,8 @@ export function startClusterWorker(options: ClusterWorkerOptions): ClusterWorker
         return result;
       } catch (err) {
         throw finalFailure(err, requestId, log);
+      } finally {
+        running -= 1;
       }
     },
     {
@@ -235,6 +241,9 @@ export function startClusterWorker(options: ClusterWorkerOptions): ClusterWorker
 
   return {
     worker,
+    get running() {
+      return running;
+    },
     async close(force = false) {
       await closeWorker(worker, force);
       await continuations.close();

@@ -63,3 +63,21 @@ describe('stopping the product just after its Redis restarted empty', () => {
     }
   }, 60_000);
 });
+
+describe('stopping the worker while its Redis is away', () => {
+  it('exits 0 within its bound and says Redis did not answer, not that a step was released', async () => {
+    const redis = await startOwnRedis();
+    const stack = await startStack('redis-away-stop', { redisUrl: redis.url, env: { PLATFORM_MEDIC_SHUTDOWN_SECONDS: '3', PLATFORM_MEDIC_SHUTDOWN_DRAIN_SECONDS: '0' } });
+    try {
+      await redisGone(redis, stack.workerLog);
+      const { code } = await stack.terminateWorker();
+      expect(code).toBe(0);
+      expect(stack.workerLog()).toContain('Redis did not answer in time; stopped without it (no job was running)');
+      expect(stack.workerLog()).not.toContain('did not finish in time');
+    } finally {
+      await redis.start();
+      await stack.stop();
+      await redis.stop();
+    }
+  }, 60_000);
+});
