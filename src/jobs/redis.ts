@@ -70,10 +70,11 @@ export function connectRedis(url: string, purpose: 'worker' | 'client'): Redis {
  * Redis.disconnect), so close() never returned and the process waited out its shutdown bound. BullMQ's
  * own reset of that connection first waits for it to be back (redis-queue-backend.js,
  * resetBlockedConnection; bullmq#4585, #4656); so does this. While Redis stays away, so does this wait:
- * the caller bounds it.
+ * the caller bounds it. Only a first close waits: reconnectBlocking() reconnects a connection that has
+ * ended (RedisConnection.reconnect), and a second close would leave it open.
  */
 export async function closeWorker(worker: Worker, force = false): Promise<void> {
-  if (!force) await worker.backend.reconnectBlocking();
+  if (!force && !worker.closing) await worker.backend.reconnectBlocking();
   await worker.close(force);
 }
 
