@@ -1,4 +1,4 @@
-import type { Worker } from 'bullmq';
+import type { QueueEvents, Worker } from 'bullmq';
 import { Redis, type RedisOptions } from 'ioredis';
 import { UserFacingError } from '../errors.js';
 
@@ -76,6 +76,16 @@ export function connectRedis(url: string, purpose: 'worker' | 'client'): Redis {
 export async function closeWorker(worker: Worker, force = false): Promise<void> {
   if (!force && !worker.closing) await worker.backend.reconnectBlocking();
   await worker.close(force);
+}
+
+/**
+ * Closes a reader of a queue's events, also while its connection is reconnecting: QueueEvents.close()
+ * disconnects that connection and awaits its 'end' the same way (bullmq queue-events.js,
+ * QueueEvents.close → redis-queue-backend.js, RedisQueueBackend.disconnect → RedisConnection.disconnect).
+ */
+export async function closeQueueEvents(events: QueueEvents): Promise<void> {
+  if (!events.closing) await events.backend.connection.reconnect();
+  await events.close();
 }
 
 /**

@@ -3,7 +3,7 @@ import { QueueEvents, type Job } from 'bullmq';
 import { doctorReportSchema } from '../../doctor/report-schema.js';
 import type { DoctorReport } from '../../doctor/scan.js';
 import { clusterQueueName, doctorJobId, jobRetention } from '../names.js';
-import { connectRedis } from '../redis.js';
+import { closeQueueEvents, connectRedis } from '../redis.js';
 import { SharedTokenBuckets } from '../token-buckets.js';
 import type { LifecycleContext } from './context.js';
 
@@ -50,7 +50,7 @@ export async function runDoctor(core: LifecycleContext, cluster: string, request
     if (queued && (await queued.isWaiting().catch(() => false))) await queued.remove().catch(() => undefined);
     return { ok: false, message: /timed out|before finished/i.test(message) ? `no worker of ${cluster} answered within ${(only?.timeoutMs ?? doctorTimeoutMs) / 1000} s` : message };
   } finally {
-    await events.close().catch(() => undefined);
+    await closeQueueEvents(events).catch(() => undefined);
     await connection.quit().catch(() => undefined);
   }
 }

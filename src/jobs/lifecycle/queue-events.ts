@@ -1,7 +1,7 @@
 import { QueueEvents } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { clusterQueueName, parseJobId } from '../names.js';
-import { connectRedis } from '../redis.js';
+import { closeQueueEvents, connectRedis } from '../redis.js';
 import type { RemedyRequest } from '../requests.js';
 import type { LifecycleContext } from './context.js';
 import type { WorkerEvents } from './worker-events.js';
@@ -46,7 +46,7 @@ export class ClusterEventFeed {
   }
 
   async close(): Promise<void> {
-    await Promise.allSettled(this.queueEvents.map((e) => e.close()));
+    await Promise.allSettled(this.queueEvents.map(closeQueueEvents));
     await Promise.allSettled(this.connections.map((c) => c.quit()));
   }
 
