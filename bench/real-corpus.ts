@@ -1,7 +1,8 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fitCalibration, uncalibrated, type Calibration } from '../src/matching/calibration.js';
-import { match } from '../src/matching/index.js';
+import { catalogue } from '../src/catalogue/index.js';
+import { answerTable, fitCalibration, type Calibration } from '../src/matching/calibration.js';
+import { readSubject } from '../src/matching/subject.js';
 
 /** The real-paste corpus (test/fixtures/real) as the measurements read it: bench/real.ts, bench/calibrate.ts and its test. */
 export interface RealPaste {
@@ -21,25 +22,43 @@ export const readPaste = (p: RealPaste): string => readFileSync(join(realDir, p.
 /** Bands of raw score the confidence table is fitted in; the threshold is 0.5, the most a score reaches is 1. */
 export const calibrationBands = [0.5, 0.6, 0.7, 0.8, 0.9, 1.0];
 
+/** Where the first-contact answers are kept (bench/first-contact.ts writes them). */
+export const firstContactFile = join(realDir, 'first-contact.json');
+
 /**
- * The tune part's answers that show an entry first (a `match` or an `ask`), with the raw score, whether
- * that entry is the paste's label, and the table its answer reads (its kind of remedy, and for a platform
- * remedy whether the paste names the platform): what the confidence tables are fitted on. Never
- * the held-out part.
+ * A tune paste's first answer (a `match` or an `ask`) from the matcher as it stood before anything was tuned on
+ * the paste's collection round (`commit`), with its raw score, and whether its first entry is the paste's label.
  */
-export function tuneAnswers(): { score: number; right: boolean; kind: keyof Calibration }[] {
-  return realPastes
-    .filter((p) => p.split === 'tune')
-    .flatMap((p) => {
-      const r = match(readPaste(p), undefined, { calibration: uncalibrated });
-      if (r.verdict === 'no-match') return [];
-      const first = r.matches[0]!;
-      return [{ score: first.confidence, right: first.id === p.expect, kind: r.table }];
-    });
+export interface FirstContact {
+  readonly file: string;
+  readonly round: number;
+  readonly commit: string;
+  readonly entry: string;
+  readonly score: number;
+  readonly right: boolean;
 }
 
-/** The calibration fitted on the tune part's answers: one table per kind of answer (src/matching/calibration.ts). */
-export function fitOnTune(answers = tuneAnswers()): Calibration {
+/**
+ * The answers the confidence tables are fitted on: first contact with each round's tune part. The matcher of today
+ * has been tuned on every tune paste, so its own answers to them are right more often than its answers to a new
+ * paste; a user's paste is always new, and so is a held-out one. Each answer reads the table of its kind (its entry's
+ * remedy, and for a platform remedy whether the paste names the platform), as the matcher of today reads it. Never
+ * the held-out part.
+ */
+export function firstContactAnswers(): { score: number; right: boolean; kind: keyof Calibration }[] {
+  const byFile = new Map(realPastes.map((p) => [p.file, p]));
+  const answers = JSON.parse(readFileSync(firstContactFile, 'utf8')) as FirstContact[];
+  return answers.map((a) => {
+    const paste = byFile.get(a.file);
+    const entry = catalogue.find((e) => e.id === a.entry);
+    if (!paste || paste.split !== 'tune' || !entry) throw new Error(`first-contact.json: ${a.file} (${a.entry}) is not a tune paste with a catalogue entry`);
+    const text = readPaste(paste);
+    return { score: a.score, right: a.right, kind: answerTable(entry, readSubject(text, []).platform) };
+  });
+}
+
+/** The calibration fitted on first-contact answers: one table per kind of answer (src/matching/calibration.ts). */
+export function fitOnFirstContact(answers = firstContactAnswers()): Calibration {
   return {
     generic: fitCalibration(answers.filter((a) => a.kind === 'generic'), calibrationBands),
     platform: fitCalibration(answers.filter((a) => a.kind === 'platform'), calibrationBands),

@@ -4,9 +4,10 @@ import type { Calibration, CalibrationPoint } from './types.js';
 /**
  * The confidence a person sees is a probability that the entry shown first is the right one, not the
  * matcher's raw score. The raw score ranks entries and decides the verdict; this maps it, through a
- * table fitted on the tuning part of the real-paste corpus (bench/calibrate.ts, never on the held-out
- * part), to how often answers at that score were right, one table per kind of answer (answerTable). Each map
- * is monotone. The tables are calibration-table.ts, handed in by the matcher (index.ts).
+ * table fitted on first contact with the tuning part of the real-paste corpus (bench/calibrate.ts: each
+ * round's pastes as the matcher answered them before it was tuned on them, as it answers a new paste; never
+ * the held-out part), to how often answers at that score were right, one table per kind of answer
+ * (answerTable). Each map is monotone. The tables are calibration-table.ts, handed in by the matcher (index.ts).
  */
 export type { Calibration, CalibrationPoint };
 

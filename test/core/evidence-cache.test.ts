@@ -110,11 +110,11 @@ describe('the paste evidence cache', () => {
     const paste = 'git-sensor: fatal: could not read Username: exit status 128';
     const first = replyToPaste(match(paste), paste, { config, evidence: cache, user: 'U1' });
     expect(await ifReady(first.later)).toBeUndefined();
-    expect(plainText(first.first.summary)).toMatch(/^Likely commits-exit-128 \(guide 7\.23\), confidence \d+%$/);
+    expect(plainText(first.first.summary)).toMatch(/^Possibly commits-exit-128 \(guide 7\.23\), confidence \d+%$/);
     answerAll('ok');
     await first.later;
     const second = replyToPaste(match(paste), paste, { config, evidence: cache, user: 'U2' });
     const ready = await ifReady(second.later);
-    expect(plainText(ready!.view.summary)).toMatch(/^Likely commits-exit-128 \(guide 7\.23\) by the text, confidence \d+%; not seen in prod-eu right now$/);
+    expect(plainText(ready!.view.summary)).toMatch(/^Possibly commits-exit-128 \(guide 7\.23\) by the text, confidence \d+%; not seen in prod-eu right now$/);
   });
 });

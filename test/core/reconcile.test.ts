@@ -106,7 +106,7 @@ describe('reconcile: a match', () => {
     expect(answer).toMatchObject({ kind: 'checked', outcome: 'not-seen' });
     expect(answer.kind === 'checked' && answer.proposed).toBeUndefined();
     const view = pasteView(answer);
-    expect(plainText(view.summary)).toMatch(/^Likely install-jobs-failed \(guide 7\.1\) by the text, confidence \d+%; not seen in prod-eu right now$/u);
+    expect(plainText(view.summary)).toMatch(/^Possibly install-jobs-failed \(guide 7\.1\) by the text, confidence \d+%; not seen in prod-eu right now$/u);
     expect(text(view)).toContain('🩺 not seen in prod-eu right now, so I am not proposing this fix; plan it anyway if you know better');
     expect(primary(view)).toEqual([]);
     expect(plans(view)).toEqual(['fix install-jobs-failed prod-eu']);

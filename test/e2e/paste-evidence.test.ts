@@ -57,11 +57,11 @@ describe('pasted errors answered with the cluster\'s evidence', () => {
     const ts = await paste(backoff);
     const answer = await updated(ts);
     const first = firstPosted(ts);
-    expect(first.text).toMatch(/^Likely install-jobs-failed \(guide 7\.1\), confidence \d+%$/u);
+    expect(first.text).toMatch(/^Possibly install-jobs-failed \(guide 7\.1\), confidence \d+%$/u);
     expect(blocksText(first.blocks as StoredMessage['blocks'])).toContain('🩺 Checking `sim` for this symptom (read-only)…');
     expect(primary(first)).toEqual(['Plan fix {"e":"install-jobs-failed"}']);
 
-    expect(answer.text).toMatch(/^Likely install-jobs-failed \(guide 7\.1\) by the text, confidence \d+%; not seen in sim right now$/u);
+    expect(answer.text).toMatch(/^Possibly install-jobs-failed \(guide 7\.1\) by the text, confidence \d+%; not seen in sim right now$/u);
     expect(blocksText(answer.blocks)).toContain('🩺 not seen in `sim` right now, so I am not proposing this fix; plan it anyway if you know better');
     expect(primary(answer)).toEqual([]);
     expect(buttons(answer).map((b) => b.text.text)).toContain('Plan fix');
@@ -109,7 +109,7 @@ describe('pasted errors answered with the cluster\'s evidence', () => {
     const ts = await paste(`seeing this on prod-us since 09:12:\n${backoff}`);
     const answer = await updated(ts);
     expect(blocksText(firstPosted(ts).blocks as StoredMessage['blocks'])).toContain('🩺 Checking `prod-us` for this symptom (read-only)…');
-    expect(answer.text).toMatch(/^Likely install-jobs-failed \(guide 7\.1\), confidence \d+%$/u);
+    expect(answer.text).toMatch(/^Possibly install-jobs-failed \(guide 7\.1\), confidence \d+%$/u);
     expect(blocksText(answer.blocks)).toContain('🩺 Cluster evidence unavailable: no worker of prod-us answered within 5 s. This answer is from the text alone.');
     // The cluster was named: Plan fix plans there.
     expect(primary(answer)).toEqual(['Plan fix {"e":"install-jobs-failed","c":"prod-us"}']);
@@ -157,7 +157,7 @@ describe('pasted errors answered with the cluster\'s evidence', () => {
 
   it('answers /platform match privately from the text, then replaces that answer with the evidence', async () => {
     const res = await stack.slash(`match cluster: sim ${backoff}`, person, { responseId: 'match-evidence' });
-    expect(res.json).toMatchObject({ response_type: 'ephemeral', text: expect.stringMatching(/^Likely install-jobs-failed \(guide 7\.1\), confidence \d+%$/) });
+    expect(res.json).toMatchObject({ response_type: 'ephemeral', text: expect.stringMatching(/^Possibly install-jobs-failed \(guide 7\.1\), confidence \d+%$/) });
     expect(JSON.stringify(res.json)).toContain('Checking `sim` for this symptom');
     const response = await stack.fake.waitFor((f) => f.responses('match-evidence')[0], { timeoutMs: 20_000, what: 'the evidence' });
     const body = response.body as { response_type: string; replace_original: boolean; text: string; blocks: StoredMessage['blocks'] };

@@ -119,7 +119,7 @@ describe('a flood of pasted errors', () => {
     expect(answersTo(stack, theirs).filter((m) => m.text.startsWith('⏸️'))).toHaveLength(1);
     expect(stack.fake.ephemerals(flooder)).toHaveLength(1);
     expect(stack.fake.ephemerals(other)).toHaveLength(0);
-    for (const m of answersTo(stack, pastes)) expect(m.text).toMatch(/^Likely commits-exit-128 \(guide 7\.23\)/);
+    for (const m of answersTo(stack, pastes)) expect(m.text).toMatch(/^Possibly commits-exit-128 \(guide 7\.23\)/);
     // Every pasted message the bot did not answer is counted, by budget.
     expect(await metric(replicas, 'platform_medic_paste_answers_dropped_total{reason="user-budget"}')).toBe(295);
     expect(await metric(replicas, 'platform_medic_paste_answers_dropped_total{reason="channel-budget"}')).toBe(2);
