@@ -221,6 +221,12 @@ export async function runTerminal(options: TerminalOptions): Promise<void> {
     pumping = true;
     try {
       while (lines.length > 0) {
+        // After quit nothing more is read: the lines after it are named, not run (a piped script's rest).
+        if (quit) {
+          const left = lines.splice(0);
+          print(`(quit: ${left.length === 1 ? 'the line' : `the ${left.length} lines`} after it ${left.length === 1 ? 'was' : 'were'} not read)`);
+          break;
+        }
         if (!interactive && questions.length === 0 && busy.size > 0) break;
         const line = lines.shift()!;
         try {

@@ -27,6 +27,13 @@ describe('the terminal, as a newcomer meets it', () => {
     expect(count(transcript, 'No catalogued remedy matches this. I am not proposing a fix.')).toBe(2);
   });
 
+  it('reads nothing after quit in a piped script, and says how many lines it left', async () => {
+    const transcript = await piped(['quit', 'explain git-sensor-stuck', 'list']);
+    expect(transcript).toContain('(quit: the 2 lines after it were not read)');
+    expect(transcript).not.toContain('Remedies in the catalogue');
+    expect(transcript).not.toContain('Latest commit not fetched');
+  });
+
   it('warns every time quit would stop a running remedy, not only the first time', async () => {
     // The guide's waits kept long, so the remedy is still running when quit is typed.
     const session = sessions.typed(await cluster(['build-logs']), 600);
