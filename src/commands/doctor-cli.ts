@@ -44,16 +44,25 @@ function parseArgs(args: readonly string[]): DoctorArgs {
 }
 
 /**
- * The doctor's "Plan fix" on the command line, which plans nothing itself: the same command in Slack and in the terminal.
- * A simulated cluster broken by --broken is broken the same way in the terminal only with the same flag: `npm start`'s
- * simulated cluster is a fresh, healthy one, where the fix would find nothing to do.
+ * The doctor's "Plan fix" on the command line, which plans nothing itself: the same command in Slack and in the terminal,
+ * on the same cluster: the terminal's flags that reach it (`terminalArgs`). A simulated cluster broken by --broken is
+ * broken the same way in the terminal only with the same flag, and a kubeconfig's cluster is reached with the same
+ * kubeconfig: `npm start`'s simulated cluster is a fresh, healthy one, where the fix would find nothing to do.
  */
 const whereToPlan =
-  (broken: string | undefined) =>
+  (terminalArgs: string | undefined) =>
   (commands: readonly string[]): string => {
-    const terminal = broken ? `npm run terminal -- --broken ${broken}` : 'npm start';
+    const terminal = terminalArgs ? `npm run terminal -- ${terminalArgs}` : 'npm start';
     return `To plan it: ${commands.map((c) => `"/platform ${c}" in Slack, or "${c}" in the terminal (${terminal})`).join('; ')}.`;
   };
+
+/** The terminal's flags that reach the cluster the doctor read; none for `npm start`'s simulated one. */
+function terminalArgs(opts: DoctorArgs): string | undefined {
+  if (opts.broken) return `--broken ${opts.broken}`;
+  if (opts.kubeconfig || opts.context) return [opts.kubeconfig ? `--kubeconfig ${opts.kubeconfig}` : '', opts.context ? `--context ${opts.context}` : ''].filter(Boolean).join(' ');
+  if (opts.cluster && opts.cluster !== simulatedClusterName) return `--cluster ${opts.cluster}`;
+  return undefined;
+}
 
 /** The `--json` answer: one object, one finding per catalogue entry. */
 export function doctorJson(cluster: string, report: DoctorReport): string {
@@ -105,7 +114,8 @@ export async function runDoctorCommand(args: string[], io: Pick<CliIO, 'stdout' 
     clusterName = cluster.name;
   } else if (opts.kubeconfig || opts.context) {
     kubeConfig = loadKubeConfigFromFlags(opts.kubeconfig ? { source: 'kubeconfig', path: opts.kubeconfig, ...(opts.context ? { context: opts.context } : {}) } : { source: 'default', context: opts.context });
-    clusterName = kubeConfig.getCurrentContext() || 'local';
+    // Named as the terminal names it on the same flags (README): the fix line then works there as printed.
+    clusterName = 'local';
   } else {
     sim = await simulated(opts.broken);
     kubeConfig = sim.kubeConfig();
@@ -115,8 +125,10 @@ export async function runDoctorCommand(args: string[], io: Pick<CliIO, 'stdout' 
   }
   try {
     const report = await scan(new ClusterGateway(kubeConfig, { callTimeoutMs: 10_000 }), names, catalogue);
-    io.stdout.write(`${opts.json ? doctorJson(clusterName, report) : toText(doctorView(report, clusterName), { choices: whereToPlan(opts.broken) })}\n`);
-    return report.findings.some((f) => f.state === 'present') ? 1 : 0;
+    io.stdout.write(`${opts.json ? doctorJson(clusterName, report) : toText(doctorView(report, clusterName), { choices: whereToPlan(terminalArgs(opts)) })}\n`);
+    if (report.findings.some((f) => f.state === 'present')) return 1;
+    // None seen, but some could not be told (a cluster that cannot be read tells nothing): not "no symptom".
+    return report.findings.some((f) => f.state === 'unknown' && f.reason !== 'no-detector') ? 3 : 0;
   } finally {
     await sim?.close();
   }

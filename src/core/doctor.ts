@@ -61,10 +61,14 @@ export function doctorView(report: DoctorReport, cluster: string): View {
   const unknown = report.findings.filter((f) => f.state === 'unknown' && f.reason !== 'no-detector');
   const pending = report.findings.filter((f) => f.reason === 'no-detector');
   const hidden = report.findings.filter((f) => f.state === 'not-observable');
+  // "No symptom present" only when every entry that could be checked was: a cluster that cannot be read shows none.
+  const untold = unknown.length === 1 ? '1 entry' : `${unknown.length} entries`;
   const headline: Inline =
-    present.length === 0
-      ? t`No symptom of the guide is present in ${code(cluster)}.`
-      : t`${present.length === 1 ? '1 symptom' : `${present.length} symptoms`} of the guide present in ${code(cluster)}.`;
+    present.length > 0
+      ? t`${present.length === 1 ? '1 symptom' : `${present.length} symptoms`} of the guide present in ${code(cluster)}.${unknown.length > 0 ? ` ${untold} could not be told (below).` : ''}`
+      : unknown.length === 0
+        ? t`No symptom of the guide is present in ${code(cluster)}.`
+        : t`No symptom of the guide seen in ${code(cluster)}, but ${untold} could not be told (below).`;
   // Three blocks each: past a dozen, a message would pass Slack's fifty blocks and not be shown at all.
   const folded = present.slice(detailedMax);
   const parts: Part[] = [para(t`${strong('Doctor')}: ${headline}`), ...present.slice(0, detailedMax).flatMap((f) => presentParts(f, cluster))];
@@ -78,7 +82,8 @@ export function doctorView(report: DoctorReport, cluster: string): View {
   if (hidden.length > 0) notes.push(t`Not observable from the cluster (a browser, a cloud console, chart values): ${joined(hidden.map((f) => [code(f.id)]), ', ')}; ${code('explain <id>')} says what to check.`);
   notes.push(t`Checked ${report.findings.length - pending.length} entries in ${seconds(report.tookMs)}, read-only.`);
   parts.push(note(...notes));
-  return { summary: t`Doctor on ${cluster}: ${present.length === 0 ? 'no symptom present' : present.map((f) => f.id).join(', ')}`, parts };
+  const seen = present.length > 0 ? present.map((f) => f.id).join(', ') : unknown.length > 0 ? `no symptom seen, ${unknown.length} could not be told` : 'no symptom present';
+  return { summary: t`Doctor on ${cluster}: ${seen}`, parts };
 }
 
 /** The cluster a doctor runs on, checked: the one named, or the default. */

@@ -1,4 +1,7 @@
 import { spawnSync } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { catalogue } from '../../src/catalogue/index.js';
@@ -48,6 +51,21 @@ describe('platform-medic doctor', () => {
     expect(text.out).toContain('To plan it: "/platform fix build-logs simulated" in Slack, or "fix build-logs simulated" in the terminal (npm run terminal -- --broken build-logs:broker).');
     expect(text.out).not.toContain('Type "fix');
     expect(text.out).toMatch(/pod\/devtroncd\/devtron-\S+ 2 of the last \d+ log lines of devtron, latest: .*Nats Client Connection closed!/);
+  });
+
+  // Found by a newcomer's try: a cluster that could not be read was reported as "no symptom present", exit 0.
+  it('a cluster it cannot read: no symptom seen, every entry it could not tell named, exit 3; named local as the terminal names it', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'medic-doctor-'));
+    const kubeconfig = join(dir, 'kubeconfig');
+    // Port 9 (discard): nothing answers there on this machine or a CI one.
+    writeFileSync(kubeconfig, 'apiVersion: v1\nkind: Config\nclusters: [{name: c, cluster: {server: "https://127.0.0.1:9"}}]\nusers: [{name: u, user: {token: t}}]\ncontexts: [{name: prod, context: {cluster: c, user: u}}]\ncurrent-context: prod\n');
+    const r = await doctor(['--kubeconfig', kubeconfig]);
+    expect(r.code).toBe(3);
+    expect(r.out.split('\n')[0]).toMatch(/^Doctor: No symptom of the guide seen in local, but \d+ entries could not be told \(below\)\.$/);
+    expect(r.out).toContain('Cannot reach the Kubernetes API at https://127.0.0.1:9 (ECONNREFUSED)');
+    const json = await doctor(['--json', '--kubeconfig', kubeconfig]);
+    expect(json.code).toBe(3);
+    expect((JSON.parse(json.out) as { cluster: string }).cluster).toBe('local');
   });
 
   it("--broken of an entry in the platform's dashboard or database: present on the fresh simulated cluster, which reaches both", async () => {

@@ -5,7 +5,7 @@ import { blocksText } from '../fakes/slack-api.js';
 import { doctorView } from '../../src/core/doctor.js';
 import type { DoctorReport, Finding } from '../../src/doctor/index.js';
 import { slackMessage } from '../../src/views/slack/answer.js';
-import { toText } from '../../src/views/plain.js';
+import { plainText, toText } from '../../src/views/plain.js';
 
 const finding = (id: string, over: Partial<Finding>): Finding => ({ id, ref: '7.1', title: `Title of ${id}`, state: 'absent', evidence: [], ...over });
 
@@ -27,7 +27,7 @@ describe("the doctor's answer", () => {
   it('shows each symptom with its evidence and its fix, the unknowns with why, the rest folded, the time', () => {
     const text = toText(doctorView(report, 'prod-eu'));
     expect(text.split('\n')).toEqual([
-      'Doctor: 1 symptom of the guide present in prod-eu.',
+      'Doctor: 1 symptom of the guide present in prod-eu. 2 entries could not be told (below).',
       '🩺 Title of install-jobs-failed (install-jobs-failed, guide 7.1) — seen in prod-eu',
       'job/devtroncd/postgresql-migrate-devtron 0/1 completions, BackoffLimitExceeded 3m ago',
       '  Type "fix install-jobs-failed prod-eu".',
@@ -47,8 +47,12 @@ describe("the doctor's answer", () => {
     expect(message.blocks.length).toBeLessThanOrEqual(50);
   });
 
-  it('says so when nothing is present', () => {
-    const healthy = { ...report, findings: report.findings.map((f) => (f.state === 'present' ? { ...f, state: 'absent' as const, evidence: [] } : f)) };
+  it('says so when nothing is present, and only then: entries it could not tell are not "no symptom"', () => {
+    const quiet = { ...report, findings: report.findings.map((f) => (f.state === 'present' ? { ...f, state: 'absent' as const, evidence: [] } : f)) };
+    // A cluster that cannot be read shows no symptom: the headline says what could not be told.
+    expect(toText(doctorView(quiet, 'prod-eu')).split('\n')[0]).toBe('Doctor: No symptom of the guide seen in prod-eu, but 2 entries could not be told (below).');
+    expect(plainText(doctorView(quiet, 'prod-eu').summary)).toBe('Doctor on prod-eu: no symptom seen, 2 could not be told');
+    const healthy = { ...quiet, findings: quiet.findings.map((f) => (f.state === 'unknown' && f.reason !== 'no-detector' ? { ...f, state: 'absent' as const, evidence: [] } : f)) };
     expect(toText(doctorView(healthy, 'prod-eu')).split('\n')[0]).toBe('Doctor: No symptom of the guide is present in prod-eu.');
   });
   it('a cluster broken in every way at once still gets an answer Slack accepts, naming every symptom', () => {
