@@ -1,16 +1,23 @@
-/** Edit distance (Levenshtein) of two short strings: ids, flags, key names; the quadratic table is cheap. */
+/**
+ * Edit distance of two short strings (ids, flags, key names, commands): insertions, deletions, substitutions and
+ * swaps of two neighbouring letters, each one edit ("lsit" is one from "list", as people mistype it; optimal string
+ * alignment). The quadratic table is cheap at these lengths.
+ */
 export function editDistance(a: string, b: string): number {
-  const row = Array.from({ length: b.length + 1 }, (_, i) => i);
+  let before: number[] = [];
+  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
   for (let i = 1; i <= a.length; i++) {
-    let prev = row[0]!;
-    row[0] = i;
+    const row = [i];
     for (let j = 1; j <= b.length; j++) {
-      const cur = row[j]!;
-      row[j] = Math.min(row[j]! + 1, row[j - 1]! + 1, prev + (a[i - 1] === b[j - 1] ? 0 : 1));
-      prev = cur;
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      let d = Math.min(prev[j]! + 1, row[j - 1]! + 1, prev[j - 1]! + cost);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) d = Math.min(d, before[j - 2]! + 1);
+      row.push(d);
     }
+    before = prev;
+    prev = row;
   }
-  return row[b.length]!;
+  return prev[b.length]!;
 }
 
 /**

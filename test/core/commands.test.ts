@@ -88,6 +88,8 @@ describe('the command core', () => {
   it('a mistyped command is named with the command it meant: in Slack instead of help alone, in the terminal below the paste that matched nothing', async () => {
     expect(words((await view('fx build-logs')).summary)).toBe('Unknown command fx. Did you mean /platform fix build-logs? Try /platform help.');
     expect(words((await view('stauts prod-eu')).summary)).toBe('Unknown command stauts. Did you mean /platform status prod-eu? Try /platform help.');
+    // Two letters swapped is one slip, as people make it: "lsit" is list, not sim.
+    expect(words((await view('lsit')).summary)).toBe('Unknown command lsit. Did you mean /platform list? Try /platform help.');
     const terminal = toText(await view('fx build-logs', { plainText: true }));
     expect(terminal).toContain('No catalogued remedy matches this.');
     expect(terminal).toContain('If you meant the command, type fix build-logs.');
