@@ -111,6 +111,14 @@ describe('configuration', () => {
     expect(problems(() => load({}, 'clusters:\n  - name: prod\n    kube:\n      source: kubeconfig\n      path: /k\n      contxt: prod\n'))).toContain('unknown key(s) contxt');
   });
 
+  it('names the file and key when the file set the wrong value, the variable when a variable did', () => {
+    // Found by a newcomer's try: a wrong value in the file was blamed on a variable nobody had set.
+    expect(problems(() => load({}, 'approvalExpiresMinutes: -5\n'))).toMatch(/platform-medic\.yaml: approvalExpiresMinutes: Too small/);
+    expect(problems(() => load({}, 'approvalExpiresMinutes: -5\n'))).not.toContain('PLATFORM_MEDIC_APPROVAL_EXPIRES_MINUTES');
+    expect(problems(() => load({ PLATFORM_MEDIC_APPROVAL_EXPIRES_MINUTES: '-5' }))).toContain('PLATFORM_MEDIC_APPROVAL_EXPIRES_MINUTES (approvalExpiresMinutes): Too small');
+    expect(problems(() => load({}, 'defaultCluster: prod-us\nclusters:\n  - name: staging\n'))).toMatch(/platform-medic\.yaml: defaultCluster: "prod-us" is not one of the configured clusters/);
+  });
+
   it('tells every problem at once — a variable, a key of the file, a key inside a cluster — not one per try', () => {
     const told = problems(() => load({ PLATFORM_MEDIC_MAX_FILE_BYTES: 'ten' }, 'redisUrl: 12\nshutdownSecnds: 5\nclusters:\n  - name: prod\n    platfromNamespace: x\n'));
     expect(told).toContain('PLATFORM_MEDIC_MAX_FILE_BYTES: expected a number, got "ten"');
