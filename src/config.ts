@@ -125,3 +125,11 @@ export function doctorWatchRules(config: Config, cluster: string): DoctorWatchRu
   const seconds = config.doctorEveryOverrideSeconds ?? own.everyMinutes * 60;
   return { channel: own.channel, everyMs: seconds * 1000, newPostsPerHour: own.newPostsPerHour };
 }
+
+/**
+ * Whether this process runs inside a Kubernetes pod: the service address the kubelet gives every pod. A cluster's
+ * `kube: { source: in-cluster }` means nothing elsewhere (src/cluster/kubeconfig.ts).
+ */
+export function runningInCluster(env: Record<string, string | undefined> = process.env): boolean {
+  return Boolean(env.KUBERNETES_SERVICE_HOST && env.KUBERNETES_SERVICE_PORT);
+}

@@ -1,6 +1,6 @@
 import { CoreV1Api, KubeConfig } from '@kubernetes/client-node';
 import { existsSync } from 'node:fs';
-import type { KubeSource } from '../config.js';
+import { runningInCluster, type KubeSource } from '../config.js';
 import { fileReason, InputError, UserFacingError } from '../errors.js';
 import { toClusterError } from './errors.js';
 
@@ -25,6 +25,10 @@ export function loadKubeConfig(source: KubeSource, simulated?: KubeConfig): Kube
   const kc = new KubeConfig();
   switch (source.source) {
     case 'in-cluster':
+      // Outside a pod, client-node builds https://undefined:undefined and every read fails with "Invalid URL".
+      if (!runningInCluster()) {
+        throw new KubeConfigError("The cluster's kube is { source: in-cluster }, but this process is not running inside a cluster (KUBERNETES_SERVICE_HOST and KUBERNETES_SERVICE_PORT are not set). Run it in the cluster, or give the cluster a kubeconfig: kube: { source: kubeconfig, path: ~/.kube/config }.");
+      }
       kc.loadFromCluster();
       break;
     case 'kubeconfig':
