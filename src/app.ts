@@ -69,6 +69,8 @@ export interface TerminalDemoOptions {
  */
 function chosenCluster(config: Config, options: TerminalDemoOptions): ClusterConfig | undefined {
   checkBrokenFlags(options);
+  // Both name the cluster: one of them would be ignored, and a flag is never ignored.
+  if (options.cluster !== undefined && (options.kubeconfig !== undefined || options.context !== undefined)) throw new InputError('--cluster and --kubeconfig/--context name a cluster twice; use one of them');
   if (options.cluster === undefined || options.cluster === simulatedClusterName) return undefined;
   const configured = findCluster(config, options.cluster);
   if (configured) return configured;

@@ -218,6 +218,11 @@ describe('exit codes: bad input is 2 with one line, on every subcommand', spawni
     expect(JSON.parse(r.out).matches[0].id).toBe('upload-too-large');
   });
 
+  // Found by a newcomer's try: the terminal took --kubeconfig and dropped --cluster without a word.
+  it('a cluster named twice (--cluster and --kubeconfig) is exit 2 for the terminal, as for the doctor', () => {
+    badInput(cli(['terminal', '--cluster', 'simulated', '--kubeconfig', join(dir, 'any-kubeconfig')], {}, { input: 'quit\n' }), 'platform-medic: --cluster and --kubeconfig/--context name a cluster twice; use one of them');
+  });
+
   it('a --context the kubeconfig lacks is exit 2 for doctor and terminal, naming the contexts it has', () => {
     const kubeconfig = join(dir, 'kubeconfig');
     writeFileSync(
