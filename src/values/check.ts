@@ -77,7 +77,9 @@ export function scrub(text: string, secrets: ReadonlySet<string>, byShape = true
 
 function notesFor(pasted: PastedValues, options: CheckOptions): string[] {
   const notes = [...pasted.notes];
-  if (options.nodeIamRole === undefined && reliesOnIamRole(pasted.values, options.s3Compatible)) {
+  // Keys set under configs: are told to move (key-checks.ts); they are set, only in the wrong section.
+  const misplaced = [keys.s3AccessKey, keys.s3SecretKey].some((k) => valueAt(pasted.values, ['configs', ...k.slice(1)]) !== undefined);
+  if (options.nodeIamRole === undefined && !misplaced && reliesOnIamRole(pasted.values, options.s3Compatible)) {
     notes.push("No S3 keys are set: that is right only if the nodes' IAM role carries an S3 policy (rule 1). If it does not, set both keys (rule 2).");
   }
   if (pasted.helm?.sub === 'upgrade' && valueAt(pasted.values, keys.volumeSize) === undefined) {

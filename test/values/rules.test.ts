@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { checkValues } from '../../src/values/check.js';
 import { fixture, problemAt, problemsOf } from './support.js';
 
 const s3 = (extra: string) => `installer:
@@ -27,6 +28,20 @@ describe('rule 1: S3 with a node IAM role carrying an S3 policy omits the keys',
     ]);
     expect(found[0]!.problem).toContain("the nodes' IAM role carries the S3 policy");
     expect(found[0]!.fix).toBe('delete line 10:   BLOB_STORAGE_S3_ACCESS_KEY: …');
+  });
+});
+
+describe('S3 keys under configs:', () => {
+  // Found by a newcomer's try: both keys were told to move under secrets, and then "No S3 keys are set".
+  it('are told to move under secrets, and not said to be missing', () => {
+    const text = s3('  BLOB_STORAGE_S3_ACCESS_KEY: AKIAZ7QFAKEKEYEXAMPLE\n  BLOB_STORAGE_S3_SECRET_KEY: q8Fz2nVTm3kLr9XcY1bWp6HsDe0GfJuAiKo\n');
+    const r = checkValues(text);
+    if (!r.ok) throw new Error(r.message);
+    expect(r.problems.map((p) => [p.key, p.rule])).toEqual([
+      ['configs.BLOB_STORAGE_S3_ACCESS_KEY', '2.2 keys'],
+      ['configs.BLOB_STORAGE_S3_SECRET_KEY', '2.2 keys'],
+    ]);
+    expect(r.notes.join('\n')).not.toContain('No S3 keys are set');
   });
 });
 
