@@ -3,6 +3,7 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { catalogue } from '../catalogue/index.js';
 import { ConfigError, loadConfig, type ClusterConfig } from '../config.js';
+import { fileReason } from '../errors.js';
 import { defaultPlatformNames, type PlatformNames } from '../platform-names.js';
 import { workerRbac } from './rbac.js';
 import { renderRbacYaml } from './rbac-manifest.js';
@@ -39,7 +40,7 @@ function options(args: readonly string[]): Record<string, string> | { problem: s
   return found;
 }
 
-/** Runs the command; the exit code: 0 written, 2 a bad argument or config file (one line on stderr). */
+/** Runs the command; the exit code: 0 written, 2 a bad argument, config file or --out directory (one line on stderr). */
 export async function runGenRbac(args: readonly string[], io: { stdout: { write(s: string): unknown }; stderr: { write(s: string): unknown } }): Promise<number> {
   const opts = options(args);
   if ('problem' in opts) {
@@ -65,10 +66,24 @@ export async function runGenRbac(args: readonly string[], io: { stdout: { write(
     return 2;
   }
   const out = resolve(opts['out'] ?? '.');
-  await mkdir(out, { recursive: true });
+  // A directory that cannot be made or written (a file there, no permission) is bad input, named: exit 2.
+  const cannot = (path: string, err: unknown): number => {
+    const reason = (err as { code?: string }).code === 'EEXIST' ? 'it is a file, not a directory' : (fileReason(err) ?? (err as Error).message.split('\n')[0]);
+    io.stderr.write(`gen:rbac: cannot write ${path}: ${reason}\n`);
+    return 2;
+  };
+  try {
+    await mkdir(out, { recursive: true });
+  } catch (err) {
+    return cannot(out, err);
+  }
   for (const cluster of clusters) {
     const path = join(out, `rbac-${cluster.name}.yaml`);
-    await writeFile(path, rbacYamlFor(cluster));
+    try {
+      await writeFile(path, rbacYamlFor(cluster));
+    } catch (err) {
+      return cannot(path, err);
+    }
     const namespaces = Object.keys(workerRbac(catalogue, cluster).namespaceRules).sort().join(', ');
     io.stdout.write(`wrote ${path} (cluster ${cluster.name}: namespaces ${namespaces})\n`);
   }

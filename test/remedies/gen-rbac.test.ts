@@ -87,6 +87,19 @@ describe('gen:rbac --config FILE', { timeout: 120_000 }, () => {
     expect({ code, stderr }).toEqual({ code: 2, stderr: `gen:rbac: config file ${join(dir, 'nowhere.yaml')} does not exist\n` });
   });
 
+  // Found by a newcomer's try: --out naming a file said "mkdir failed (EEXIST)" and exited 1.
+  it('refuses an --out that is a file with one line naming it, exit 2', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'medic-gen-rbac-out-'));
+    const config = join(dir, 'platform-medic.yaml');
+    await writeFile(config, 'clusters:\n  - name: prod-eu\n');
+    const file = join(dir, 'rbac.yaml');
+    await writeFile(file, 'taken\n');
+    let stderr = '';
+    const code = await runGenRbac(['--config', config, '--out', file], { stdout: { write: () => true }, stderr: { write: (t: string) => (stderr += t) } });
+    expect({ code, stderr }).toEqual({ code: 2, stderr: `gen:rbac: cannot write ${file}: it is a file, not a directory\n` });
+    await rm(dir, { recursive: true, force: true });
+  });
+
   it('is also the bin\'s subcommand: platform-medic gen-rbac --config FILE --out DIR writes the same file', async () => {
     const dir = await scratch();
     const config = join(dir, 'platform-medic.yaml');
