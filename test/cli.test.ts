@@ -304,6 +304,9 @@ describe('the simulated cluster has one name', spawning, () => {
     [['doctor', '--broken', 'build-logs:'], 'platform-medic: --broken build-logs:: build-logs breaks as "watcher" or "broker", not ""'],
     [['terminal', '--broken', 'sso-login:zzz'], 'platform-medic: --broken sso-login:zzz: sso-login breaks one way only; use --broken sso-login'],
     [['sim', '--broken', 'sso-login:broker'], 'platform-medic: --broken sso-login:broker: sso-login breaks one way only; use --broken sso-login'],
+    // Found by a newcomer's try: these were accepted and answered "no symptom present".
+    [['doctor', '--broken', 'admin-password-reset'], 'platform-medic: --broken admin-password-reset: the doctor cannot see this entry from the cluster (it shows in the browser); try it in the terminal: npm run terminal -- --broken admin-password-reset'],
+    [['doctor', '--broken', 'upgrade-cannot-patch-database'], 'platform-medic: --broken upgrade-cannot-patch-database: the doctor cannot see this entry from the cluster (it shows on the workstation that runs the upgrade); try it in the terminal: npm run terminal -- --broken upgrade-cannot-patch-database'],
     [
       ['doctor', '--broken', 'chart-repo-tls-handshake'],
       "platform-medic: --broken chart-repo-tls-handshake: the simulated cluster only moves the installer's version for it, which the doctor does not judge; try it in the terminal: npm run terminal -- --broken chart-repo-tls-handshake",

@@ -39,6 +39,12 @@ function parseArgs(args: readonly string[]): DoctorArgs {
     if (!faultEntries.some((e) => e.entryId === entryId)) {
       throw new InputError(`--broken ${entryId}: the simulated cluster only moves the installer's version for it, which the doctor does not judge; try it in the terminal: npm run terminal -- --broken ${entryId}`);
     }
+    // An entry the doctor cannot see from the cluster (a browser, a cloud console, an upgrade's own command) would be
+    // "no symptom" on a cluster broken for it.
+    const detector = catalogue.find((e) => e.id === entryId)?.detector;
+    if (detector === undefined || detector.kind === 'notObservable') {
+      throw new InputError(`--broken ${entryId}: the doctor cannot see this entry from the cluster${detector ? ` (it shows ${shownAt[detector.where]})` : ''}; try it in the terminal: npm run terminal -- --broken ${entryId}`);
+    }
   }
   return out;
 }
@@ -55,6 +61,15 @@ const whereToPlan =
     const terminal = terminalArgs ? `npm run terminal -- ${terminalArgs}` : 'npm start';
     return `To plan it: ${commands.map((c) => `"/platform ${c}" in Slack, or "${c}" in the terminal (${terminal})`).join('; ')}.`;
   };
+
+/** Where the symptom of an entry the doctor cannot observe shows, in words. */
+const shownAt: Record<string, string> = {
+  browser: 'in the browser',
+  workstation: "on the workstation that runs the upgrade",
+  'chart-values': "in the chart's values",
+  'cloud-console': 'in the cloud console',
+  'platform-ui': "in the platform's dashboard",
+};
 
 /** The terminal's flags that reach the cluster the doctor read; none for `npm start`'s simulated one. */
 function terminalArgs(opts: DoctorArgs): string | undefined {
