@@ -7,6 +7,7 @@ import { faultEntries, localDatabase, simulatedClusterName, startSimulatedCluste
 import { findCluster, loadConfig, noSuchClusterText } from '../config.js';
 import { doctorView } from '../core/doctor.js';
 import { scan, type DoctorReport } from '../doctor/index.js';
+import { whereItShows } from '../doctor/detectors/not-observable.js';
 import { parseFlags } from '../cli-flags.js';
 import { InputError } from '../errors.js';
 import { defaultPlatformNames, type PlatformNames } from '../platform-names.js';
@@ -43,7 +44,7 @@ function parseArgs(args: readonly string[]): DoctorArgs {
     // "no symptom" on a cluster broken for it.
     const detector = catalogue.find((e) => e.id === entryId)?.detector;
     if (detector === undefined || detector.kind === 'notObservable') {
-      throw new InputError(`--broken ${entryId}: the doctor cannot see this entry from the cluster${detector ? ` (it shows ${shownAt[detector.where]})` : ''}; try it in the terminal: npm run terminal -- --broken ${entryId}`);
+      throw new InputError(`--broken ${entryId}: the doctor cannot see this entry from the cluster${detector ? ` (it shows ${whereItShows[detector.where]})` : ''}; try it in the terminal: npm run terminal -- --broken ${entryId}`);
     }
   }
   return out;
@@ -61,15 +62,6 @@ const whereToPlan =
     const terminal = terminalArgs ? `npm run terminal -- ${terminalArgs}` : 'npm start';
     return `To plan it: ${commands.map((c) => `"/platform ${c}" in Slack, or "${c}" in the terminal (${terminal})`).join('; ')}.`;
   };
-
-/** Where the symptom of an entry the doctor cannot observe shows, in words. */
-const shownAt: Record<string, string> = {
-  browser: 'in the browser',
-  workstation: "on the workstation that runs the upgrade",
-  'chart-values': "in the chart's values",
-  'cloud-console': 'in the cloud console',
-  'platform-ui': "in the platform's dashboard",
-};
 
 /** The terminal's flags that reach the cluster the doctor read; none for `npm start`'s simulated one. */
 function terminalArgs(opts: DoctorArgs): string | undefined {

@@ -14,6 +14,15 @@ const notObservableDetector = z.strictObject({
 });
 export type NotObservableDetector = z.infer<typeof notObservableDetector>;
 
+/** Where such a symptom shows, in words ("it shows in the browser"); one for each place the enum names. */
+export const whereItShows: Readonly<Record<NotObservableDetector['where'], string>> = {
+  browser: 'in the browser',
+  workstation: 'on the workstation that runs the upgrade',
+  'chart-values': "in the chart's values",
+  'cloud-console': 'in the cloud console',
+  'platform-ui': "in the platform's dashboard",
+};
+
 export const notObservable = defineDetector({
   kind: 'notObservable',
   detector: notObservableDetector,
