@@ -2,6 +2,7 @@ import { open } from 'node:fs/promises';
 import { fileReason } from '../errors.js';
 import { looksBinary } from '../matching/binary.js';
 import { decodeText } from '../matching/decode.js';
+import { sizeOver } from '../views/size.js';
 import { visible } from '../views/visible.js';
 
 /**
@@ -12,10 +13,6 @@ export type InputText = { ok: true; text: string; note?: string } | { ok: false;
 
 const mb = (bytes: number, digits: number): string => (bytes / 1048576).toFixed(digits);
 
-/** A size over the limit in MB, or in bytes when MB rounded to one decimal would not show it over ("10.0 MB" of 10 MB). */
-function sizeOver(bytes: number, maxBytes: number): string {
-  return mb(bytes, 1) === mb(maxBytes, 1) ? `${bytes.toLocaleString('en-US')} bytes, over the ${maxBytes.toLocaleString('en-US')}` : `${mb(bytes, 1)} MB`;
-}
 
 /** Reads a stream up to `maxBytes`; undefined when it holds more, so that a huge input is never held whole. */
 async function readCapped(source: AsyncIterable<unknown>, maxBytes: number): Promise<Buffer | undefined> {
