@@ -1,5 +1,5 @@
 import { decodeText } from '../matching/decode.js';
-import { sizeInWords } from '../views/size.js';
+import { sizeInWords, sizeOver } from '../views/size.js';
 
 /** A file shared in Slack, as the Events API and files.info describe it. */
 export interface SharedFile {
@@ -79,7 +79,7 @@ export async function readSharedFile(file: SharedFile, options: DownloadOptions)
   const { botToken, maxBytes, apiUrl } = options;
   const name = file.name ?? file.id;
   if (!isText(file)) return { ok: false, name, reason: `${name} is not a text file (${file.mimetype ?? file.filetype ?? 'unknown type'}); paste the error as text or share a .log/.txt file.` };
-  if ((file.size ?? 0) > maxBytes) return { ok: false, name, reason: `${name} is ${sizeInWords(file.size!)}; I read files up to ${sizeInWords(maxBytes)}. Share the part around the error.` };
+  if ((file.size ?? 0) > maxBytes) return { ok: false, name, reason: `${name} is ${sizeOver(file.size!, maxBytes)}; I read files up to ${sizeInWords(maxBytes)}. Share the part around the error.` };
   const address = file.url_private_download ?? file.url_private;
   if (!address) return { ok: false, name, reason: `Slack gave no download address for ${name}.` };
   let hop = downloadHop(undefined, address, apiUrl);
@@ -106,7 +106,7 @@ export async function readSharedFile(file: SharedFile, options: DownloadOptions)
     return { ok: false, name, reason: `Slack did not let me download ${name} (does the app have the files:read scope?).` };
   }
   const declared = Number(res.headers.get('content-length') ?? '0');
-  if (declared > maxBytes) return { ok: false, name, reason: `${name} is ${sizeInWords(declared)}; I read files up to ${sizeInWords(maxBytes)}.` };
+  if (declared > maxBytes) return { ok: false, name, reason: `${name} is ${sizeOver(declared, maxBytes)}; I read files up to ${sizeInWords(maxBytes)}.` };
   const bytes = await readCapped(res, maxBytes);
   if (!bytes) return { ok: false, name, reason: `${name} is larger than ${sizeInWords(maxBytes)}; I read files up to that size.` };
   const { text, note } = decodeText(bytes);

@@ -7,7 +7,7 @@ import { command as commandSpan, note, t } from '../core/view.js';
 import type { RedisOutageLog } from '../jobs/redis-outage.js';
 import { RequestStore } from '../jobs/requests.js';
 import { toText } from '../views/plain.js';
-import { sizeInWords } from '../views/size.js';
+import { sizeInWords, sizeOver } from '../views/size.js';
 import { secondApprover } from './approvers.js';
 import { terminalLifecycle } from './lifecycle.js';
 import type { Question } from './reporter.js';
@@ -140,7 +140,7 @@ export async function runTerminal(options: TerminalOptions): Promise<void> {
     // A paste is read up to the size of a shared file in Slack (maxFileBytes, 10 MB unless configured), as the
     // CLI's match is: a larger one is refused with its size, not matched whole on one side and refused on the other.
     const bytes = Buffer.byteLength(text);
-    if (bytes > config.maxFileBytes) return print(`That paste is ${sizeInWords(bytes)}; I read pastes up to ${sizeInWords(config.maxFileBytes)}, as shared files. Paste the part around the error.`);
+    if (bytes > config.maxFileBytes) return print(`That paste is ${sizeOver(bytes, config.maxFileBytes)}; I read pastes up to ${sizeInWords(config.maxFileBytes)}, as shared files. Paste the part around the error.`);
     const warned = quitWarned;
     quitWarned = false;
     if (['quit', 'exit'].includes(text)) {

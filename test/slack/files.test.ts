@@ -65,6 +65,17 @@ describe('shared files are downloaded from Slack alone, and the bot token goes n
   const file = (id: string, url: string) => ({ id, name: 'build.log', mimetype: 'text/plain', filetype: 'text', size: 30, url_private_download: url });
   const read = (id: string, url: string) => readSharedFile(file(id, url), { botToken: token, maxBytes: 1024, apiUrl: `${slack.base}/api/` });
 
+  it('refuses a file over the limit by its size, in bytes when the rounded words would read as the limit itself', async () => {
+    const limit = 10 * 1024 * 1024;
+    const over = { ...file('F8', `${slack.base}/files-pri/F8/build.log`), size: limit + 1 };
+    expect(await readSharedFile(over, { botToken: token, maxBytes: limit, apiUrl: `${slack.base}/api/` })).toEqual({
+      ok: false,
+      name: 'build.log',
+      reason: 'build.log is 10,485,761 bytes, over the 10,485,760; I read files up to 10.0 MB. Share the part around the error.',
+    });
+    expect(slack.seen.some((s) => s.path.includes('F8'))).toBe(false);
+  });
+
   it('reads a file from the configured Slack address with the token', async () => {
     expect(await read('F1', `${slack.base}/files-pri/F1/build.log`)).toEqual({ ok: true, name: 'build.log', text: 'error: no token provided' });
   });

@@ -17,4 +17,10 @@ describe('a paste larger than the bot reads, at the terminal', () => {
     expect(transcript).not.toContain('Plan fix');
     expect(transcript).toContain('build-logs (guide 7.4) — Build logs not visible and build cannot be aborted');
   });
+
+  it('names a paste just over the limit in bytes, not as "10.0 MB" over a 10.0 MB limit', async () => {
+    const sim = sessions.own(await startSimulatedCluster({ hideMarkers: true }));
+    const transcript = await sessions.run(sim, ['x'.repeat(10 * 1024 * 1024 + 1)]);
+    expect(transcript).toContain('That paste is 10,485,761 bytes, over the 10,485,760; I read pastes up to 10.0 MB, as shared files.');
+  });
 });
