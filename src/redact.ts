@@ -86,6 +86,7 @@ export function redact(text: string, options: RedactOptions = {}): string {
     .replace(p.bearer, (_m, scheme: string) => `${scheme} ${MARK}`)
     .replace(p.quotedUrlCredentials, (_m, userPart: string) => `${tokenUser(userPart)}:${MARK}@`)
     .replace(p.urlCredentials, (_m, userPart: string) => `${tokenUser(userPart)}:${MARK}@`)
+    .replace(p.schemelessCredentials, (m, user: string, password: string) => (harmless(password) || password.startsWith('$') ? m : `${user}:${MARK}@`))
     .replace(p.nextLineSecret, (m, key: string, rest: string, value: string, at: number, whole: string) =>
       harmless(value.trim()) || reference(rest) || workingDirectory(key, value) || !deeper(whole, at, key) ? m : `${key}${MARK}${errorAfter(value)}`,
     )

@@ -251,6 +251,24 @@ describe('redacting pasted text', () => {
     expect(redact('pwsh=/usr/bin/pwsh')).toBe('pwsh=/usr/bin/pwsh');
   });
 
+  it("hides a connection's password written without a scheme (user:password@host), and keeps image digests, npm aliases, mail addresses and node lines", () => {
+    expect(redact('DATABASE_URL=app:Zq9Sekret7y@db.internal:5432/orchestrator')).toBe('DATABASE_URL=app:[redacted]@db.internal:5432/orchestrator');
+    expect(redact('psql connecting to devtron:Zq9Sekret7y@postgresql-postgresql:5432 failed')).toBe('psql connecting to devtron:[redacted]@postgresql-postgresql:5432 failed');
+    expect(redact('cannot reach admin:hunter2hunter2@localhost')).toBe('cannot reach admin:[redacted]@localhost');
+    expect(redact('dial tcp: lookup ci:Zq9Sekret7y@registry.acme.io: no such host')).toBe('dial tcp: lookup ci:[redacted]@registry.acme.io: no such host');
+    for (const line of [
+      'image: quay.io/devtron/postgres:11.9@sha256:9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08',
+      'image: postgres:11.9@sha256:1234f081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08',
+      '"string-width-cjs": "npm:string-width@4.2.3"',
+      'send it to mailto:oncall@acme.io',
+      '07c37dfeb2352 127.0.0.1:30004@31004 slave',
+      'git@github.com:org/repo.git',
+      'user:${DB_PASSWORD}@db.internal:5432',
+    ]) {
+      expect(redact(line)).toBe(line);
+    }
+  });
+
   it('removes a private key block whole', () => {
     const pem = '-----BEGIN RSA PRIVATE KEY-----\nMIIEowIBAAKCAQEA\nabcdef\n-----END RSA PRIVATE KEY-----';
     expect(redact(`tls.key: |\n${pem}\nafter`)).toBe('tls.key: |\n-----BEGIN PRIVATE KEY----- [redacted] -----END PRIVATE KEY-----\nafter');

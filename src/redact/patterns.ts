@@ -14,6 +14,10 @@ export const redactionPatterns = {
   // The user may be empty (`redis://:secret@redis:6379`); the password may hold an '@' (up to the last before the
   // host) and a '/' (not '//', where the next URL starts); a port and a path (`:443/@scope`) are no password.
   urlCredentials: /\b([a-z][a-z0-9+.-]{1,20}:\/\/[^\s:/@]*):(?![0-9]{1,5}\/)(?:[^\s/]|\/(?!\/))+@/gi,
+  // A connection's password written without a scheme (`app:secret@db.internal:5432`, `admin:secret@localhost`): the
+  // user starts a word (not a path's or an image's part: `/postgres:11.9@sha256:…`), and the host is one (a dotted
+  // name, localhost, or a name with a port), so an image's digest, an npm alias, `mailto:` and a node line stay.
+  schemelessCredentials: /(?<![\w.+/:@-])(?!mailto:|npm:)([A-Za-z0-9][A-Za-z0-9._-]{0,63}):([^\s:@/"'<>]+)@(?=localhost\b|[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)+|[A-Za-z][A-Za-z0-9-]*:[0-9]{1,5}\b)/g,
   // A quoted URL's password may hold spaces too (`"postgres://app:Sup3r S3cret@db/app"`): up to the last '@' in its quotes.
   quotedUrlCredentials: /(["'][a-z][a-z0-9+.-]{1,20}:\/\/[^\s:/@"']*):(?![0-9]{1,5}\/)[^"'\n]*@/gi,
   // A URL query's pair (`?key=…`, `&sig=…`, `&amp;X-Amz-Signature=…`); queryKey says which keys carry a credential.
