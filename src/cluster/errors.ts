@@ -10,9 +10,10 @@ const clean = (text: string): string => knownSecrets.scrub(redact(text));
 /** What went wrong talking to the Kubernetes API, grouped the way a person acts on it. */
 /**
  * `refused`: the cluster's own rule (an admission check), not a permission the worker lacks;
- * `no-such-type`: the cluster does not serve the resource at all (a custom resource without its CRD), as opposed to `not-found` for an object.
+ * `no-such-type`: the cluster does not serve the resource at all (a custom resource without its CRD), as opposed to `not-found` for an object;
+ * `throttled`: the API server's flow control kept refusing the call (429) until its deadline.
  */
-export type ClusterErrorCode = 'forbidden' | 'refused' | 'not-found' | 'no-such-type' | 'already-exists' | 'conflict' | 'invalid' | 'unauthorized' | 'unreachable' | 'timeout' | 'server';
+export type ClusterErrorCode = 'forbidden' | 'refused' | 'not-found' | 'no-such-type' | 'already-exists' | 'conflict' | 'invalid' | 'unauthorized' | 'unreachable' | 'timeout' | 'throttled' | 'server';
 
 /**
  * A failed Kubernetes call. `message` is safe to show in a channel: it names the call and what to do,
@@ -90,6 +91,9 @@ export function toClusterError(err: unknown, call: string, server: string): Clus
       case 400:
       case 422:
         return new ClusterError('invalid', `${call}: the API refused the request as invalid (${detail}).`, call, status);
+      case 429:
+        // Without a Retry-After (the caller sends again when there is one, ApiCaller): said as the cluster's load.
+        return new ClusterError('throttled', `The Kubernetes API is refusing requests as too many (429) on ${call}; the cluster is overloaded. Try again in a minute.`, call, status);
       case 415:
         return new ClusterError('invalid', `${call}: the API does not accept this kind of patch for the resource (${detail}).`, call, status);
       default:

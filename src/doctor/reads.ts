@@ -20,7 +20,7 @@ function unreadable(err: unknown): Unreadable {
   if (err instanceof Unreadable) return err;
   if (err instanceof ClusterError) {
     const reason: UnknownReason =
-      err.code === 'forbidden' ? 'forbidden' : err.code === 'not-found' ? 'not-installed' : ['unreachable', 'timeout', 'unauthorized'].includes(err.code) ? 'unreachable' : 'error';
+      err.code === 'forbidden' ? 'forbidden' : err.code === 'not-found' ? 'not-installed' : ['unreachable', 'timeout', 'throttled', 'unauthorized'].includes(err.code) ? 'unreachable' : 'error';
     return new Unreadable(reason, err.message);
   }
   return new Unreadable('error', err instanceof Error ? err.message : String(err));

@@ -25,7 +25,7 @@ import { Scheduler } from './apiserver/scheduler.js';
 import { seedStandardInstall } from './platform/seed.js';
 import { matchesLabels, parseLabelSelector } from './apiserver/selectors.js';
 import { SimApiServer } from './apiserver/server.js';
-import type { RequestRecord } from './apiserver/server.js';
+import type { RequestRecord, Throttle } from './apiserver/server.js';
 import { ObjectStore } from './apiserver/store.js';
 import { PodTermination } from './apiserver/termination.js';
 import { InformerCache } from './apiserver/informer-cache.js';
@@ -34,7 +34,7 @@ import type { ResourceRef } from './apiserver/types.js';
 import { seedApplications, withApplications, type ApplicationTroubles, type Applications, type GrownApplications } from './apps/applications.js';
 
 export type { PolicyRule, SimPolicy } from './apiserver/rbac.js';
-export type { RequestRecord } from './apiserver/server.js';
+export type { RequestRecord, Throttle } from './apiserver/server.js';
 export type { KubeObject, ObjectMeta, OwnerReference, ResourceRef } from './apiserver/types.js';
 export { faultAnnotation, faultEntries } from './platform/faults.js';
 export { versionGates } from './platform/versions.js';
@@ -131,6 +131,11 @@ export interface SimulatedCluster {
   holdTermination(on: boolean): void;
   /** Replaces the RBAC policy; undefined allows everything. */
   setPolicy(policy: SimPolicy | undefined): void;
+  /**
+   * Makes the API server refuse its next requests with 429 and a Retry-After, as its flow control does under
+   * load (Throttle); undefined ends it.
+   */
+  throttle(throttle: Throttle | undefined): void;
   /**
    * Copies of stored objects (with kind and apiVersion), optionally filtered by a label selector.
    * The element type defaults to `any` on purpose: tests read arbitrary fields of arbitrary kinds and
@@ -259,6 +264,7 @@ export async function startSimulatedCluster(opts: SimulatedClusterOptions = {}):
     setPolicy(next) {
       policy = next;
     },
+    throttle: (t) => server.throttle(t),
     list<T>(resource: ResourceRef, namespace?: string, labelSelector?: string): T[] {
       const selector = parseLabelSelector(labelSelector);
       const kind = servedKind(store, resource);

@@ -30,6 +30,8 @@ export class SimApiError extends Error {
   }
   /** Set when the server answers in plain text rather than with the Status (Go's http.NotFound). */
   plainText?: string;
+  /** Headers the answer carries besides its content type (the flow-control filter's Retry-After). */
+  headers?: Record<string, string>;
 }
 
 function details(kind: ResourceKind, name: string | undefined): StatusBody['details'] {
@@ -80,6 +82,15 @@ export const statusErrors = {
   pageNotFound: () => {
     const error = new SimApiError(404, 'NotFound', 'the server could not find the requested resource', {});
     error.plainText = '404 page not found\n';
+    return error;
+  },
+  /**
+   * The flow-control filter's refusal (k8s.io/apiserver/pkg/server/filters/maxinflight.go and
+   * priority-and-fairness.go, tooManyRequests): Go's http.Error with a Retry-After header, no Status.
+   */
+  tooManyRequests: () => {
+    const error = new SimApiError(429, 'TooManyRequests', 'Too many requests, please try again later.', {});
+    error.plainText = 'Too many requests, please try again later.\n';
     return error;
   },
   alreadyExists: (kind: ResourceKind, name: string) =>

@@ -41,6 +41,16 @@ export interface RequestRecord {
   ignoredQuery?: string[];
 }
 
+/**
+ * Requests the API server's flow control refuses with 429 (as an overloaded kube-apiserver does): the next
+ * `requests` that `applies` to, each told to come back after `retryAfterSeconds`.
+ */
+export interface Throttle {
+  requests: number;
+  retryAfterSeconds: number;
+  applies?: (method: string, path: string) => boolean;
+}
+
 /** What the HTTP face needs: where to listen, the token to demand, the state, the current RBAC policy and what pods log. */
 export interface ApiServerOptions {
   host: string;
@@ -106,6 +116,8 @@ export class SimApiServer {
   private readonly watches = new Set<OpenWatch>();
   readonly records: RequestRecord[] = [];
   readonly certificatePem: string;
+  /** Set by `throttle`; cleared when its requests are spent. */
+  private throttling: Throttle | undefined;
 
   constructor(private readonly options: ApiServerOptions) {
     const listener: RequestListener = (req, res) => void this.handle(req, res);
@@ -138,6 +150,24 @@ export class SimApiServer {
     return { http: `http://${host}:${address.port}`, https: `https://${host}:${address.port}` };
   }
 
+  /** Refuses the next requests as flow control would (Throttle); a later call replaces an earlier one. */
+  throttle(throttle: Throttle | undefined): void {
+    this.throttling = throttle && throttle.requests > 0 ? { ...throttle } : undefined;
+  }
+
+  /**
+   * Flow control runs after authentication and before authorisation (k8s.io/apiserver/pkg/server/config.go,
+   * DefaultBuildHandlerChain), so an unauthenticated request is told 401, not 429.
+   */
+  private admitFlow(method: string, path: string): void {
+    const t = this.throttling;
+    if (!t || (t.applies && !t.applies(method, path))) return;
+    if (--t.requests <= 0) this.throttling = undefined;
+    const refusal = statusErrors.tooManyRequests();
+    refusal.headers = { 'Retry-After': String(t.retryAfterSeconds) };
+    throw refusal;
+  }
+
   async close(): Promise<void> {
     for (const watch of [...this.watches]) watch.end();
     for (const socket of this.sockets) socket.destroy();
@@ -151,6 +181,7 @@ export class SimApiServer {
     this.records.push(record);
     try {
       this.authenticate(req);
+      this.admitFlow(method, url.pathname);
       const store = this.options.store;
       const resource = parseResourcePath(method, url.pathname, url.searchParams, (g, v, p) => findServedKind(store, g, v, p));
       if (!resource) {
@@ -185,7 +216,7 @@ export class SimApiServer {
       const answer: ApiResult =
         failure.plainText === undefined
           ? { status: failure.code, body: failure.status }
-          : { status: failure.code, body: failure.plainText, contentType: 'text/plain; charset=utf-8', headers: { 'X-Content-Type-Options': 'nosniff' } };
+          : { status: failure.code, body: failure.plainText, contentType: 'text/plain; charset=utf-8', headers: { ...(failure.headers ?? {}), 'X-Content-Type-Options': 'nosniff' } };
       record.status = this.send(res, answer);
     } finally {
       this.options.log?.(`${method} ${url.pathname}${url.search} ${record.status}`);
