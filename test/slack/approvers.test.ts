@@ -55,6 +55,19 @@ describe('approver groups when Slack cannot tell their members', () => {
     expect(fake.calls('usergroups.users.list').slice(from).map((c) => c.ok)).toEqual([true, false, false, true]);
   });
 
+  it('reads the group again at every approval: a member removed from it a minute after a read cannot approve', async () => {
+    const config = loadConfig({ env: { PLATFORM_MEDIC_CONFIG: '', PLATFORM_MEDIC_APPROVER_GROUPS: 'S0ROTA' } });
+    const client = new webApi.WebClient(fake.botToken, { slackApiUrl: fake.apiUrl, retryConfig: { retries: 0 } });
+    const policy = configuredApprovers(config, client, undefined, { now: () => now });
+    fake.setUserGroup('S0ROTA', ['U0LEAVER', 'U0STAYER']);
+    expect(await policy.refusal('U0LEAVER', plan, 'U0REQUESTER')).toBeUndefined();
+    // Off the rota a minute later: the next approval is theirs no more.
+    fake.setUserGroup('S0ROTA', ['U0STAYER']);
+    now += minute;
+    expect(await policy.refusal('U0LEAVER', plan, 'U0REQUESTER')).toBe('Only the approvers of cluster `default` can approve this: <!subteam^S0ROTA>.');
+    expect(await policy.refusal('U0STAYER', plan, 'U0REQUESTER')).toBeUndefined();
+  });
+
   it('refuses, saying so, when Slack never told the members at all', async () => {
     const config = loadConfig({ env: { PLATFORM_MEDIC_CONFIG: '', PLATFORM_MEDIC_APPROVER_GROUPS: 'S0NOSUCH' } });
     const client = new webApi.WebClient(fake.botToken, { slackApiUrl: fake.apiUrl, retryConfig: { retries: 0 } });
