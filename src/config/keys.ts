@@ -168,7 +168,7 @@ export const keys = {
     env: 'PLATFORM_MEDIC_MAX_FILE_BYTES', read: 'number', inFile: true,
     schema: z.number().int().min(1024).max(50 * 1024 * 1024).default(10 * 1024 * 1024),
     shownDefault: '10485760 (10 MB)',
-    description: 'largest shared file, snippet or terminal paste read; a larger one gets a clear answer',
+    description: 'largest shared file, snippet or terminal paste read (the files of one message together); a larger one gets a clear answer',
   }),
   // Token buckets with a sliding refill, shared by every bot replica through Redis.
   pasteAnswersPerUserPerMinute: key({

@@ -1,6 +1,6 @@
 import { match } from '../matching/index.js';
 import type { MatchResult } from '../matching/types.js';
-import { readSharedFile, type SharedFile } from '../slack/files.js';
+import { readSharedFiles, type SharedFile } from '../slack/files.js';
 import { esc } from '../views/slack/kit.js';
 import { ifReady, replyToPaste, type Evidenced } from '../core/paste.js';
 import type { View } from '../core/view.js';
@@ -101,8 +101,7 @@ export async function answerPaste(deps: HandlerDeps, sent: Paste, always: boolea
   let text = paste.text;
   if (!result) {
     const parts = [paste.text];
-    for (const f of paste.files ?? []) {
-      const read = await readSharedFile(f, { botToken: deps.config.slack.botToken ?? '', maxBytes: deps.config.maxFileBytes, apiUrl: deps.config.slack.apiUrl });
+    for (const read of await readSharedFiles(paste.files ?? [], { botToken: deps.config.slack.botToken ?? '', maxBytes: deps.config.maxFileBytes, apiUrl: deps.config.slack.apiUrl })) {
       if (read.ok) parts.push(read.text);
       else notes.push(read.reason);
       if (read.ok && read.note) readAs.push(read.note);
