@@ -1,9 +1,11 @@
 import { z } from 'zod';
+import { ClusterError } from '../../cluster/errors.js';
 import type { PodSummary } from '../../cluster/gateway.js';
 import { targetSchema, type Target } from '../plan.js';
 import type { StepContext } from './context.js';
 import { defineStep } from './kind.js';
 import { labelName, namespaceName, stepBase, type Permission } from './step.js';
+import { pollFor } from './support.js';
 
 /** A platform name that is one pod, or a list of pods (the message brokers). */
 const podName = z.enum(['gitSensorPod', 'databasePod', 'brokerPods']);
@@ -102,8 +104,6 @@ function groupLines(g: PodGroup): string[] {
   return [...g.pods.map((p) => `delete Pod \`${p.namespace}/${p.name}\` (uid \`${p.uid.slice(0, 8)}\`, ${p.state})`), ...already];
 }
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
 /** A group by name needs its pod back whether the run or an earlier deletion removes it; a group by label, one per pod the run deletes. */
 const awaitedOf = (g: PodGroup) => (g.name ? [...g.pods, ...(g.terminating ?? [])] : g.pods);
 
@@ -175,17 +175,21 @@ export const deletePods = defineStep({
       const r = await ctx.gateway.deletePod(t.namespace, t.name, t.uid);
       details.push(r === 'deleted' ? `deleted pod ${t.name}` : `pod ${t.name} was already gone`);
     }
-    const deadline = Date.now() + verifyWithinSeconds * 1000;
-    for (;;) {
-      const check = await replacements(ctx, groups);
-      if (check.pending.length === 0) {
-        details.push(...check.fresh.map((p) => `replacement ${p.name} Ready (new uid ${p.uid.slice(0, 8)})`));
+    let check: Awaited<ReturnType<typeof replacements>> | undefined;
+    try {
+      const ready = await pollFor(ctx, verifyWithinSeconds, async () => {
+        check = await replacements(ctx, groups);
+        return check.pending.length === 0 ? check : undefined;
+      });
+      if (ready) {
+        details.push(...ready.fresh.map((p) => `replacement ${p.name} Ready (new uid ${p.uid.slice(0, 8)})`));
         return { status: 'done', message: `Deleted ${targets.length} pod(s); replacements are Ready with new uids.`, details };
       }
-      if (Date.now() >= deadline) {
-        return { status: 'failed', message: `Deleted ${targets.length} pod(s), but no Ready replacement within ${verifyWithinSeconds} s for: ${check.pending.join(', ')}.`, details };
-      }
-      await sleep(ctx.pollMs);
+    } catch (err) {
+      // The pods are deleted either way: the thread must say so, not only the read that failed.
+      if (!(err instanceof ClusterError)) throw err;
+      return { status: 'failed', message: `Deleted ${targets.length} pod(s), but could not see their replacements: ${err.message}`, details };
     }
+    return { status: 'failed', message: `Deleted ${targets.length} pod(s), but no Ready replacement within ${verifyWithinSeconds} s for: ${check?.pending.join(', ')}.`, details };
   },
 });

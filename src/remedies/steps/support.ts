@@ -16,14 +16,25 @@ export const where = (namespace: string, name: string): string => (namespace ? `
 /** Markdown code span, as the card shows names and values. */
 export const code = (text: string): string => `\`${text.replace(/`/g, "'")}\``;
 
+/** Failures of a read that the next read may not have: the API server's bad moment, not an answer. */
+const passing = new Set(['server', 'timeout', 'unreachable']);
+
 /**
  * Polls `check` every `ctx.pollMs` until it returns a value or `seconds` pass; undefined on timeout.
- * Verification of what a step did, never a wait of the guide (those are delayed jobs).
+ * Verification of what a step did, never a wait of the guide (those are delayed jobs). A read that fails
+ * with a 5xx, a timeout or a lost connection is read again: the step has already changed the cluster, and
+ * one bad moment of the API server failed a remedy whose change had worked. The last such failure is
+ * thrown when the time is up.
  */
 export async function pollFor<T>(ctx: StepContext, seconds: number, check: () => Promise<T | undefined>): Promise<T | undefined> {
   const deadline = Date.now() + seconds * 1000;
   for (;;) {
-    const found = await check();
+    let found: T | undefined;
+    try {
+      found = await check();
+    } catch (err) {
+      if (!(err instanceof ClusterError && passing.has(err.code)) || Date.now() >= deadline) throw err;
+    }
     if (found !== undefined) return found;
     if (Date.now() >= deadline) return undefined;
     await sleep(ctx.pollMs);
