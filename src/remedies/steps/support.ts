@@ -16,8 +16,8 @@ export const where = (namespace: string, name: string): string => (namespace ? `
 /** Markdown code span, as the card shows names and values. */
 export const code = (text: string): string => `\`${text.replace(/`/g, "'")}\``;
 
-/** Failures of a read that the next read may not have: the API server's bad moment, not an answer. */
-const passing = new Set(['server', 'timeout', 'unreachable']);
+/** Failures of a read that the next read may not have: the API server's bad moment (or its load), not an answer. */
+const passing = new Set(['server', 'timeout', 'throttled', 'unreachable']);
 
 /**
  * Polls `check` every `ctx.pollMs` until it returns a value or `seconds` pass; undefined on timeout.
