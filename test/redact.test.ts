@@ -129,6 +129,9 @@ describe('redacting pasted text', () => {
     ['xoxc-123456789012-1234567890123-Zq9Sekret7y and d=xoxd-Zq9Sekret7y%2Babc%3D;', '[redacted] and d=[redacted];'],
     ['used dckr_pat_Zq9Sekret7yZq9Sekret7y', 'used [redacted]'],
     ['agent glagent-Zq9Sekret7yZq9Sekret7yabcd registered', 'agent [redacted] registered'],
+    // Found by an attacker's try: Vault's own token formats (service, batch, recovery), bare in a log line.
+    ['vault token lookup hvs.CAESIJq9Sekret7yZq9Sekret7yabcd failed', 'vault token lookup [redacted] failed'],
+    ['batch hvb.AAAAAQJq9Sekret7yZq9Sekret7yabcd and hvr.Zq9Sekret7yZq9Sekret7yab', 'batch [redacted] and [redacted]'],
     ['https://0123456789abcdef0123456789abcdef01234567:x-oauth-basic@github.com/o/r', 'https://[redacted]:[redacted]@github.com/o/r'],
     // Found by the same try: flags whose value is a secret — a storage account's key, curl's cookies, a Secret's literal, a key's passphrases, --auth.
     ['az storage blob upload --account-name st --account-key Zq9Sekret7y== -f x', 'az storage blob upload --account-name st --account-key [redacted] -f x'],

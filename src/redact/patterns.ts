@@ -71,7 +71,7 @@ export const redactionPatterns = {
   envNameValue: /(name["']?[ \t]{0,4}:[ \t]{0,4}["']?[A-Za-z0-9_]{0,40}(?:PASSWORD|PASSWD|PASS|PWD|SECRET|TOKEN|KEY)["']?[ \t]{0,4}(?:,|\r?\n)[ \t]{0,40}["']?value["']?[ \t]{0,4}:[ \t]{0,4}["']?)((?<=")(?:\\.|[^"\\\n])+|(?<=')[^'\n]+|(?<!["'])[^\s"']+)/gi,
   // Tokens whose format names them: Google API keys, Stripe and OpenAI keys, SendGrid, npm, Hugging Face, GitLab's
   // runner/deploy/trigger/agent tokens, Docker Hub's personal and organisation access tokens.
-  knownToken: /\b(?:AIza[0-9A-Za-z_-]{30,}|[sr]k_(?:live|test)_[0-9A-Za-z]{10,}|sk-(?:proj-)?[A-Za-z0-9_-]{20,}|SG\.[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,}|npm_[A-Za-z0-9]{20,}|hf_[A-Za-z0-9]{20,}|gl(?:rt|dt|cbt|ptt|soat|ft|agent)-[A-Za-z0-9_-]{10,}|dckr_(?:pat|oat)_[A-Za-z0-9_-]{10,})/g,
+  knownToken: /\b(?:AIza[0-9A-Za-z_-]{30,}|[sr]k_(?:live|test)_[0-9A-Za-z]{10,}|sk-(?:proj-)?[A-Za-z0-9_-]{20,}|SG\.[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,}|npm_[A-Za-z0-9]{20,}|hf_[A-Za-z0-9]{20,}|gl(?:rt|dt|cbt|ptt|soat|ft|agent)-[A-Za-z0-9_-]{10,}|dckr_(?:pat|oat)_[A-Za-z0-9_-]{10,}|hv[sbr]\.[A-Za-z0-9_-]{20,})/g,
   // An authorization header up to its scheme, any scheme (`Authorization: OAuth …`, `Authorization: SSWS …`, a
   // short `Basic YTpi`); authorizations hides what follows it.
   authHeader: /\b(authorization["']?[ \t]{0,10}[:=][ \t]{0,10}["']?)([A-Za-z][A-Za-z0-9_.-]{0,30})[ \t]+(?=\S)/gi,
