@@ -88,10 +88,10 @@ describe('platform-medic match and explain', spawning, () => {
 
   it("says no match when the paste shows the guide's remedy in place and the error persisting, naming the entry and the line", () => {
     const paste = 'I have set nginx.ingress.kubernetes.io/proxy-body-size: 200m on the ingress and the upload still fails with 413 Request Entity Too Large';
-    const json = spawnSync(process.execPath, ['--import', 'tsx', 'src/cli.ts', 'match', '--json'], { input: paste, encoding: 'utf8' });
+    const json = spawnSync(process.execPath, medicArgs('match', '--json'), { input: paste, encoding: 'utf8' });
     expect(json.status).toBe(1);
     expect(JSON.parse(json.stdout)).toMatchObject({ verdict: 'no-match', note: 'applied', nearest: ['upload-too-large'], matches: [] });
-    const text = spawnSync(process.execPath, ['--import', 'tsx', 'src/cli.ts', 'match'], { input: paste, encoding: 'utf8' });
+    const text = spawnSync(process.execPath, medicArgs('match'), { input: paste, encoding: 'utf8' });
     expect(text.status).toBe(1);
     expect(text.stdout).toContain("no match (applied): the guide's remedy for upload-too-large (guide 7.12) appears to be applied already");
     expect(text.stdout).toContain('line 1:');
@@ -99,18 +99,18 @@ describe('platform-medic match and explain', spawning, () => {
 
   it("says no match when the person asks for another way than the guide's remedy, naming the entry and the line", () => {
     const paste = "I don't want to use --kubelet-insecure-tls in production.\nmetrics-server: x509: cannot validate certificate for 10.0.0.5 because it doesn't contain any IP SANs";
-    const json = spawnSync(process.execPath, ['--import', 'tsx', 'src/cli.ts', 'match', '--json'], { input: paste, encoding: 'utf8' });
+    const json = spawnSync(process.execPath, medicArgs('match', '--json'), { input: paste, encoding: 'utf8' });
     expect(json.status).toBe(1);
     const answer = JSON.parse(json.stdout);
     expect(answer).toMatchObject({ verdict: 'no-match', note: 'declined', matches: [], tried: { id: 'metrics-server-tls' } });
     expect(answer.tried.evidence[0]).toEqual({ line: 1, text: "I don't want to use --kubelet-insecure-tls in production." });
-    const text = spawnSync(process.execPath, ['--import', 'tsx', 'src/cli.ts', 'match'], { input: paste, encoding: 'utf8' });
+    const text = spawnSync(process.execPath, medicArgs('match'), { input: paste, encoding: 'utf8' });
     expect(text.stdout).toContain("no match (declined): you ask for another way than the guide's remedy for metrics-server-tls (guide 7.15); the guide has no other, no fix proposed");
   });
 
   it('--json names the entry tried and the lines that show it, as the text does, secrets redacted', () => {
     const paste = 'metrics-server: x509: cannot validate certificate for 10.0.0.5 because it doesn\'t contain any IP SANs\nargs:\n- --kubelet-insecure-tls --token=abcd1234abcd1234abcd1234';
-    const json = spawnSync(process.execPath, ['--import', 'tsx', 'src/cli.ts', 'match', '--json'], { input: paste, encoding: 'utf8' });
+    const json = spawnSync(process.execPath, medicArgs('match', '--json'), { input: paste, encoding: 'utf8' });
     expect(json.status).toBe(1);
     const answer = JSON.parse(json.stdout);
     expect(answer).toMatchObject({ verdict: 'no-match', note: 'applied', nearest: ['metrics-server-tls'], matches: [], tried: { id: 'metrics-server-tls', ref: '7.15' } });
