@@ -96,7 +96,13 @@ async function main(argv: string[]): Promise<void> {
       return;
     default: {
       const near = closestWord(command, commands);
-      process.stderr.write(`Unknown command "${visible(command.slice(0, 60))}".${near ? ` Did you mean "${near}"?` : ''}\n\n${usage}\n`);
+      // One line, as every other bad input: the usage is one --help away.
+      const named = `Unknown command "${visible(command.slice(0, 60))}".`;
+      process.stderr.write(
+        near
+          ? `${named} Did you mean "${near}"? platform-medic --help shows how to use the commands.\n`
+          : `${named} The commands: ${commands.filter((c) => c !== 'help').join(', ')}; platform-medic --help shows how to use them.\n`,
+      );
       process.exitCode = 2;
     }
   }
