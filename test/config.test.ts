@@ -111,6 +111,24 @@ describe('configuration', () => {
     expect(problems(() => load({}, 'clusters:\n  - name: prod\n    kube:\n      source: kubeconfig\n      path: /k\n      contxt: prod\n'))).toContain('unknown key(s) contxt');
   });
 
+  it("refuses a cluster's names that Kubernetes would refuse, saying its rule, instead of failing every call later", () => {
+    // Found by a newcomer's try: `platformNamespace: Devtron_CD` passed, and every remedy's first call then failed.
+    const msg = problems(() =>
+      load(
+        {},
+        'clusters:\n  - name: prod\n    platformNamespace: Devtron_CD\n    platformSecret: devtron secret\n    mainPodLabel: devtron\n    gitSensorLabel: app=git sensor\n    databaseContainer: postgres.db\n    dashboardPasswordKey: GRAFANA PASSWORD\n',
+      ),
+    );
+    expect(msg).toContain('clusters.0.platformNamespace: not a namespace\'s name: a lowercase RFC 1123 label of at most 63 characters (lower case letters, digits and \'-\', starting and ending with a letter or digit)');
+    expect(msg).toContain('clusters.0.platformSecret: not an object\'s name: a lowercase RFC 1123 subdomain of at most 253 characters');
+    expect(msg).toContain('clusters.0.mainPodLabel: not a label as key=value (e.g. app=devtron)');
+    expect(msg).toContain('clusters.0.gitSensorLabel: not a label as key=value');
+    expect(msg).toContain('clusters.0.databaseContainer: not a container\'s name: a lowercase RFC 1123 label');
+    expect(msg).toContain('clusters.0.dashboardPasswordKey: not a key of a Secret\'s data');
+    // The standard install's names and a prefixed label pass.
+    expect(load({}, 'clusters:\n  - name: prod\n    dexServerLabel: app.kubernetes.io/name=argocd-dex-server\n    brokerPods: [devtron-nats-0]\n').clusters[0]!.dexServerLabel).toBe('app.kubernetes.io/name=argocd-dex-server');
+  });
+
   it('names the file and key when the file set the wrong value, the variable when a variable did', () => {
     // Found by a newcomer's try: a wrong value in the file was blamed on a variable nobody had set.
     expect(problems(() => load({}, 'approvalExpiresMinutes: -5\n'))).toMatch(/platform-medic\.yaml: approvalExpiresMinutes: Too small/);
