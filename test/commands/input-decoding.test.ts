@@ -66,7 +66,7 @@ describe('files that are not UTF-8: read as the person meant them, and said so (
     const run = (...args: string[]) => spawnSync(process.execPath, medicArgs(...args), { encoding: 'utf8', timeout: 60_000, env: { PATH: process.env.PATH ?? '', PLATFORM_MEDIC_CONFIG: '' } });
     const command = run('frob\u001b]0;owned\u0007');
     expect(command.status).toBe(2);
-    expect(command.stderr.split('\n')[0]).toBe('Unknown command "frob\\x1b]0;owned\\x07".');
+    expect(command.stderr).toBe('Unknown command "frob\\x1b]0;owned\\x07". The commands: start, bot, worker, terminal, sim, match, doctor, explain, values, list, gen-rbac; platform-medic --help shows how to use them.\n');
     const flag = run('match', '--js\u001b[2Jon');
     expect(flag.status).toBe(2);
     expect(flag.stderr).toMatch(/^platform-medic: match: unknown flag --js\\x1b\[2Jon/);
