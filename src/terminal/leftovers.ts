@@ -26,7 +26,8 @@ export function abandonedText(s: AbandonedSession): string {
 export interface TerminalRedisSession {
   /** What earlier sessions left, one paragraph each, already cleaned up. */
   readonly earlier: string[];
-  close(): Promise<void>;
+  /** Removes the session's keys; false when Redis could not be told (it is away: the keys expire by themselves). */
+  close(): Promise<boolean>;
 }
 
 /**
@@ -45,8 +46,16 @@ export async function openTerminalRedis(url: string, base: string, prefix: strin
   return {
     earlier,
     async close() {
-      await lease.release();
-      redis.disconnect();
+      try {
+        // Not queued for a Redis that is away: a reconnection that never comes would hold the session open.
+        if (redis.status !== 'ready') return false;
+        await lease.release();
+        return true;
+      } catch {
+        return false;
+      } finally {
+        redis.disconnect();
+      }
     },
   };
 }

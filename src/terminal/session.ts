@@ -6,6 +6,7 @@ import { requestFix } from '../core/fix.js';
 import { command as commandSpan, note, t } from '../core/view.js';
 import type { RedisOutageLog } from '../jobs/redis-outage.js';
 import { RequestStore } from '../jobs/requests.js';
+import { settlesWithin } from '../observability/shutdown.js';
 import { toText } from '../views/plain.js';
 import { sizeInWords, sizeOver } from '../views/size.js';
 import { secondApprover } from './approvers.js';
@@ -284,5 +285,6 @@ export async function runTerminal(options: TerminalOptions): Promise<void> {
   prompt();
   await finished;
   rl.close();
-  await remedies.close();
+  // Bounded: with Redis away, closing the queues' readers waits for a reconnection that may never come.
+  await settlesWithin(remedies.close(), 3_000);
 }

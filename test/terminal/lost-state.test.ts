@@ -63,6 +63,29 @@ describe('the terminal when Redis loses its state', () => {
     expect(out).not.toContain('A remedy is still running');
   }, 90_000);
 
+  it('quit and the end of input still end the session when Redis went away during it, saying what is left', async () => {
+    // Found by a newcomer's try: after Redis stopped, `quit` (or Ctrl-D) left the session hanging for good.
+    for (const ending of ['quit\n', '']) {
+      const redis: OwnRedis = await startOwnRedis();
+      cleanups.push(() => redis.stop());
+      let out = '';
+      const child = spawn(process.execPath, medicArgs('terminal'), {
+        env: { ...process.env, REDIS_URL: redis.url, PLATFORM_MEDIC_QUEUE_PREFIX: uniquePrefix('away-quit'), PLATFORM_MEDIC_CONFIG: '' },
+        stdio: ['pipe', 'pipe', 'pipe'],
+      });
+      child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
+      child.stderr!.on('data', (d: Buffer) => (out += d.toString()));
+      cleanups.push(async () => void child.kill('SIGKILL'));
+      const exited = new Promise<number | null>((r) => child.once('exit', r));
+      await until(() => out, /platform> /);
+      await redis.kill();
+      child.stdin!.end(ending);
+      const code = await Promise.race([exited, new Promise((r) => setTimeout(() => r('still running'), 20_000))]);
+      expect(code, out).toBe(0);
+      expect(out).toContain("Redis is unreachable, so this session's queues stay in it until they expire (within a day); the next terminal session on this Redis removes them.");
+    }
+  }, 90_000);
+
   it('a session killed with SIGKILL mid-wait leaves only keys that expire, and the next session says what was interrupted and removes them', async () => {
     const base = uniquePrefix('sigkill');
     const redis = new Redis(testRedisUrl);
