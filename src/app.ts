@@ -11,7 +11,7 @@ import { startPrivateRedis, redisServerInstalled } from './jobs/private-redis.js
 import { assertRedisReachable, RedisUnavailableError, safeRedisUrl } from './jobs/redis.js';
 import { startClusterWorker } from './jobs/worker.js';
 import { RedisOutageLog } from './jobs/redis-outage.js';
-import { createLogger } from './logger.js';
+import { createLogger, plainLogLines } from './logger.js';
 import { observe, startHealthServer } from './observability/index.js';
 import { kubeCheck } from './observability/kube-check.js';
 import { installProcessGuards } from './observability/process-guards.js';
@@ -119,7 +119,7 @@ export async function runTerminalDemo(sources: ConfigSources, options: TerminalD
       ...(real || base.waitOverrideSeconds !== undefined ? {} : { waitOverrideSeconds: 10 }),
     },
   });
-  const logger = createLogger(config.logLevel, process.stderr);
+  const logger = createLogger(config.logLevel, plainLogLines(process.stderr));
   if (sim) {
     out.write(`Simulated cluster at ${sim.url} (a standard install of the platform${options.broken ? `, broken as in ${options.broken}` : ''}). The guide's waits are shortened to ${config.waitOverrideSeconds} s.\n`);
     for (const note of demo?.notes ?? []) out.write(`${note}\n`);

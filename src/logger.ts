@@ -65,3 +65,30 @@ export function createLogger(level: string, destination?: NodeJS.WritableStream,
     destination ?? process.stdout,
   );
 }
+
+const levelWords: Record<number, string> = { 10: 'trace', 20: 'debug', 30: 'info', 40: 'warning', 50: 'error', 60: 'fatal' };
+/** Fields every line carries, which a person at a terminal does not need repeated. */
+const routine = new Set(['level', 'time', 'app', 'pid', 'hostname', 'msg']);
+
+/**
+ * A destination that writes each log line as a sentence (`warning: Redis unreachable (redis: redis://…, err:
+ * ECONNREFUSED)`) to `out`: the terminal adapter's logs land among a person's prompts, where JSON reads as
+ * noise. Lines are already guarded (guardLogLine) when they arrive; a line that is not JSON passes as it is.
+ */
+export function plainLogLines(out: NodeJS.WritableStream): NodeJS.WritableStream & { write(line: string): boolean } {
+  return {
+    write(line: string): boolean {
+      let record: Record<string, unknown>;
+      try {
+        record = JSON.parse(line) as Record<string, unknown>;
+      } catch {
+        return out.write(line);
+      }
+      const details = Object.entries(record)
+        .filter(([key]) => !routine.has(key))
+        .map(([key, value]) => `${key}: ${typeof value === 'string' ? value : JSON.stringify(value)}`);
+      const level = levelWords[record['level'] as number] ?? 'log';
+      return out.write(`${level}: ${String(record['msg'] ?? '')}${details.length > 0 ? ` (${details.join(', ')})` : ''}\n`);
+    },
+  } as NodeJS.WritableStream & { write(line: string): boolean };
+}

@@ -83,6 +83,9 @@ describe('the terminal when Redis loses its state', () => {
       const code = await Promise.race([exited, new Promise((r) => setTimeout(() => r('still running'), 20_000))]);
       expect(code, out).toBe(0);
       expect(out).toContain("Redis is unreachable, so this session's queues stay in it until they expire (within a day); the next terminal session on this Redis removes them.");
+      // Its logs are sentences among the prompts, not JSON records.
+      expect(out).toMatch(/warning: Redis unreachable \(redis: redis:\/\/127\.0\.0\.1:\d+, err: ECONNREFUSED\)$/m);
+      expect(out).not.toContain('{"level"');
     }
   }, 90_000);
 
