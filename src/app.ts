@@ -63,6 +63,20 @@ export interface TerminalDemoOptions {
   readonly broken?: string;
 }
 
+/** Where a cluster's API access was read from, as the terminal's `cluster` command says it. */
+function kubeSourceWords(kube: ClusterConfig['kube']): string {
+  switch (kube.source) {
+    case 'kubeconfig':
+      return `the kubeconfig ${kube.path}`;
+    case 'in-cluster':
+      return "this pod's ServiceAccount";
+    case 'simulated':
+      return 'the simulated cluster';
+    default:
+      return 'the default kubeconfig (KUBECONFIG, or ~/.kube/config)';
+  }
+}
+
 /**
  * The configured cluster `--cluster` names; undefined for the simulated one (by its name, or by default).
  * Checked before anything starts: a mistyped name must not leave the person on another cluster.
@@ -143,7 +157,7 @@ export async function runTerminalDemo(sources: ConfigSources, options: TerminalD
       describeCluster: () =>
         sim
           ? `Simulated cluster at ${sim.url}. Symptoms present: ${sim.symptoms().join(', ') || 'none'}.`
-          : `Cluster of ${options.kubeconfig ?? 'the default kubeconfig'}${options.context ? ` (context ${options.context})` : ''}: ${kubeConfig.getCurrentCluster()?.server}.`,
+          : `Cluster ${cluster.name}, from ${kubeSourceWords(cluster.kube)}${kubeConfig.currentContext ? ` (context ${kubeConfig.currentContext})` : ''}: ${kubeConfig.getCurrentCluster()?.server}.`,
     });
   } finally {
     // Quitting never hangs on a running step: after a short wait the worker leaves it.

@@ -247,6 +247,21 @@ describe('exit codes: bad input is 2 with one line, on every subcommand', spawni
     expect(readme).toContain("With `--kubeconfig PATH` (or `--context NAME` alone) the session's cluster is named `local`");
   });
 
+  // Found by a newcomer's try: `cluster` on a configured cluster named "the default kubeconfig", not the cluster's own file.
+  it("the terminal's cluster command names the kubeconfig the cluster was read from: a configured cluster's, or --kubeconfig", () => {
+    const kubeconfig = join(dir, 'kubeconfig-lab');
+    writeFileSync(
+      kubeconfig,
+      'apiVersion: v1\nkind: Config\nclusters: [{name: c, cluster: {server: "https://127.0.0.1:9"}}]\nusers: [{name: u, user: {token: t}}]\ncontexts: [{name: prod, context: {cluster: c, user: u}}]\ncurrent-context: prod\n',
+    );
+    const config = join(dir, 'lab.yaml');
+    writeFileSync(config, `clusters:\n  - name: lab\n    kube: { source: kubeconfig, path: ${kubeconfig} }\n`);
+    const configured = cli(['terminal', '--cluster', 'lab'], { PLATFORM_MEDIC_CONFIG: config }, { input: 'cluster\nquit\n' });
+    expect(configured.out).toContain(`Cluster lab, from the kubeconfig ${kubeconfig} (context prod): https://127.0.0.1:9.`);
+    const flagged = cli(['terminal', '--kubeconfig', kubeconfig], {}, { input: 'cluster\nquit\n' });
+    expect(flagged.out).toContain(`Cluster local, from the kubeconfig ${kubeconfig} (context prod): https://127.0.0.1:9.`);
+  });
+
   it('a kubeconfig that is a directory is exit 2 for terminal and sim', () => {
     badInput(cli(['terminal', '--kubeconfig', folder]), `platform-medic: The kubeconfig ${folder} cannot be read: it is a directory`);
     badInput(cli(['sim', '--kubeconfig', folder]), `platform-medic: cannot write the kubeconfig ${folder}: it is a directory`);
