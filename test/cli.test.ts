@@ -262,6 +262,17 @@ describe('exit codes: bad input is 2 with one line, on every subcommand', spawni
     expect(flagged.out).toContain(`Cluster local, from the kubeconfig ${kubeconfig} (context prod): https://127.0.0.1:9.`);
   });
 
+  // Found by a newcomer's try: with no kubeconfig at all, --context named client-node's made-up context "loaded-context".
+  it('--context with no kubeconfig anywhere says none was found, for doctor and terminal', () => {
+    const home = mkdtempSync(join(tmpdir(), 'medic-home-'));
+    for (const command of ['doctor', 'terminal']) {
+      badInput(
+        cli([command, '--context', 'simulated'], { HOME: home }, { input: 'quit\n' }),
+        "platform-medic: No kubeconfig found (KUBECONFIG, ~/.kube/config) and not running inside a cluster; configure the cluster's `kube` (see the README), or give --kubeconfig PATH.",
+      );
+    }
+  });
+
   it('a kubeconfig that is a directory is exit 2 for terminal and sim', () => {
     badInput(cli(['terminal', '--kubeconfig', folder]), `platform-medic: The kubeconfig ${folder} cannot be read: it is a directory`);
     badInput(cli(['sim', '--kubeconfig', folder]), `platform-medic: cannot write the kubeconfig ${folder}: it is a directory`);

@@ -20,6 +20,8 @@ function useContext(kc: KubeConfig, context: string | undefined, where: string):
   kc.setCurrentContext(context);
 }
 
+const noKubeconfig = "No kubeconfig found (KUBECONFIG, ~/.kube/config) and not running inside a cluster; configure the cluster's `kube` (see the README), or give --kubeconfig PATH.";
+
 /** Loads the KubeConfig a cluster's worker uses. The simulated cluster is handed in by its starter. */
 export function loadKubeConfig(source: KubeSource, simulated?: KubeConfig): KubeConfig {
   const kc = new KubeConfig();
@@ -43,6 +45,8 @@ export function loadKubeConfig(source: KubeSource, simulated?: KubeConfig): Kube
       break;
     case 'default':
       kc.loadFromDefault();
+      // With nothing found, client-node makes up a context of its own (loaded-context): no context was ever there to choose.
+      if (kc.getCurrentCluster()?.server === 'http://localhost:8080') throw new KubeConfigError(noKubeconfig);
       useContext(kc, source.context, 'the default kubeconfig');
       break;
     case 'simulated':
@@ -52,7 +56,7 @@ export function loadKubeConfig(source: KubeSource, simulated?: KubeConfig): Kube
   const server = kc.getCurrentCluster()?.server;
   // client-node falls back to http://localhost:8080 when it finds nothing: that is never what a user meant.
   if (!server || (source.source === 'default' && server === 'http://localhost:8080')) {
-    throw new KubeConfigError('No kubeconfig found (KUBECONFIG, ~/.kube/config) and not running inside a cluster; configure the cluster\'s `kube` (see the README).');
+    throw new KubeConfigError(noKubeconfig);
   }
   return kc;
 }
