@@ -4,7 +4,7 @@ import { runBot } from './bot.js';
 import { checkBrokenFlags } from './cluster/sim/broken-spec.js';
 import { startDemoPlatform } from './cluster/sim/demo.js';
 import { simulatedClusterName, type SimulatedCluster } from './cluster/sim/index.js';
-import { assertClusterReachable, loadKubeConfig, loadKubeConfigFromFlags } from './cluster/kubeconfig.js';
+import { assertClusterReachable, clusterKubeConfig, loadKubeConfigFromFlags } from './cluster/kubeconfig.js';
 import { findCluster, hasSlackCredentials, loadConfig, noSuchClusterText, type ClusterConfig, type Config, type ConfigSources } from './config.js';
 import { InputError, UserFacingError } from './errors.js';
 import { startPrivateRedis, redisServerInstalled } from './jobs/private-redis.js';
@@ -31,7 +31,7 @@ export async function runWorker(config: Config, clusterName: string): Promise<vo
   const cluster = findCluster(config, clusterName);
   if (!cluster) throw new UserFacingError('unknown-cluster', noSuchClusterText(clusterName, config.clusters.map((c) => c.name)));
   await assertRedisReachable(config.redisUrl);
-  const kubeConfig = loadKubeConfig(cluster.kube);
+  const kubeConfig = clusterKubeConfig(cluster);
   await assertClusterReachable(kubeConfig, cluster.platformNamespace);
   const observed = observe({ redisUrl: config.redisUrl, queuePrefix: config.queuePrefix, clusters: [cluster.name], checks: [kubeCheck(kubeConfig)] });
   const worker = startClusterWorker({ config, cluster, kubeConfig, logger, metrics: observed.metrics });
@@ -140,7 +140,7 @@ export async function runTerminalDemo(sources: ConfigSources, options: TerminalD
   }
   const cluster = config.clusters[0]!;
   // --kubeconfig / --context were typed: what is wrong with them is the person's input (exit 2).
-  const kubeConfig = real && !configured ? loadKubeConfigFromFlags(cluster.kube) : loadKubeConfig(cluster.kube, sim?.kubeConfig());
+  const kubeConfig = real && !configured ? loadKubeConfigFromFlags(cluster.kube) : clusterKubeConfig(cluster, sim?.kubeConfig());
   const held = await openTerminalRedis(config.redisUrl, base.queuePrefix, config.queuePrefix);
   for (const paragraph of held.earlier) out.write(`${paragraph}\n`);
   // One outage log for the session's worker and its coordinator: an outage is one line, not one per part.

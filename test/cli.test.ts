@@ -262,6 +262,16 @@ describe('exit codes: bad input is 2 with one line, on every subcommand', spawni
     expect(flagged.out).toContain(`Cluster local, from the kubeconfig ${kubeconfig} (context prod): https://127.0.0.1:9.`);
   });
 
+  // Found by a newcomer's try: a configured cluster's missing kubeconfig was named without the cluster or its key.
+  it("a configured cluster's missing kubeconfig names the cluster and its kube.path, for doctor and terminal", () => {
+    const config = join(dir, 'gone.yaml');
+    const gone = join(dir, 'no-such-kubeconfig.yaml');
+    writeFileSync(config, `clusters:\n  - name: lab\n    kube: { source: kubeconfig, path: ${gone} }\n`);
+    for (const command of ['doctor', 'terminal']) {
+      badInput(cli([command, '--cluster', 'lab'], { PLATFORM_MEDIC_CONFIG: config }, { input: 'quit\n' }), `platform-medic: Cluster "lab" (its kube.path in the configuration): the kubeconfig ${gone} does not exist.`);
+    }
+  });
+
   // Found by a newcomer's try: with no kubeconfig at all, --context named client-node's made-up context "loaded-context".
   it('--context with no kubeconfig anywhere says none was found, for doctor and terminal', () => {
     const home = mkdtempSync(join(tmpdir(), 'medic-home-'));

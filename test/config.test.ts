@@ -129,6 +129,13 @@ describe('configuration', () => {
     expect(load({}, 'clusters:\n  - name: prod\n    dexServerLabel: app.kubernetes.io/name=argocd-dex-server\n    brokerPods: [devtron-nats-0]\n').clusters[0]!.dexServerLabel).toBe('app.kubernetes.io/name=argocd-dex-server');
   });
 
+  it('says an empty list of clusters once, without blaming a default cluster nobody set', () => {
+    // Found by a newcomer's try: `clusters: []` also said PLATFORM_MEDIC_DEFAULT_CLUSTER's "default" is not configured.
+    const msg = problems(() => load({}, 'clusters: []\n'));
+    expect(msg).toContain('clusters: Too small: expected array to have >=1 items');
+    expect(msg).not.toContain('defaultCluster');
+  });
+
   it('names the file and key when the file set the wrong value, the variable when a variable did', () => {
     // Found by a newcomer's try: a wrong value in the file was blamed on a variable nobody had set.
     expect(problems(() => load({}, 'approvalExpiresMinutes: -5\n'))).toMatch(/platform-medic\.yaml: approvalExpiresMinutes: Too small/);

@@ -62,6 +62,21 @@ export function loadKubeConfig(source: KubeSource, simulated?: KubeConfig): Kube
 }
 
 /**
+ * A configured cluster's API access: what is wrong with its `kube` (a kubeconfig that is missing, unreadable or
+ * without the context named) names the cluster and the key, as other configuration problems do.
+ */
+export function clusterKubeConfig(cluster: { readonly name: string; readonly kube: KubeSource }, simulated?: KubeConfig): KubeConfig {
+  try {
+    return loadKubeConfig(cluster.kube, simulated);
+  } catch (err) {
+    if (!(err instanceof InputError || err instanceof KubeConfigError)) throw err;
+    const key = cluster.kube.source === 'kubeconfig' ? 'kube.path' : 'kube';
+    const said = `Cluster "${cluster.name}" (its ${key} in the configuration): ${err.safeMessage.charAt(0).toLowerCase()}${err.safeMessage.slice(1)}`;
+    throw err instanceof InputError ? new InputError(said) : new KubeConfigError(said);
+  }
+}
+
+/**
  * The kubeconfig a person named on the command line (`--kubeconfig PATH`, `--context NAME`): a context
  * the file lacks, or no kubeconfig at all, is their input to correct (exit 2), not a configuration's.
  */

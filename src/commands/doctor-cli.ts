@@ -1,7 +1,7 @@
 import type { KubeConfig } from '@kubernetes/client-node';
 import { catalogue } from '../catalogue/index.js';
 import { ClusterGateway } from '../cluster/gateway.js';
-import { loadKubeConfig, loadKubeConfigFromFlags } from '../cluster/kubeconfig.js';
+import { clusterKubeConfig, loadKubeConfigFromFlags } from '../cluster/kubeconfig.js';
 import { brokenSpec } from '../cluster/sim/broken-spec.js';
 import { faultEntries, localDatabase, simulatedClusterName, startSimulatedCluster, type SimulatedCluster } from '../cluster/sim/index.js';
 import { findCluster, loadConfig, noSuchClusterText } from '../config.js';
@@ -117,7 +117,7 @@ export async function runDoctorCommand(args: string[], io: Pick<CliIO, 'stdout' 
       sim = await simulated(undefined);
       kubeConfig = sim.kubeConfig();
       names = { ...cluster, ...sim.addresses };
-    } else kubeConfig = loadKubeConfig(cluster.kube);
+    } else kubeConfig = clusterKubeConfig(cluster);
     clusterName = cluster.name;
   } else if (opts.kubeconfig || opts.context) {
     kubeConfig = loadKubeConfigFromFlags(opts.kubeconfig ? { source: 'kubeconfig', path: opts.kubeconfig, ...(opts.context ? { context: opts.context } : {}) } : { source: 'default', context: opts.context });

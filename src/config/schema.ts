@@ -16,7 +16,8 @@ export const configSchema = z
     if (c.shutdownDrainSeconds >= c.shutdownSeconds) {
       ctx.addIssue({ code: 'custom', path: ['shutdownDrainSeconds'], message: `must be less than the shutdown bound (${c.shutdownSeconds} s)` });
     }
-    if (!names.includes(c.defaultCluster)) {
+    // With no cluster at all, that is the one problem (clusters' own minimum), not also the default's.
+    if (names.length > 0 && !names.includes(c.defaultCluster)) {
       ctx.addIssue({
         code: 'custom',
         path: ['defaultCluster'],
