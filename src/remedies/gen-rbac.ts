@@ -5,6 +5,8 @@ import { catalogue } from '../catalogue/index.js';
 import { ConfigError, loadConfig, type ClusterConfig } from '../config.js';
 import { fileReason } from '../errors.js';
 import { defaultPlatformNames, type PlatformNames } from '../platform-names.js';
+import { closestWord } from '../spelling.js';
+import { visible } from '../views/visible.js';
 import { workerRbac } from './rbac.js';
 import { renderRbacYaml } from './rbac-manifest.js';
 
@@ -32,7 +34,10 @@ function options(args: readonly string[]): Record<string, string> | { problem: s
   for (let i = 0; i < args.length; i += 2) {
     const name = args[i]!;
     const value = args[i + 1];
-    if (name !== '--config' && name !== '--out') return { problem: `unknown argument "${name.slice(0, 40)}" (${usage})` };
+    if (name !== '--config' && name !== '--out') {
+      const meant = closestWord(name, ['--config', '--out']);
+      return { problem: `unknown argument "${visible(name.slice(0, 40))}"${meant ? `; did you mean ${meant}?` : ''} (${usage})` };
+    }
     if (value === undefined || value.startsWith('--')) return { problem: `${name} needs a value (${usage})` };
     found[name.slice(2)] = value;
   }

@@ -100,6 +100,13 @@ describe('gen:rbac --config FILE', { timeout: 120_000 }, () => {
     await rm(dir, { recursive: true, force: true });
   });
 
+  // Found by a newcomer's try: `npm run gen:rbac -- --confg x` named no flag to use, as the other commands do.
+  it('names the flag meant for a mistyped one, exit 2', async () => {
+    let stderr = '';
+    const code = await runGenRbac(['--confg', 'x.yaml'], { stdout: { write: () => true }, stderr: { write: (t: string) => (stderr += t) } });
+    expect({ code, stderr }).toEqual({ code: 2, stderr: 'gen:rbac: unknown argument "--confg"; did you mean --config? (usage: gen:rbac [--config FILE [--out DIR]])\n' });
+  });
+
   it('is also the bin\'s subcommand: platform-medic gen-rbac --config FILE --out DIR writes the same file', async () => {
     const dir = await scratch();
     const config = join(dir, 'platform-medic.yaml');
