@@ -30,7 +30,7 @@ export const chartRepoTlsHandshake: CatalogueEntry = {
       id: 'secure-connection',
       title: 'Turn off insecure connection for the repository, then sync',
       steps: [
-        { kind: 'checkVersion', does: 'Check the platform is 0.7.1 or later', risk: 'read-only', atLeast: '0.7.1', why: 'this remedy needs platform 0.7.1 or later' },
+        { kind: 'checkVersion', does: 'Check the platform is 0.7.1 or later', risk: 'read-only', atLeast: '0.7.1', why: 'the chart repository\'s insecure-connection setting this remedy changes comes with 0.7.1 (section 9): upgrade the platform first' },
         {
           kind: 'manual',
           does: 'Change the repository in the dashboard',

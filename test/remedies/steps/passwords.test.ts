@@ -89,6 +89,17 @@ describe('admin-password-reset-legacy (section 5.3, before v0.6.9)', () => {
   });
 });
 
+describe('a version gate says why the version is needed, once', () => {
+  // Found by a newcomer's try: "needs v0.7.1 or later; this cluster runs v0.6.29 — this remedy needs platform 0.7.1 or later".
+  it('chart-repo-tls-handshake on v0.6.29: what it needs, what runs, and why', async () => {
+    const { plan } = await harness();
+    const p = await plan('chart-repo-tls-handshake');
+    expect(p.blocked).toBe(
+      "This remedy needs v0.7.1 or later; this cluster runs v0.6.29 — the chart repository's insecure-connection setting this remedy changes comes with 0.7.1 (section 9): upgrade the platform first.",
+    );
+  });
+});
+
 describe('admin-password (section 5.1): reveal', () => {
   it('fails without a sealing key and reads nothing', async () => {
     const { sim, plan, run } = await harness();
