@@ -126,8 +126,11 @@ export async function assertRedisReachable(url: string, timeoutMs = 2_000): Prom
     }
   } catch (err) {
     if (err instanceof RedisUnavailableError) throw err;
-    // A reply from the server (WRONGPASS, NOAUTH, ERR DB index…) means it is there but refuses us.
-    if ((err as Error).name === 'ReplyError') throw new RedisUnavailableError(safeRedisUrl(url), (err as Error).message.split('\n')[0]!, true);
+    // A reply from the server (WRONGPASS, NOAUTH, ERR DB index…) means it is there but refuses us. A
+    // refused login reaches connect() only as "Connection is closed.": ioredis emits the reply as an
+    // 'error' event (its ready check failed) and then closes, so the event's error decides too.
+    const reply = [err, socketError].find((e) => (e as Error | undefined)?.name === 'ReplyError') as Error | undefined;
+    if (reply) throw new RedisUnavailableError(safeRedisUrl(url), reply.message.split('\n')[0]!, true);
     const cause = (err as { code?: string }).code ?? socketError?.code ?? socketError?.message ?? (err as Error).message;
     throw new RedisUnavailableError(safeRedisUrl(url), cause);
   } finally {

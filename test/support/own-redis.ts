@@ -29,8 +29,8 @@ export function freePort(): Promise<number> {
   });
 }
 
-async function answers(port: number): Promise<boolean> {
-  const probe = new Redis({ port, lazyConnect: true, retryStrategy: () => null, maxRetriesPerRequest: 0 });
+async function answers(port: number, password?: string): Promise<boolean> {
+  const probe = new Redis({ port, password, lazyConnect: true, retryStrategy: () => null, maxRetriesPerRequest: 0 });
   probe.on('error', () => undefined);
   try {
     await probe.connect();
@@ -43,7 +43,8 @@ async function answers(port: number): Promise<boolean> {
   }
 }
 
-export async function startOwnRedis(): Promise<OwnRedis> {
+/** `password`: the server requires it (`--requirepass`); `url` does not carry it, as a user who left it out. */
+export async function startOwnRedis(options: { password?: string } = {}): Promise<OwnRedis> {
   const port = await freePort();
   // An empty directory: a dump file in the working directory would be loaded at start.
   const dir = mkdtempSync(join(tmpdir(), 'medic-own-redis-'));
@@ -52,9 +53,9 @@ export async function startOwnRedis(): Promise<OwnRedis> {
     url: `redis://127.0.0.1:${port}`,
     port,
     async start() {
-      child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
+      child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--save', '', '--appendonly', 'no', ...(options.password ? ['--requirepass', options.password] : [])], { stdio: 'ignore' });
       for (let i = 0; i < 100; i++) {
-        if (await answers(port)) return;
+        if (await answers(port, options.password)) return;
         await new Promise((r) => setTimeout(r, 100));
       }
       throw new Error(`redis-server did not start on port ${port}`);
