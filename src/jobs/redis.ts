@@ -4,7 +4,7 @@ import { UserFacingError } from '../errors.js';
 
 /**
  * Redis could not be used. `reachable` false: nothing answered (the message says how to start one);
- * true: a server answered but refused (a password, a database index). Never contains a password.
+ * true: a server answered but refused (a login, a database index). Never contains a password.
  */
 export class RedisUnavailableError extends UserFacingError {
   constructor(
@@ -34,6 +34,37 @@ function portOf(url: string): string {
     return new URL(url).port || '6379';
   } catch {
     return '6379';
+  }
+}
+
+/**
+ * A login the server refused: none given where one is required (NOAUTH), or a user and password it
+ * does not accept (WRONGPASS; "invalid password" from Redis before 6). Undefined for other refusals.
+ */
+function refusedLogin(url: string, reply: string): RedisUnavailableError | undefined {
+  const missing = reply.startsWith('NOAUTH');
+  if (!missing && !/^(WRONGPASS|ERR invalid password)/.test(reply)) return undefined;
+  const at = safeRedisUrl(url);
+  const why = missing ? 'it requires a password, and REDIS_URL gives none' : 'it does not accept the user and password REDIS_URL gives';
+  return new RedisUnavailableError(
+    at,
+    reply,
+    true,
+    `The Redis at ${at} answered but refused the login: ${why} (${reply.split(' ')[0]}).\n` +
+      `${missing ? 'Give' : 'Correct'} the password in REDIS_URL: ${withLogin(url, '', 'PASSWORD')}, or ${withLogin(url, 'USER', 'PASSWORD')} for an ACL user ` +
+      '(percent-encode any @ : / in it).',
+  );
+}
+
+/** The URL with placeholders for its user and password, as an example to copy. */
+function withLogin(url: string, user: string, password: string): string {
+  try {
+    const u = new URL(url);
+    u.username = user;
+    u.password = password;
+    return u.toString();
+  } catch {
+    return `redis://${user}:${password}@HOST:PORT`;
   }
 }
 
@@ -130,7 +161,10 @@ export async function assertRedisReachable(url: string, timeoutMs = 2_000): Prom
     // refused login reaches connect() only as "Connection is closed.": ioredis emits the reply as an
     // 'error' event (its ready check failed) and then closes, so the event's error decides too.
     const reply = [err, socketError].find((e) => (e as Error | undefined)?.name === 'ReplyError') as Error | undefined;
-    if (reply) throw new RedisUnavailableError(safeRedisUrl(url), reply.message.split('\n')[0]!, true);
+    if (reply) {
+      const line = reply.message.split('\n')[0]!;
+      throw refusedLogin(url, line) ?? new RedisUnavailableError(safeRedisUrl(url), line, true);
+    }
     const cause = (err as { code?: string }).code ?? socketError?.code ?? socketError?.message ?? (err as Error).message;
     throw new RedisUnavailableError(safeRedisUrl(url), cause);
   } finally {
