@@ -56,6 +56,31 @@ function refusedLogin(url: string, reply: string): RedisUnavailableError | undef
   );
 }
 
+/**
+ * Something accepted the connection but did not speak Redis's protocol: another server on that port
+ * (PostgreSQL on 5432, a web server), or a Redis that expects TLS. Starting a Redis there would fail.
+ */
+function notRedis(url: string, what: string): RedisUnavailableError {
+  const at = safeRedisUrl(url);
+  let address = at;
+  let plain = false;
+  try {
+    const u = new URL(url);
+    address = `${u.hostname}:${portOf(url)}`;
+    plain = u.protocol === 'redis:';
+  } catch {
+    // safeRedisUrl has said it is unparsable.
+  }
+  return new RedisUnavailableError(
+    at,
+    what,
+    true,
+    `Something answers at ${address}, but it is not Redis (${what}).\n` +
+      `Check the port in REDIS_URL (${at}): Redis listens on 6379 unless configured otherwise` +
+      (plain ? '; a Redis that expects TLS needs rediss://.' : '.'),
+  );
+}
+
 /** The URL with placeholders for its user and password, as an example to copy. */
 function withLogin(url: string, user: string, password: string): string {
   try {
@@ -141,9 +166,19 @@ async function wrongDatabase(client: Redis, url: string, index: number, refusal:
 
 /** Connects once, pings and selects the URL's database, within a short time; throws RedisUnavailableError otherwise. */
 export async function assertRedisReachable(url: string, timeoutMs = 2_000): Promise<void> {
-  const client = new Redis(url, { lazyConnect: true, connectTimeout: timeoutMs, maxRetriesPerRequest: 0, retryStrategy: () => null });
+  // disconnectTimeout: a server that is not Redis may never close its side; ioredis waits 2 s for it.
+  const client = new Redis(url, { lazyConnect: true, connectTimeout: timeoutMs, disconnectTimeout: 100, maxRetriesPerRequest: 0, retryStrategy: () => null });
   let socketError: { code?: string; message: string } | undefined;
   client.on('error', (e: { code?: string; message: string }) => (socketError ??= e));
+  // connectTimeout ends once the connection is open: a server that then never answers (not Redis)
+  // would keep the PING waiting for ever, so what follows has a time of its own.
+  let connected = false;
+  let silent = false;
+  let answerTimer: NodeJS.Timeout | undefined;
+  client.once('connect', () => {
+    connected = true;
+    answerTimer = setTimeout(() => ((silent = true), client.disconnect()), timeoutMs);
+  });
   const index = client.options.db ?? 0;
   try {
     await client.connect();
@@ -165,9 +200,13 @@ export async function assertRedisReachable(url: string, timeoutMs = 2_000): Prom
       const line = reply.message.split('\n')[0]!;
       throw refusedLogin(url, line) ?? new RedisUnavailableError(safeRedisUrl(url), line, true);
     }
+    if (silent) throw notRedis(url, `it did not answer within ${timeoutMs / 1000} s`);
+    if ([err, socketError].some((e) => (e as Error | undefined)?.name === 'ParserError')) throw notRedis(url, "its answer is not in Redis's protocol");
+    if (connected) throw notRedis(url, 'it closed the connection without an answer');
     const cause = (err as { code?: string }).code ?? socketError?.code ?? socketError?.message ?? (err as Error).message;
     throw new RedisUnavailableError(safeRedisUrl(url), cause);
   } finally {
+    clearTimeout(answerTimer);
     client.disconnect();
   }
 }

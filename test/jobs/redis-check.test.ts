@@ -1,4 +1,5 @@
 import { spawnSync } from 'node:child_process';
+import { createServer, type Server, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { assertRedisReachable, RedisUnavailableError } from '../../src/jobs/redis.js';
 import { medicArgs } from '../support/medic-process.js';
@@ -58,6 +59,52 @@ describe('a Redis that refuses the login', () => {
     const err = await refusal(`redis://nobody:${password}@127.0.0.1:${locked.port}`);
     expect(err.message).toContain('refused the login: it does not accept the user and password REDIS_URL gives (WRONGPASS)');
     expect(err.message).not.toContain(password);
+  });
+});
+
+/** A plain TCP server on a free loopback port that treats each connection as `serve` does: not Redis. */
+async function notRedis(serve: (socket: Socket) => void): Promise<{ port: number; server: Server }> {
+  const server = createServer(serve);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { port: (server.address() as { port: number }).port, server };
+}
+
+describe('something that is not Redis at the address', () => {
+  const servers: Server[] = [];
+  afterAll(() => servers.forEach((s) => s.close()));
+  const start = async (serve: (socket: Socket) => void) => {
+    const listening = await notRedis(serve);
+    servers.push(listening.server);
+    return listening.port;
+  };
+
+  it.each([
+    ['closes the connection at the first bytes, as PostgreSQL does', (s: Socket) => s.once('data', () => s.destroy()), 'it closed the connection without an answer'],
+    ['answers in another protocol, as a web server does', (s: Socket) => s.once('data', () => s.end('HTTP/1.1 400 Bad Request\r\n\r\n')), "its answer is not in Redis's protocol"],
+  ])('given a server that %s, then it says something answers there but it is not Redis, and to check the port', async (_, serve, what) => {
+    const port = await start(serve);
+    const err = await refusal(`redis://127.0.0.1:${port}`);
+    expect(err.message).toBe(
+      `Something answers at 127.0.0.1:${port}, but it is not Redis (${what}).\n` +
+        `Check the port in REDIS_URL (redis://127.0.0.1:${port}): Redis listens on 6379 unless configured otherwise; a Redis that expects TLS needs rediss://.`,
+    );
+    expect(err.reachable).toBe(true);
+  });
+
+  it('given a server that accepts and never answers, then the check ends within its time and says the same', { timeout: 10_000 }, async () => {
+    const port = await start(() => undefined);
+    const started = Date.now();
+    const err = await assertRedisReachable(`redis://127.0.0.1:${port}`, 500).then(() => undefined, (e: unknown) => e as RedisUnavailableError);
+    expect(err?.message).toContain(`Something answers at 127.0.0.1:${port}, but it is not Redis (it did not answer within 0.5 s).`);
+    expect(Date.now() - started).toBeLessThan(3_000);
+  });
+
+  it('given such a server, when the terminal starts, then it stops there rather than starting a private redis-server', { timeout: 120_000 }, async () => {
+    const port = await start((s) => s.once('data', () => s.destroy()));
+    const r = medic(['terminal'], { REDIS_URL: `redis://127.0.0.1:${port}` });
+    expect(r.out).not.toContain('starting a private redis-server');
+    expect(r.err).toContain(`Something answers at 127.0.0.1:${port}, but it is not Redis`);
+    expect(r.code).toBe(1);
   });
 });
 
