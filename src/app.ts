@@ -25,12 +25,14 @@ import { runTerminal } from './terminal/session.js';
  */
 
 /** One cluster's worker, as its own process (`platform-medic worker --cluster NAME`). */
-export async function runWorker(config: Config, clusterName: string): Promise<void> {
-  const logger = createLogger(config.logLevel).child({ cluster: clusterName });
+export async function runWorker(configured: Config, clusterName: string): Promise<void> {
+  const logger = createLogger(configured.logLevel).child({ cluster: clusterName });
   installProcessGuards(logger);
-  const cluster = findCluster(config, clusterName);
-  if (!cluster) throw new UserFacingError('unknown-cluster', noSuchClusterText(clusterName, config.clusters.map((c) => c.name)));
-  await assertRedisReachable(config.redisUrl);
+  const cluster = findCluster(configured, clusterName);
+  if (!cluster) throw new UserFacingError('unknown-cluster', noSuchClusterText(clusterName, configured.clusters.map((c) => c.name)));
+  const redis = await assertRedisReachable(configured.redisUrl);
+  if (redis.note) logger.warn(redis.note);
+  const config: Config = Object.freeze({ ...configured, redisUrl: redis.url });
   const kubeConfig = clusterKubeConfig(cluster);
   await assertClusterReachable(kubeConfig, cluster.platformNamespace);
   const observed = observe({ redisUrl: config.redisUrl, queuePrefix: config.queuePrefix, clusters: [cluster.name], checks: [kubeCheck(kubeConfig)] });
@@ -100,7 +102,9 @@ export async function runTerminalDemo(sources: ConfigSources, options: TerminalD
   let redisUrl = base.redisUrl;
   let stopRedis = () => undefined as void;
   try {
-    await assertRedisReachable(redisUrl);
+    const reached = await assertRedisReachable(redisUrl);
+    redisUrl = reached.url;
+    if (reached.note) out.write(`${reached.note}\n`);
   } catch (err) {
     if (!(err instanceof RedisUnavailableError) || err.reachable || !redisServerInstalled()) throw err;
     out.write(`Redis is not reachable at ${safeRedisUrl(redisUrl)}; starting a private redis-server for this session.\n`);

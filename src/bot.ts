@@ -13,10 +13,12 @@ import { createSlackBot } from './slack/app.js';
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** The Slack bot: Bolt's HTTP receiver (or Socket Mode) and the queues of every cluster. */
-export async function runBot(config: Config): Promise<void> {
-  const logger = createLogger(config.logLevel);
+export async function runBot(configured: Config): Promise<void> {
+  const logger = createLogger(configured.logLevel);
   installProcessGuards(logger);
-  await assertRedisReachable(config.redisUrl);
+  const redis = await assertRedisReachable(configured.redisUrl);
+  if (redis.note) logger.warn(redis.note);
+  const config: Config = Object.freeze({ ...configured, redisUrl: redis.url });
   const bot = createSlackBot(config, logger);
   const port = await bot.start();
   logger.info({ port, socketMode: port === undefined, clusters: config.clusters.map((c) => c.name), redis: safeRedisUrl(config.redisUrl) }, 'platform-medic bot started');

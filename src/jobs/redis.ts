@@ -81,6 +81,18 @@ function notRedis(url: string, what: string): RedisUnavailableError {
   );
 }
 
+/** REDIS_URL for a server that needs no password: without it, and one line that says so. */
+function withoutPassword(url: string): RedisReached {
+  const u = new URL(url);
+  u.username = '';
+  u.password = '';
+  u.searchParams.delete('password');
+  return {
+    url: u.toString(),
+    note: `REDIS_URL gives a password, but the Redis at ${u.toString()} requires none; it is not sent. Remove it from REDIS_URL, or set one on that Redis (requirepass).`,
+  };
+}
+
 /** The URL with placeholders for its user and password, as an example to copy. */
 function withLogin(url: string, user: string, password: string): string {
   try {
@@ -146,7 +158,8 @@ export async function closeQueueEvents(events: QueueEvents): Promise<void> {
 
 /**
  * A database index the server does not have. ioredis selects it after connecting and only emits the
- * refusal as an event, so a PING still answers (from database 0); every queue would fail later.
+ * refusal as an event, so a PING would still answer (from database 0) and every queue fail later: the
+ * check selects it itself.
  */
 async function wrongDatabase(client: Redis, url: string, index: number, refusal: string): Promise<RedisUnavailableError> {
   const at = safeRedisUrl(url);
@@ -164,10 +177,32 @@ async function wrongDatabase(client: Redis, url: string, index: number, refusal:
   );
 }
 
-/** Connects once, pings and selects the URL's database, within a short time; throws RedisUnavailableError otherwise. */
-export async function assertRedisReachable(url: string, timeoutMs = 2_000): Promise<void> {
+/** What the check of Redis found: the URL to connect with, and a line to show once, if any. */
+export interface RedisReached {
+  /** REDIS_URL, without the password when the server requires none (see assertRedisReachable). */
+  readonly url: string;
+  /** Something worth one line at start (a password the server does not need), never containing it. */
+  readonly note?: string;
+}
+
+/** AUTH answered that the server needs no password (Redis 6 and later; before 6). */
+const needsNoPassword = /without any password configured for the default user|no password is set/;
+
+/**
+ * Connects once, logs in, pings and selects the URL's database, within a short time; throws
+ * RedisUnavailableError otherwise. The probe logs in and selects itself (its client is told no
+ * credentials, no database and no ready check): ioredis would send INFO, SELECT and AUTH on its own,
+ * and print "[WARN] … a password was supplied" for a password the server does not need on every
+ * connection it opens, a dozen times in a short session. Such a password comes back removed from the
+ * URL, with one line saying so.
+ */
+export async function assertRedisReachable(url: string, timeoutMs = 2_000): Promise<RedisReached> {
   // disconnectTimeout: a server that is not Redis may never close its side; ioredis waits 2 s for it.
-  const client = new Redis(url, { lazyConnect: true, connectTimeout: timeoutMs, disconnectTimeout: 100, maxRetriesPerRequest: 0, retryStrategy: () => null });
+  const client = new Redis(url, { lazyConnect: true, enableReadyCheck: false, connectTimeout: timeoutMs, disconnectTimeout: 100, maxRetriesPerRequest: 0, retryStrategy: () => null });
+  // As ioredis parsed them from the URL (its user, password, path or query), read before connecting.
+  const { username, password } = client.options;
+  const index = client.options.db ?? 0;
+  Object.assign(client.options, { username: undefined, password: undefined, db: 0 });
   let socketError: { code?: string; message: string } | undefined;
   client.on('error', (e: { code?: string; message: string }) => (socketError ??= e));
   // connectTimeout ends once the connection is open: a server that then never answers (not Redis)
@@ -179,9 +214,16 @@ export async function assertRedisReachable(url: string, timeoutMs = 2_000): Prom
     connected = true;
     answerTimer = setTimeout(() => ((silent = true), client.disconnect()), timeoutMs);
   });
-  const index = client.options.db ?? 0;
   try {
     await client.connect();
+    let reached: RedisReached = { url };
+    if (password) {
+      const unneeded = await (username ? client.auth(username, password) : client.auth(password)).then(
+        () => false,
+        (err: Error) => (err.name === 'ReplyError' && needsNoPassword.test(err.message) ? true : Promise.reject(err)),
+      );
+      if (unneeded) reached = withoutPassword(url);
+    }
     await client.ping();
     if (index !== 0) {
       const refusal = await client.select(index).then(
@@ -190,11 +232,11 @@ export async function assertRedisReachable(url: string, timeoutMs = 2_000): Prom
       );
       if (refusal) throw await wrongDatabase(client, url, index, refusal);
     }
+    return reached;
   } catch (err) {
     if (err instanceof RedisUnavailableError) throw err;
-    // A reply from the server (WRONGPASS, NOAUTH, ERR DB index…) means it is there but refuses us. A
-    // refused login reaches connect() only as "Connection is closed.": ioredis emits the reply as an
-    // 'error' event (its ready check failed) and then closes, so the event's error decides too.
+    // A reply from the server (WRONGPASS, NOAUTH, ERR DB index…) means it is there but refuses us,
+    // also one that ioredis reported only as an 'error' event (as its ready check's NOAUTH once was).
     const reply = [err, socketError].find((e) => (e as Error | undefined)?.name === 'ReplyError') as Error | undefined;
     if (reply) {
       const line = reply.message.split('\n')[0]!;

@@ -23,11 +23,12 @@ function medic(args: string[], env: Record<string, string>) {
 
 const password = 's3cret-of-the-test';
 let locked: OwnRedis;
+let open: OwnRedis;
 beforeAll(async () => {
-  locked = await startOwnRedis({ password });
+  [locked, open] = await Promise.all([startOwnRedis({ password }), startOwnRedis()]);
 });
 afterAll(async () => {
-  await locked?.stop();
+  await Promise.all([locked?.stop(), open?.stop()]);
 });
 
 /** The error assertRedisReachable throws for `url`. */
@@ -105,6 +106,23 @@ describe('something that is not Redis at the address', () => {
     expect(r.out).not.toContain('starting a private redis-server');
     expect(r.err).toContain(`Something answers at 127.0.0.1:${port}, but it is not Redis`);
     expect(r.code).toBe(1);
+  });
+});
+
+describe('a password given to a Redis that requires none', () => {
+  it('given such a password, then the check passes, returns the URL without it and one line saying so', async () => {
+    const reached = await assertRedisReachable(`redis://:${password}@127.0.0.1:${open.port}/1`);
+    expect(reached).toEqual({
+      url: `redis://127.0.0.1:${open.port}/1`,
+      note: `REDIS_URL gives a password, but the Redis at redis://127.0.0.1:${open.port}/1 requires none; it is not sent. Remove it from REDIS_URL, or set one on that Redis (requirepass).`,
+    });
+  });
+
+  it('given such a password, when a terminal session runs, then the person reads one line about it, not one per connection', { timeout: 120_000 }, () => {
+    const r = medic(['terminal'], { REDIS_URL: `redis://:${password}@127.0.0.1:${open.port}` });
+    const said = `${r.out}${r.err}`.split('\n').filter((line) => /password/i.test(line) && !line.includes('GRAFANA_PASSWORD'));
+    expect(said).toEqual([`REDIS_URL gives a password, but the Redis at redis://127.0.0.1:${open.port} requires none; it is not sent. Remove it from REDIS_URL, or set one on that Redis (requirepass).`]);
+    expect(r.code).toBe(0);
   });
 });
 
