@@ -1,6 +1,6 @@
 import { readInput } from './input.js';
 import { explainView, unknownEntryView } from '../core/catalogue.js';
-import { pct } from '../core/match.js';
+import { askWhy, pct } from '../core/match.js';
 import { planFromCommandLine } from './plan-where.js';
 import { parseFlags } from '../cli-flags.js';
 import { findEntry } from '../catalogue/index.js';
@@ -52,7 +52,7 @@ function matchText(result: MatchResult): string {
     return [why, ...tried.evidence.map((e) => `  line ${e.line}: ${redact(e.text)}`), ...(result.nearest.length > 1 ? [`nearest entries (explain only): ${result.nearest.join(', ')}`] : [])].join('\n');
   }
   if (result.verdict === 'no-match') return `no match: no catalogued remedy for this${result.nearest.length ? `\nnearest entries (explain only): ${result.nearest.join(', ')}` : ''}`;
-  const first = result.verdict !== 'ask' ? undefined : `ask (${result.why}): no fix proposed; choose one of these`;
+  const first = result.verdict !== 'ask' ? undefined : `ask (${result.why}): no fix proposed. ${askWhy[result.why]} ${result.matches.length > 1 ? 'Choose one of these:' : 'The entry it would be:'}`;
   const label = (i: number): string => (result.verdict === 'ask' ? `${i + 1}` : i === 0 ? 'match' : 'also possible');
   return [...(first ? [first] : []), ...result.matches
     .map((m, i) => [`${label(i)}: ${m.id} (guide ${m.ref}) ${m.title} — confidence ${pct(m.confidence)}`, ...m.evidence.map((e) => `  line ${e.line}: ${redact(e.text)}`)].join('\n'))]

@@ -109,7 +109,7 @@ export function topView(candidates: readonly Candidate[], shown: Shown): View {
 }
 
 /** Why the matcher asks, in the person's terms. */
-const askWhy: Record<AskReason, string> = {
+export const askWhy: Record<AskReason, string> = {
   close: 'These entries fit about equally well, so I am not choosing one for you.',
   gentler: 'This message has gentler explanations than the destructive remedy, so check those first.',
   subject: "Nothing here shows that this is about what the remedy changes (the platform, or for a generic remedy the kind of thing it acts on, such as an ingress), so it may be another product's error.",

@@ -24,4 +24,18 @@ describe('platform-medic match: the confidence as people read it', () => {
     expect(typeof json.matches[0]!.confidence).toBe('number');
     expect(json.matches[0]!.confidence).toBeLessThanOrEqual(1);
   });
+
+  // Found by a newcomer's try: one entry asked about was introduced with "choose one of these".
+  it('an ask says why it asks, and invites a choice only among several entries', async () => {
+    const one = await matchCli([], '413 Request Entity Too Large\n');
+    expect(one.code).toBe(1);
+    expect(one.out.split('\n')[0]).toBe(
+      "ask (subject): no fix proposed. Nothing here shows that this is about what the remedy changes (the platform, or for a generic remedy the kind of thing it acts on, such as an ingress), so it may be another product's error. The entry it would be:",
+    );
+    expect(one.out).toMatch(/^1: upload-too-large \(guide 7\.12\)/mu);
+    const several = await matchCli([], 'invalid username or password\n');
+    expect(several.code).toBe(1);
+    expect(several.out.split('\n')[0]).toMatch(/^ask \(\w+\): no fix proposed\. .+ Choose one of these:$/u);
+    expect(several.out).toMatch(/^2: /mu);
+  });
 });
