@@ -58,7 +58,7 @@ function fromText(k: DeclaredKey, text: string): { value: unknown } | { problem:
     case 'flag':
       if (/^(true|1|yes)$/i.test(text)) return { value: true };
       if (/^(false|0|no)$/i.test(text)) return { value: false };
-      return { problem: `${k.env}: expected true or false${shown}` };
+      return { problem: `${k.env}: expected true or false (also yes, no, 1, 0)${shown}` };
     case 'list': {
       const items = text.split(',').map((s) => s.trim()).filter(Boolean);
       return { value: items.length > 0 ? items : undefined };
