@@ -283,6 +283,19 @@ describe('exit codes: bad input is 2 with one line, on every subcommand', spawni
     }
   });
 
+  // Found by a newcomer's try: a taken --port said only "listen failed (EADDRINUSE)".
+  it('sim on a --port already in use is exit 2, saying what to do instead', async () => {
+    const { createServer } = await import('node:net');
+    const taken = createServer();
+    await new Promise<void>((r) => taken.listen(0, '127.0.0.1', r));
+    const port = (taken.address() as { port: number }).port;
+    try {
+      badInput(cli(['sim', '--port', String(port), '--kubeconfig', join(dir, 'sim-taken')]), `platform-medic: --port ${port}: 127.0.0.1:${port} is already in use; choose another port, or leave out --port for a free one`);
+    } finally {
+      taken.close();
+    }
+  });
+
   it('a kubeconfig that is a directory is exit 2 for terminal and sim', () => {
     badInput(cli(['terminal', '--kubeconfig', folder]), `platform-medic: The kubeconfig ${folder} cannot be read: it is a directory`);
     badInput(cli(['sim', '--kubeconfig', folder]), `platform-medic: cannot write the kubeconfig ${folder}: it is a directory`);

@@ -57,12 +57,18 @@ function parseArgs(argv: string[]): SimArgs {
  */
 export async function runSimCommand(argv: string[], out: NodeJS.WritableStream): Promise<void> {
   const args = parseArgs(argv);
-  const { sim, notes } = await (await import('./demo.js')).startDemoPlatform({
-    host: args.host,
-    port: args.port,
-    broken: args.broken.map((b) => b.entryId + (b.depth ? `:${b.depth}` : '')),
-    ...(args.verbose ? { log: (line: string) => out.write(`${line}\n`) } : {}),
-  });
+  const { sim, notes } = await (await import('./demo.js'))
+    .startDemoPlatform({
+      host: args.host,
+      port: args.port,
+      broken: args.broken.map((b) => b.entryId + (b.depth ? `:${b.depth}` : '')),
+      ...(args.verbose ? { log: (line: string) => out.write(`${line}\n`) } : {}),
+    })
+    .catch((err: unknown) => {
+      // The port asked for is taken (another sim, a real API server): the person's input, with what to type instead.
+      if ((err as { code?: unknown }).code !== 'EADDRINUSE') throw err;
+      throw new InputError(`--port ${args.port}: ${args.host}:${args.port} is already in use; choose another port, or leave out --port for a free one`);
+    });
   try {
     const kubeconfig = resolve(args.kubeconfig);
     await sim.writeKubeconfig(kubeconfig).catch((err: unknown) => {
