@@ -4,7 +4,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { startSimulatedCluster } from '../src/cluster/sim/index.js';
+import { startFakeSlackApi } from './fakes/slack-api.js';
 import { medicArgs } from './support/medic-process.js';
+import { testRedisUrl, uniquePrefix } from './support/test-redis.js';
 
 /** Runs the command-line entry point as a user would, with only the given environment. */
 function cli(args: string[], env: Record<string, string> = {}, options: { input?: string; uid?: number } = {}) {
@@ -16,6 +18,18 @@ function cli(args: string[], env: Record<string, string> = {}, options: { input?
     ...(options.uid !== undefined ? { uid: options.uid, gid: options.uid } : {}),
   });
   return { code: r.status, out: r.stdout, err: r.stderr };
+}
+
+/** As cli(), without blocking this process: for a command that talks to a server the test runs (the fake Slack). */
+function cliWhileServing(args: string[], env: Record<string, string>): Promise<{ code: number | null; err: string }> {
+  const child = spawn(process.execPath, medicArgs(...args), {
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', PLATFORM_MEDIC_CONFIG: '', ...env },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  let err = '';
+  child.stderr.on('data', (d: Buffer) => (err += d.toString()));
+  const killer = setTimeout(() => child.kill(), 60_000);
+  return new Promise((done) => child.on('close', (code) => done((clearTimeout(killer), { code, err }))));
 }
 
 /** Exit 2, and exactly the one line `line` on standard error (no stack, no second line). */
@@ -148,7 +162,31 @@ describe('platform-medic match and explain', spawning, () => {
   });
 });
 
-describe('starting the bot', () => {
+describe('starting the bot', spawning, () => {
+  const appTokenPage = 'the app\'s "Basic Information" page → App-Level Tokens';
+  const generate = `generate one on ${appTokenPage} with the scope connections:write and put it in SLACK_APP_TOKEN.`;
+
+  it.each([
+    // No refusal injected: the fake itself refuses an app-level token it does not know.
+    [undefined, `it is not a valid app-level token (a typo, or a token of another app): copy the xapp-… token of ${appTokenPage}, or ${generate}`],
+    ['invalid_auth', `it is not a valid app-level token (a typo, or a token of another app): copy the xapp-… token of ${appTokenPage}, or ${generate}`],
+    ['not_allowed_token_type', `Socket Mode needs an app-level token (xapp-…), not a bot or user token: ${generate}`],
+    ['account_inactive', `its app or workspace is no longer active (the app deleted, or the workspace deactivated): check the app at https://api.slack.com/apps, then ${generate}`],
+    ['token_revoked', `the token was revoked: ${generate}`],
+  ])('Socket Mode: Slack refusing SLACK_APP_TOKEN (%s) stops start-up with one line naming it and its fix, exit 1 as for the bot token', async (refusal, fix) => {
+    const fake = await startFakeSlackApi({ botToken: 'xoxb-123' });
+    try {
+      if (refusal) fake.failNext('apps.connections.open', refusal);
+      const r = await cliWhileServing(['start'], { SLACK_API_URL: fake.apiUrl, SLACK_BOT_TOKEN: 'xoxb-123', SLACK_APP_TOKEN: 'xapp-1-abc-secretpart', REDIS_URL: testRedisUrl, PLATFORM_MEDIC_QUEUE_PREFIX: uniquePrefix('app-token') });
+      expect(r.err).toBe(`platform-medic: Slack refused SLACK_APP_TOKEN (${refusal ?? 'invalid_auth'}): ${fix}\n`);
+      expect(r.code).toBe(1);
+      expect(fake.calls('apps.connections.open')).toHaveLength(1);
+    } finally {
+      await fake.close();
+    }
+  });
+
+
   it('stops with a clear message when Slack cannot be reached to check the token', () => {
     const r = cli(['bot'], { SLACK_BOT_TOKEN: 'xoxb-1-2-secretpart', SLACK_SIGNING_SECRET: 'abcdef0123456789abcdef0123456789', SLACK_API_URL: 'http://127.0.0.1:9/api/' });
     expect(r.code).toBe(1);

@@ -11,7 +11,7 @@ import { InputError, toUserError, UserFacingError } from '../src/errors.js';
 import { RedisUnavailableError } from '../src/jobs/redis.js';
 import { DashboardError } from '../src/remedies/dashboard/client.js';
 import { DatabaseFailure } from '../src/remedies/database/errors.js';
-import { SlackStartError } from '../src/slack/app.js';
+import { SlackStartError } from '../src/slack/token-checks.js';
 import { testRedisUrl } from './support/test-redis.js';
 
 /** What a real call failed with. */

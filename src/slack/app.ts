@@ -3,7 +3,6 @@ import type { Server } from 'node:http';
 import type { Logger } from 'pino';
 import type { Config } from '../config.js';
 import { ClusterEvidenceCache, evidenceCacheOptions } from '../core/evidence-cache.js';
-import { UserFacingError } from '../errors.js';
 import { registerActions } from '../handlers/actions/index.js';
 import { registerCommands } from '../handlers/commands/index.js';
 import { registerMessages } from '../handlers/messages/index.js';
@@ -29,32 +28,7 @@ import { RedisReplayMemory, envelopeIdOf, refuseReplays, requestDigest } from '.
 import { boundHeaderTime } from './header-deadline.js';
 import { gateRequests } from './request-gate.js';
 import { keepAliveFetch } from './web-fetch.js';
-
-/** Slack refused the token or could not be reached; the message says which. Never contains the token. */
-export class SlackStartError extends UserFacingError {
-  constructor(message: string) {
-    super('slack-start', message);
-    this.name = 'SlackStartError';
-  }
-}
-
-/**
- * Checks the bot token with auth.test, quickly: a wrong token or an unreachable Slack stops start-up.
- * Returns the bot's ids, which Bolt needs for every request (and would otherwise ask Slack for).
- */
-export async function verifySlackToken(token: string, apiUrl?: string): Promise<{ botId: string; botUserId: string }> {
-  const client = new webApi.WebClient(token, { ...(apiUrl ? { slackApiUrl: apiUrl } : {}), retryConfig: { retries: 1, minTimeout: 200, maxTimeout: 1000 }, timeout: 5000, logLevel: LogLevel.ERROR });
-  try {
-    const res = await client.auth.test();
-    return { botId: res.bot_id ?? '', botUserId: res.user_id ?? '' };
-  } catch (err) {
-    const e = err as { code?: string; data?: { error?: string }; message: string };
-    if (e.code === webApi.ErrorCode.PlatformError) {
-      throw new SlackStartError(`Slack refused SLACK_BOT_TOKEN (${e.data?.error ?? 'error'}): check the token of the app's "OAuth & Permissions" page.`);
-    }
-    throw new SlackStartError(`Cannot reach Slack's Web API${apiUrl ? ` at ${apiUrl}` : ''} to check the bot token (${e.message}).`);
-  }
-}
+import { verifyAppToken, verifySlackToken } from './token-checks.js';
 
 /**
  * Bolt's HTTP receiver, with the digest of each verified request for the replay check and, in front
@@ -193,6 +167,7 @@ export function createSlackBot(config: Config, logger: Logger, options: { metric
     metrics,
     async start() {
       identity = await verifySlackToken(botToken, apiUrl);
+      if (appToken) await verifyAppToken(appToken, apiUrl);
       await coordinator.start();
       if (watching) watch.start();
       if (socketMode) {

@@ -47,9 +47,10 @@ describe('Socket Mode: the bot behind a firewall, driven over a WebSocket', () =
   });
 
   it('connects with the app-level token: apps.connections.open, then a WebSocket that got hello', () => {
+    // The first is the start-up check of the token (its address is left unopened), the second the socket client's.
     const opens = stack.fake.calls('apps.connections.open');
-    expect(opens).toHaveLength(1);
-    expect(opens[0]).toMatchObject({ ok: true });
+    expect(opens).toHaveLength(2);
+    expect(opens).toMatchObject([{ ok: true }, { ok: true }]);
     expect(stack.fake.socketMode.openConnections()).toEqual([1]);
     // No signing secret was configured: nothing of the HTTP receiver runs.
     expect(stack.config.slack.signingSecret).toBeUndefined();
@@ -118,7 +119,8 @@ describe('Socket Mode: the bot behind a firewall, driven over a WebSocket', () =
     hub.refresh('refresh_requested');
     const id = await reconnected(stack, opened);
     expect(hub.connections[opened - 1]!.ended).toBe('closed');
-    expect(stack.fake.calls('apps.connections.open').filter((c) => c.ok)).toHaveLength(opened + 1);
+    // One per connection, and the start-up check's.
+    expect(stack.fake.calls('apps.connections.open').filter((c) => c.ok)).toHaveLength(opened + 2);
 
     // The answer travels in the acknowledgement's payload, over the new connection.
     const { envelope, ack } = await deliver(stack.fake, 'slash_commands', command(stack, 'list'));

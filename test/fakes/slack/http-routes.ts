@@ -40,7 +40,11 @@ const outcomeOf = (status: number, body: ApiResult) => ({
 });
 
 function decideApi(deps: RouteDeps, req: IncomingMessage, method: string, args: Record<string, unknown>): Answer {
-  if (method === 'apps.connections.open') return { status: 200, body: deps.socket.open(req.headers.authorization, args) };
+  if (method === 'apps.connections.open') {
+    // A refusal a test asked for (token_revoked, account_inactive…) comes first, as Slack checks the token first.
+    const refused = deps.ctx.state.failures.get(method)?.shift();
+    return { status: 200, body: refused !== undefined ? { ok: false, error: refused } : deps.socket.open(req.headers.authorization, args) };
+  }
   const token = tokenOf(req, args);
   if (token === undefined) return { status: 200, body: { ok: false, error: 'not_authed' } };
   if (token !== deps.botToken) return { status: 200, body: { ok: false, error: 'invalid_auth' } };

@@ -1,0 +1,83 @@
+import { LogLevel, webApi } from '@slack/bolt';
+import { UserFacingError } from '../errors.js';
+
+/** Slack refused a token or could not be reached; the message says which. Never contains the token. */
+export class SlackStartError extends UserFacingError {
+  constructor(message: string) {
+    super('slack-start', message);
+    this.name = 'SlackStartError';
+  }
+}
+
+/** Where each token comes from in the app's settings, and what the person does about a refusal. */
+const appTokenPage = 'the app\'s "Basic Information" page → App-Level Tokens';
+const newAppToken = `generate one on ${appTokenPage} with the scope connections:write and put it in SLACK_APP_TOKEN`;
+
+/**
+ * What to do about each refusal of the app-level token by apps.connections.open; the others get the
+ * general advice. Slack's socket client retries some of these (`not_allowed_token_type`,
+ * `token_revoked`) forever, so they must be caught before it starts.
+ */
+const appTokenFixes: Record<string, string> = {
+  not_authed: `no token reached Slack: ${newAppToken}.`,
+  invalid_auth: `it is not a valid app-level token (a typo, or a token of another app): copy the xapp-… token of ${appTokenPage}, or ${newAppToken}.`,
+  not_allowed_token_type: `Socket Mode needs an app-level token (xapp-…), not a bot or user token: ${newAppToken}.`,
+  token_revoked: `the token was revoked: ${newAppToken}.`,
+  account_inactive: `its app or workspace is no longer active (the app deleted, or the workspace deactivated): check the app at https://api.slack.com/apps, then ${newAppToken}.`,
+  missing_scope: `the token lacks the scope connections:write: ${newAppToken}.`,
+};
+
+/** The fields of @slack/web-api's errors that tell a refusal from a failure to reach Slack. */
+interface WebApiFailure {
+  code?: string;
+  data?: { error?: string };
+  message: string;
+}
+
+/** A client for one start-up check: quick, one retry, and no log line of its own. */
+function checkClient(token: string, apiUrl: string | undefined, options: { rejectRateLimitedCalls?: boolean } = {}): webApi.WebClient {
+  return new webApi.WebClient(token, { ...(apiUrl ? { slackApiUrl: apiUrl } : {}), retryConfig: { retries: 1, minTimeout: 200, maxTimeout: 1000 }, timeout: 5000, logLevel: LogLevel.ERROR, ...options });
+}
+
+/** The answer to a failure that is not Slack's refusal: Slack's Web API did not answer. */
+function unreachable(e: WebApiFailure, apiUrl: string | undefined, what: string): SlackStartError {
+  return new SlackStartError(`Cannot reach Slack's Web API${apiUrl ? ` at ${apiUrl}` : ''} to check the ${what} (${e.message}).`);
+}
+
+/**
+ * Checks the bot token with auth.test, quickly: a wrong token or an unreachable Slack stops start-up.
+ * Returns the bot's ids, which Bolt needs for every request (and would otherwise ask Slack for).
+ */
+export async function verifySlackToken(token: string, apiUrl?: string): Promise<{ botId: string; botUserId: string }> {
+  try {
+    const res = await checkClient(token, apiUrl).auth.test();
+    return { botId: res.bot_id ?? '', botUserId: res.user_id ?? '' };
+  } catch (err) {
+    const e = err as WebApiFailure;
+    if (e.code === webApi.ErrorCode.PlatformError) {
+      throw new SlackStartError(`Slack refused SLACK_BOT_TOKEN (${e.data?.error ?? 'error'}): check the token of the app's "OAuth & Permissions" page.`);
+    }
+    throw unreachable(e, apiUrl, 'bot token');
+  }
+}
+
+/**
+ * Checks the app-level token (Socket Mode) with apps.connections.open, as the socket client will call
+ * it: a refused token stops start-up with one line, rather than the socket client's error log and
+ * stack (or its endless retries). The address Slack hands out is not used; it expires unopened. So
+ * Socket Mode starts with two calls of apps.connections.open, this one and the socket client's.
+ */
+export async function verifyAppToken(token: string, apiUrl?: string): Promise<void> {
+  try {
+    await checkClient(token, apiUrl, { rejectRateLimitedCalls: true }).apps.connections.open({});
+  } catch (err) {
+    const e = err as WebApiFailure;
+    // Slack answered without judging the token: the socket client waits out the limit itself.
+    if (e.code === webApi.ErrorCode.RateLimitedError) return;
+    if (e.code === webApi.ErrorCode.PlatformError) {
+      const error = e.data?.error ?? 'error';
+      throw new SlackStartError(`Slack refused SLACK_APP_TOKEN (${error}): ${appTokenFixes[error] ?? `check it on ${appTokenPage} (an xapp-… token with the scope connections:write).`}`);
+    }
+    throw unreachable(e, apiUrl, 'app-level token');
+  }
+}
