@@ -1,5 +1,6 @@
 import { LogLevel, webApi } from '@slack/bolt';
 import { UserFacingError } from '../errors.js';
+import { networkCode } from '../net-errors.js';
 
 /** Slack refused a token or could not be reached; the message says which. Never contains the token. */
 export class SlackStartError extends UserFacingError {
@@ -31,17 +32,44 @@ const appTokenFixes: Record<string, string> = {
 interface WebApiFailure {
   code?: string;
   data?: { error?: string };
+  /** A request error's own failure (fetch's, with the socket's code in its cause). */
+  original?: unknown;
+  /** An HTTP error's status. */
+  statusCode?: number;
   message: string;
 }
+
+/** The Web API client's address when SLACK_API_URL is not set. */
+const slackApiUrl = 'https://slack.com/api/';
 
 /** A client for one start-up check: quick, one retry, and no log line of its own. */
 function checkClient(token: string, apiUrl: string | undefined, options: { rejectRateLimitedCalls?: boolean } = {}): webApi.WebClient {
   return new webApi.WebClient(token, { ...(apiUrl ? { slackApiUrl: apiUrl } : {}), retryConfig: { retries: 1, minTimeout: 200, maxTimeout: 1000 }, timeout: 5000, logLevel: LogLevel.ERROR, ...options });
 }
 
-/** The answer to a failure that is not Slack's refusal: Slack's Web API did not answer. */
-function unreachable(e: WebApiFailure, apiUrl: string | undefined, what: string): SlackStartError {
-  return new SlackStartError(`Cannot reach Slack's Web API${apiUrl ? ` at ${apiUrl}` : ''} to check the ${what} (${e.message}).`);
+/** Why a call did not get Slack's answer, in a few words: the socket's code, a timeout, or the HTTP status. */
+function failureReason(e: WebApiFailure): string {
+  if (typeof e.statusCode === 'number') return `it answered HTTP ${e.statusCode}`;
+  const code = networkCode(e.original);
+  if (code) return code;
+  if ((e.original as { name?: unknown } | undefined)?.name === 'TimeoutError') return 'no answer within 5 s';
+  // fetch's own message is "fetch failed"; the reason is its cause's ("bad port", an invalid certificate…).
+  let deepest: string | undefined;
+  for (let c = e.original, depth = 0; c instanceof Error && depth < 5; c = c.cause, depth++) deepest = c.message;
+  return deepest ?? e.message;
+}
+
+/**
+ * The answer to a failure that is not Slack's refusal: Slack's Web API did not answer. It says what to
+ * check, and that HTTPS_PROXY is not it: neither Node's fetch nor the bot's own connections use a
+ * proxy from the environment, so only SLACK_API_URL can send the bot's calls through one.
+ */
+export function unreachable(err: unknown, apiUrl: string | undefined, what: string): SlackStartError {
+  const reason = failureReason(err as WebApiFailure);
+  const check = apiUrl
+    ? 'check SLACK_API_URL (is a server up at that address?) and the network between it and this host; the bot connects to it directly (HTTPS_PROXY is not used).'
+    : 'check this host\'s network (DNS, a firewall, outbound HTTPS to slack.com). The bot does not use an HTTPS proxy (HTTPS_PROXY is ignored): where only a proxy reaches Slack, set SLACK_API_URL to that proxy\'s address of the Web API.';
+  return new SlackStartError(`Cannot reach Slack's Web API at ${apiUrl ?? slackApiUrl} to check the ${what} (${reason}): ${check}`);
 }
 
 /**
