@@ -64,6 +64,19 @@ describe('configuration', () => {
     expect(msg).not.toContain(secret);
   });
 
+  it.each([
+    ['abc', 'got 3 characters'],
+    ['abcdef0123456789abcdef', 'got 22 characters'],
+    ['abcdef0123456789abcdef0123456789\n', 'got 33 characters'],
+    ['s3cretvalue-s3cretvalue-s3cretva', 'got 32 characters, not all of them hex'],
+  ])('refuses a signing secret that is not Slack\'s 32 hex characters (%j), saying what is expected and where the app shows it, never the value', (secret, got) => {
+    const msg = problems(() => load({ SLACK_BOT_TOKEN: 'xoxb-1', SLACK_SIGNING_SECRET: secret }));
+    expect(msg.split('\n')).toContain(
+      `  - SLACK_SIGNING_SECRET (slack.signingSecret): 32 hex characters (0-9, a-f), the Signing Secret under App Credentials on the app's "Basic Information" page; ${got}`,
+    );
+    expect(msg).not.toContain(secret.trim());
+  });
+
   it('rejects an approver that is not a Slack user id, naming the variable and the value', () => {
     expect(problems(() => load({ PLATFORM_MEDIC_APPROVERS: 'U0123ABC,alice' }))).toContain(
       'PLATFORM_MEDIC_APPROVERS (approvers.1): a Slack user id such as U012ABCDEF (got "alice")',
@@ -83,7 +96,7 @@ describe('configuration', () => {
 
   it('reads clusters and approvers from the YAML file, with per-cluster names', () => {
     const c = load(
-      { SLACK_BOT_TOKEN: 'xoxb-1', SLACK_SIGNING_SECRET: 'abcdef0123456789abcdef' },
+      { SLACK_BOT_TOKEN: 'xoxb-1', SLACK_SIGNING_SECRET: 'abcdef0123456789abcdef0123456789' },
       'approvers: [U0APPROVER]\nclusters:\n  - name: prod-eu\n    platformNamespace: platform\n    kube: { source: in-cluster }\n  - name: staging\n',
     );
     expect(hasSlackCredentials(c)).toBe(true);

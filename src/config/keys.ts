@@ -30,6 +30,15 @@ function key<S extends z.ZodType>(d: KeyDeclaration<S>): KeyDeclaration<S> {
 
 const logLevels = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 
+/** What a Slack signing secret is and where the app's is found. */
+const signingSecretShape = '32 hex characters (0-9, a-f), the Signing Secret under App Credentials on the app\'s "Basic Information" page';
+
+/** What is wrong with a signing secret that is not 32 hex characters, without quoting any of it. */
+function wrongSecretShape(input: unknown): string {
+  const length = typeof input === 'string' ? [...input].length : 0;
+  return length === 32 ? 'got 32 characters, not all of them hex' : `got ${length} character${length === 1 ? '' : 's'}`;
+}
+
 /** The Slack app's credentials (`config.slack.*`): from the environment only. */
 export const slackKeys = {
   botToken: key({
@@ -39,8 +48,9 @@ export const slackKeys = {
   }),
   signingSecret: key({
     env: 'SLACK_SIGNING_SECRET', read: 'text', inFile: false, secret: 'value',
-    schema: z.string().regex(/^[0-9a-f]{16,}$/i, 'the app\'s signing secret (hex)').optional(),
-    description: 'signing secret: requests are verified with it (HTTP receiver)',
+    // Slack's are 16 random bytes in hex. What was wrong is told by its length alone, never its characters.
+    schema: z.string().regex(/^[0-9a-f]{32}$/i, { error: (issue) => `${signingSecretShape}; ${wrongSecretShape(issue.input)}` }).optional(),
+    description: 'signing secret, 32 hex characters (Basic Information → App Credentials → Signing Secret): requests are verified with it (HTTP receiver)',
   }),
   appToken: key({
     env: 'SLACK_APP_TOKEN', read: 'text', inFile: false, secret: 'value',
