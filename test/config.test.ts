@@ -77,6 +77,21 @@ describe('configuration', () => {
     expect(msg).not.toContain(secret.trim());
   });
 
+  it.each(['http://127.0.0.1:6399', 'http://127.0.0.1:6399/', 'https://slack.com/api/auth.test', 'https://slack.com/api/?team=T1', 'ftp://slack.com/api/', 'slack.com/api/'])(
+    'refuses SLACK_API_URL %s, which is not a Web API base URL ending with /api/ (its calls would miss the Web API), saying the form',
+    (url) => {
+      const msg = problems(() => load({ SLACK_API_URL: url }));
+      expect(msg).toBe(
+        `Configuration is not valid:\n  - SLACK_API_URL (slack.apiUrl): the Web API's base URL: http or https, ending with /api/ as Slack's own https://slack.com/api/ does (a proxy's: https://proxy.example.com/slack/api/) (got "${url}")`,
+      );
+    },
+  );
+
+  it('takes a SLACK_API_URL ending with /api/ as it is, and adds the final / to one ending with /api', () => {
+    expect(load({ SLACK_API_URL: 'http://127.0.0.1:6399/api/' }).slack.apiUrl).toBe('http://127.0.0.1:6399/api/');
+    expect(load({ SLACK_API_URL: 'https://proxy.example.com/slack/api' }).slack.apiUrl).toBe('https://proxy.example.com/slack/api/');
+  });
+
   it('rejects an approver that is not a Slack user id, naming the variable and the value', () => {
     expect(problems(() => load({ PLATFORM_MEDIC_APPROVERS: 'U0123ABC,alice' }))).toContain(
       'PLATFORM_MEDIC_APPROVERS (approvers.1): a Slack user id such as U012ABCDEF (got "alice")',

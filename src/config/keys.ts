@@ -39,6 +39,16 @@ function wrongSecretShape(input: unknown): string {
   return length === 32 ? 'got 32 characters, not all of them hex' : `got ${length} character${length === 1 ? '' : 's'}`;
 }
 
+/** An http(s) URL whose path ends with `/api/` (or `/api`, which gets its `/`), without a query or fragment. */
+function isWebApiBaseUrl(text: string): boolean {
+  if (!/^https?:\/\/[^/?#]+(\/[^?#]*)?\/api\/?$/.test(text)) return false;
+  try {
+    return Boolean(new URL(text).host);
+  } catch {
+    return false;
+  }
+}
+
 /** The Slack app's credentials (`config.slack.*`): from the environment only. */
 export const slackKeys = {
   botToken: key({
@@ -60,8 +70,13 @@ export const slackKeys = {
   /** Changed only for a proxy or a test double. */
   apiUrl: key({
     env: 'SLACK_API_URL', read: 'text', inFile: false,
-    schema: z.string().url().optional(),
-    description: 'Web API base URL (ends with `/api/`), only for a proxy; shared files are also downloaded from its origin',
+    // The Web API client appends the method's name (`auth.test`) to it: without `/api/` every call would miss.
+    schema: z
+      .string()
+      .refine(isWebApiBaseUrl, 'the Web API\'s base URL: http or https, ending with /api/ as Slack\'s own https://slack.com/api/ does (a proxy\'s: https://proxy.example.com/slack/api/)')
+      .transform((url) => (url.endsWith('/') ? url : `${url}/`))
+      .optional(),
+    description: 'Web API base URL (ends with `/api/`; a missing final `/` is added), only for a proxy; shared files are also downloaded from its origin',
   }),
 };
 
