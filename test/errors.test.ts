@@ -13,6 +13,7 @@ import { DashboardError } from '../src/remedies/dashboard/client.js';
 import { DatabaseFailure } from '../src/remedies/database/errors.js';
 import { SlackStartError } from '../src/slack/token-checks.js';
 import { testRedisUrl } from './support/test-redis.js';
+import { freePort } from './support/own-redis.js';
 
 /** What a real call failed with. */
 async function failureOf(call: () => Promise<unknown>): Promise<unknown> {
@@ -22,15 +23,6 @@ async function failureOf(call: () => Promise<unknown>): Promise<unknown> {
     return err;
   }
   throw new Error('the call did not fail');
-}
-
-/** A port nothing listens on: bound, then closed. */
-async function closedPort(): Promise<number> {
-  const srv = createServer();
-  await new Promise<void>((r) => srv.listen(0, '127.0.0.1', r));
-  const port = (srv.address() as { port: number }).port;
-  await new Promise((r) => srv.close(r));
-  return port;
 }
 
 describe('one error type that users see', () => {
@@ -58,7 +50,7 @@ describe('one error type that users see', () => {
   });
 
   it('a refused connection names where it went and its code, whether from a socket or from fetch', async () => {
-    const port = await closedPort();
+    const port = await freePort();
     const socket = await failureOf(
       () =>
         new Promise((_resolve, reject) => {
@@ -135,7 +127,7 @@ describe('one error type that users see', () => {
       const closed = new Redis(testRedisUrl);
       await closed.quit();
       expect(toUserError(await failureOf(() => closed.ping()))).toMatchObject({ code: 'redis-unavailable', safeMessage: 'The queue (Redis) is unreachable.' });
-      const port = await closedPort();
+      const port = await freePort();
       const nobody = new Redis({ host: '127.0.0.1', port, maxRetriesPerRequest: 1, retryStrategy: () => 20 });
       nobody.on('error', () => undefined);
       try {

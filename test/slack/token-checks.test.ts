@@ -1,16 +1,7 @@
-import { createServer } from 'node:net';
 import { LogLevel, webApi } from '@slack/bolt';
 import { describe, expect, it } from 'vitest';
 import { unreachable, verifySlackToken } from '../../src/slack/token-checks.js';
-
-/** A port nothing listens on: bound, then closed. */
-async function closedPort(): Promise<number> {
-  const srv = createServer();
-  await new Promise<void>((r) => srv.listen(0, '127.0.0.1', r));
-  const port = (srv.address() as { port: number }).port;
-  await new Promise((r) => srv.close(r));
-  return port;
-}
+import { freePort } from '../support/own-redis.js';
 
 /** What verifySlackToken failed with. */
 async function failureOf(call: Promise<unknown>): Promise<Error> {
@@ -24,7 +15,7 @@ async function failureOf(call: Promise<unknown>): Promise<Error> {
 
 describe('the start-up check of a token, when Slack cannot be reached', () => {
   it('with SLACK_API_URL set, names the address and the socket\'s code, and says to check SLACK_API_URL and the network', async () => {
-    const apiUrl = `http://127.0.0.1:${await closedPort()}/api/`;
+    const apiUrl = `http://127.0.0.1:${await freePort()}/api/`;
     const err = await failureOf(verifySlackToken('xoxb-1-secretpart', apiUrl));
     expect(err.message).toBe(
       `Cannot reach Slack's Web API at ${apiUrl} to check the bot token (ECONNREFUSED): check SLACK_API_URL (is a server up at that address?) and the network between it and this host; the bot connects to it directly (HTTPS_PROXY is not used).`,
@@ -38,7 +29,7 @@ describe('the start-up check of a token, when Slack cannot be reached', () => {
 
   it('without SLACK_API_URL, names Slack\'s address and says to check the network, that HTTPS_PROXY is not used, and SLACK_API_URL for a proxy', async () => {
     // The real failure of a refused connection, worded as for Slack's own address (the test cannot make slack.com unreachable).
-    const client = new webApi.WebClient('xoxb-1-secretpart', { slackApiUrl: `http://127.0.0.1:${await closedPort()}/api/`, retryConfig: { retries: 0 }, logLevel: LogLevel.ERROR });
+    const client = new webApi.WebClient('xoxb-1-secretpart', { slackApiUrl: `http://127.0.0.1:${await freePort()}/api/`, retryConfig: { retries: 0 }, logLevel: LogLevel.ERROR });
     const err = unreachable(await failureOf(client.auth.test()), undefined, 'bot token');
     expect(err.message).toBe(
       "Cannot reach Slack's Web API at https://slack.com/api/ to check the bot token (ECONNREFUSED): check this host's network (DNS, a firewall, outbound HTTPS to slack.com). The bot does not use an HTTPS proxy (HTTPS_PROXY is ignored): where only a proxy reaches Slack, set SLACK_API_URL to that proxy's address of the Web API.",
