@@ -6,7 +6,6 @@ import { ConfigError, loadConfig, type ClusterConfig } from '../config.js';
 import { fileReason } from '../errors.js';
 import { defaultPlatformNames, type PlatformNames } from '../platform-names.js';
 import { closestWord } from '../spelling.js';
-import { visible } from '../views/visible.js';
 import { workerRbac } from './rbac.js';
 import { renderRbacYaml } from './rbac-manifest.js';
 
@@ -36,7 +35,8 @@ function options(args: readonly string[]): Record<string, string> | { problem: s
     const value = args[i + 1];
     if (name !== '--config' && name !== '--out') {
       const meant = closestWord(name, ['--config', '--out']);
-      return { problem: `unknown argument "${visible(name.slice(0, 40))}"${meant ? `; did you mean ${meant}?` : ''} (${usage})` };
+      // Quoted as JSON, so a control character typed in it is shown escaped, not sent to the terminal.
+      return { problem: `unknown argument ${JSON.stringify(name.slice(0, 40))}${meant ? `; did you mean ${meant}?` : ''} (${usage})` };
     }
     if (value === undefined || value.startsWith('--')) return { problem: `${name} needs a value (${usage})` };
     found[name.slice(2)] = value;
