@@ -9,6 +9,8 @@ export interface Origin {
   readonly line?: number;
   readonly indent?: number;
   readonly flag?: SetKind;
+  /** The key's value is a mapping in braces (`configs: {A: b}`): a key missing under it is added inside them. */
+  readonly braces?: boolean;
 }
 
 /** Pasted values, read. */

@@ -32,6 +32,11 @@ function yamlSet(path: KeyPath, value: unknown, origins: ReadonlyMap<string, Ori
   while (known > 0 && origins.get(keyText(path.slice(0, known)))?.line === undefined) known--;
   const parent = known > 0 ? origins.get(keyText(path.slice(0, known))) : undefined;
   const base = parent ? (parent.indent ?? 0) + 2 : 0;
+  // Inside braces a block line is no YAML: the entry goes in as braces write it (`KEY: value`, `KEY: {SUB: value}`).
+  if (parent?.braces) {
+    const entry = path.slice(known).reduceRight((inner, s, i, rest) => (i === rest.length - 1 ? `${s}: ${yamlScalar(value)}` : `${s}: {${inner}}`), '');
+    return `in the braces of ${path[known - 1]}: (line ${parent.line}) add the entry: ${entry}`;
+  }
   const lines = path.slice(known).map((s, i, rest) => `${' '.repeat(base + 2 * i)}${s}:${i === rest.length - 1 ? ` ${yamlScalar(value)}` : ''}`);
   return parent ? `under ${path[known - 1]}: (line ${parent.line}) add\n${lines.join('\n')}` : lines.join('\n');
 }

@@ -61,7 +61,8 @@ function layout(doc: ReturnType<typeof parseDocument>, lineCounter: LineCounter)
         const before = lines.get(key);
         if (before !== undefined) notes.push(`${keyText(child)} is given more than once (lines ${before} and ${line}); helm keeps the last.`);
         lines.set(key, line);
-        origins.set(keyText(child), { line, indent: lineCounter.linePos(pair.key.range?.[0] ?? 0).col - 1 });
+        const braces = isMap(pair.value) && pair.value.flow === true;
+        origins.set(keyText(child), { line, indent: lineCounter.linePos(pair.key.range?.[0] ?? 0).col - 1, ...(braces ? { braces } : {}) });
         if (pair.key.anchor) anchors.set(pair.key.anchor, pair.key);
         // The GCP credential is one value (a secret); its inside has no lines worth pointing at.
         if (!samePath(child, keys.gcpCredentials)) children.push({ node: pair.value, path: child });

@@ -70,6 +70,15 @@ describe('rule 3: S3-compatible storage sets configs.BLOB_STORAGE_S3_ENDPOINT', 
     const text = fixture('s3-compatible-ceph.yaml').replace(/^ {2}BLOB_STORAGE_S3_ENDPOINT: .*\n/m, '');
     expect(problemAt(text, 'configs.BLOB_STORAGE_S3_ENDPOINT')).toMatchObject({ rule: '2.2 rule 3', fix: 'under configs: (line 4) add\n  BLOB_STORAGE_S3_ENDPOINT: <ENDPOINT>' });
   });
+  // Found by a newcomer's try: keys missing from a one-line `configs: {…}` were told as block lines to add under it,
+  // which are no YAML inside braces: the README promises the corrected line in the form pasted.
+  it('writes a missing key into braces pasted on one line as an entry of the braces', () => {
+    const text = 'configs: {BLOB_STORAGE_PROVIDER: S3, DEFAULT_CACHE_BUCKET: ci-cache, DEFAULT_BUILD_LOGS_BUCKET: ci-log, DEFAULT_CACHE_BUCKET_REGION: us-east-1, DEFAULT_CD_LOGS_BUCKET_REGION: us-east-1, BLOB_STORAGE_S3_ENDPOINT_INSECURE: "false"}\n';
+    expect(problemAt(text, 'configs.BLOB_STORAGE_S3_ENDPOINT', { s3Compatible: true })).toMatchObject({
+      rule: '2.2 rule 3',
+      fix: 'in the braces of configs: (line 1) add the entry: BLOB_STORAGE_S3_ENDPOINT: <ENDPOINT>',
+    });
+  });
   it("points the bundled store's S3 provider at its in-cluster endpoint", () => {
     const p = problemAt('--set installer.modules={cicd} --set minio.enabled=true --set configs.BLOB_STORAGE_PROVIDER=S3 --set configs.DEFAULT_BUILD_LOGS_BUCKET=devtron-ci-log --set configs.DEFAULT_CACHE_BUCKET=devtron-ci-cache', 'configs.BLOB_STORAGE_S3_ENDPOINT');
     expect(p).toMatchObject({ rule: '2.2 rule 3', fix: '--set configs.BLOB_STORAGE_S3_ENDPOINT=http://devtron-minio.devtroncd:9000' });
