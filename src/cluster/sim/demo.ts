@@ -1,6 +1,7 @@
 import { UserFacingError } from '../../errors.js';
 import { brokenSpec } from './broken-spec.js';
 import { faultEntries, localDatabase, startSimulatedCluster, versionGates, type SimulatedCluster } from './index.js';
+import { installedMetricsStore } from './platform/dashboard/installed.js';
 
 /** The simulated platform of the demo, and what to tell the person trying it. */
 export interface DemoPlatform {
@@ -51,6 +52,8 @@ export async function breakForDemo(sim: SimulatedCluster, spec: string): Promise
     // Without a PostgreSQL the message is the one line that says how to give the demo one.
     throw entryId === 'database-drop-blocked' ? new UserFacingError('no-database', (error as Error).message, { cause: error }) : error;
   });
+  // The value the remedy asks for that only the cluster knows, said as the command to type.
+  if (entryId === 'dashboards-missing') notes.push(`The metrics store this cluster registers is ${installedMetricsStore}: try \`fix dashboards-missing metricsStore=${installedMetricsStore}\`.`);
   for (const name of sim.database?.blockedDatabases() ?? []) {
     notes.push(`Database "${name}" on PostgreSQL at ${localDatabase.host}:${localDatabase.port} has a session open, so it cannot be dropped: try \`fix database-drop-blocked database=${name}\`.`);
   }

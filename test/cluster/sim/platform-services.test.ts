@@ -118,6 +118,10 @@ describe('--broken sets the platform version an entry needs', () => {
     await breakForDemo(s, 'admin-password-reset-legacy');
     expect(installerVersion(s)).toBe('v0.6.8');
     expect(s.symptoms()).toEqual(['admin-password-reset-legacy']);
+    // Found by a newcomer's try: dashboards-missing asks for metricsStore=, and nothing said what it is on this cluster.
+    expect(await breakForDemo(await sim(), 'dashboards-missing')).toEqual([
+      'The metrics store this cluster registers is http://prometheus-server.monitoring.svc:80: try `fix dashboards-missing metricsStore=http://prometheus-server.monitoring.svc:80`.',
+    ]);
     const old = await sim({ platformVersion: 'v0.6.4' });
     expect(await breakForDemo(old, 'admin-password-reset-legacy')).toEqual([]);
     expect(installerVersion(old)).toBe('v0.6.4');
