@@ -45,7 +45,8 @@ export function loadKubeConfig(source: KubeSource, simulated?: KubeConfig): Kube
       break;
     case 'default':
       kc.loadFromDefault();
-      // With nothing found, client-node makes up a context of its own (loaded-context): no context was ever there to choose.
+      // With nothing found, client-node falls back to http://localhost:8080 under a context of its own
+      // (loaded-context): never what a user meant, and no context was ever there to choose.
       if (kc.getCurrentCluster()?.server === 'http://localhost:8080') throw new KubeConfigError(noKubeconfig);
       useContext(kc, source.context, 'the default kubeconfig');
       break;
@@ -53,11 +54,9 @@ export function loadKubeConfig(source: KubeSource, simulated?: KubeConfig): Kube
       if (!simulated) throw new KubeConfigError('The simulated cluster is only available in the terminal demo and tests.');
       return simulated;
   }
-  const server = kc.getCurrentCluster()?.server;
-  // client-node falls back to http://localhost:8080 when it finds nothing: that is never what a user meant.
-  if (!server || (source.source === 'default' && server === 'http://localhost:8080')) {
-    throw new KubeConfigError(noKubeconfig);
-  }
+  // A kubeconfig whose current context names no cluster: nothing to reach. (With nothing found at all, the
+  // default source has already said so above: client-node falls back to http://localhost:8080 then.)
+  if (!kc.getCurrentCluster()?.server) throw new KubeConfigError(noKubeconfig);
   return kc;
 }
 

@@ -13,7 +13,6 @@ export type InputText = { ok: true; text: string; note?: string } | { ok: false;
 
 const mb = (bytes: number, digits: number): string => (bytes / 1048576).toFixed(digits);
 
-
 /** Reads a stream up to `maxBytes`; undefined when it holds more, so that a huge input is never held whole. */
 async function readCapped(source: AsyncIterable<unknown>, maxBytes: number): Promise<Buffer | undefined> {
   const chunks: Buffer[] = [];
