@@ -19,13 +19,13 @@ export async function runBot(configured: Config): Promise<void> {
   const redis = await assertRedisReachable(configured.redisUrl);
   if (redis.note) logger.warn(redis.note);
   const config: Config = Object.freeze({ ...configured, redisUrl: redis.url });
-  const bot = createSlackBot(config, logger);
-  const port = await bot.start();
-  logger.info({ port, socketMode: port === undefined, clusters: config.clusters.map((c) => c.name), redis: safeRedisUrl(config.redisUrl) }, 'platform-medic bot started');
+  const bot = createSlackBot(config, logger, { stopForFailure: () => stopForFailure() });
   // Readiness goes 503 first, so Services and load balancers stop routing here before the server closes.
-  onShutdown(logger, config.shutdownSeconds, async () => {
+  const stopForFailure = onShutdown(logger, config.shutdownSeconds, async () => {
     bot.health.beginShutdown();
     await sleep(config.shutdownDrainSeconds * 1000);
     await bot.stop();
   });
+  const port = await bot.start();
+  logger.info({ port, socketMode: port === undefined, clusters: config.clusters.map((c) => c.name), redis: safeRedisUrl(config.redisUrl) }, 'platform-medic bot started');
 }

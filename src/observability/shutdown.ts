@@ -20,14 +20,17 @@ export async function settlesWithin(work: Promise<unknown>, ms: number): Promise
 /**
  * Stops cleanly on SIGTERM / SIGINT, and exits after `seconds` whatever happens: the manifests'
  * terminationGracePeriodSeconds is a little longer, so the process always exits by itself before
- * the kubelet's SIGKILL.
+ * the kubelet's SIGKILL. Returns a function that stops the same way after a failure the process cannot
+ * serve through (Slack refusing its token; the caller logs it), with exit status 1 so that it is restarted.
  */
-export function onShutdown(logger: Logger, seconds: number, stop: () => Promise<void>): void {
+export function onShutdown(logger: Logger, seconds: number, stop: () => Promise<void>): () => void {
   let stopping = false;
-  const handler = (signal: string) => {
+  const shutDown = (signal: string | undefined) => {
     if (stopping) return;
     stopping = true;
-    logger.info({ signal, boundSeconds: seconds }, 'shutting down');
+    const failed = signal === undefined;
+    // A failure was logged by whoever asked for the stop.
+    logger.info({ ...(failed ? { after: 'the failure above' } : { signal }), boundSeconds: seconds }, 'shutting down');
     const force = setTimeout(() => {
       logger.error({ boundSeconds: seconds }, 'shutdown took too long; exiting');
       process.exit(1);
@@ -36,7 +39,7 @@ export function onShutdown(logger: Logger, seconds: number, stop: () => Promise<
     stop().then(
       () => {
         logger.info('stopped');
-        process.exit(0);
+        process.exit(failed ? 1 : 0);
       },
       (err: unknown) => {
         logger.error({ err: (err as Error)?.message }, 'shutdown failed');
@@ -44,6 +47,7 @@ export function onShutdown(logger: Logger, seconds: number, stop: () => Promise<
       },
     );
   };
-  process.once('SIGTERM', handler);
-  process.once('SIGINT', handler);
+  process.once('SIGTERM', shutDown);
+  process.once('SIGINT', shutDown);
+  return () => shutDown(undefined);
 }

@@ -28,7 +28,7 @@ import { RedisReplayMemory, envelopeIdOf, refuseReplays, requestDigest } from '.
 import { boundHeaderTime } from './header-deadline.js';
 import { gateRequests } from './request-gate.js';
 import { keepAliveFetch } from './web-fetch.js';
-import { verifyAppToken, verifySlackToken } from './token-checks.js';
+import { appTokenRefused, verifyAppToken, verifySlackToken, watchAppTokenRefusals } from './token-checks.js';
 
 /**
  * Bolt's HTTP receiver, with the digest of each verified request for the replay check and, in front
@@ -47,11 +47,11 @@ function httpReceiver(signingSecret: string | undefined, apiUrl: string | undefi
  * of its own: Bolt would otherwise hand it the App's, and the socket client writes its reconnection
  * retries (100) into them, which every listener's Web API client would then inherit.
  */
-function socketModeReceiver(appToken: string, apiUrl: string | undefined, slackLog: BoltLogger): SocketModeReceiver {
+function socketModeReceiver(appToken: string, apiUrl: string | undefined, slackLog: BoltLogger, refused: (error: string) => void): SocketModeReceiver {
   return new SocketModeReceiver({
     appToken,
     logger: slackLog,
-    installerOptions: { clientOptions: apiUrl ? { slackApiUrl: apiUrl } : {} },
+    installerOptions: { clientOptions: { ...(apiUrl ? { slackApiUrl: apiUrl } : {}), fetch: watchAppTokenRefusals(refused) } },
     customPropertiesExtractor: envelopeIdOf,
   });
 }
@@ -80,7 +80,7 @@ export interface SlackBot {
 }
 
 /** Builds the Slack bot from a configuration with Slack credentials; `metrics` lets tests read a fresh registry. */
-export function createSlackBot(config: Config, logger: Logger, options: { metrics?: MedicMetrics } = {}): SlackBot {
+export function createSlackBot(config: Config, logger: Logger, options: { metrics?: MedicMetrics; stopForFailure?: () => void } = {}): SlackBot {
   const { botToken, signingSecret, appToken, apiUrl } = config.slack;
   if (!botToken) throw new Error('createSlackBot needs SLACK_BOT_TOKEN');
   const socketMode = Boolean(appToken);
@@ -98,7 +98,17 @@ export function createSlackBot(config: Config, logger: Logger, options: { metric
   const slackLog = slackLibraryLogger(logger);
   // Reads only (approver groups); writes go through the outbox below.
   const webClient = new webApi.WebClient(botToken, { ...api, logger: slackLog });
-  const receiver = appToken ? socketModeReceiver(appToken, apiUrl, slackLog) : httpReceiver(signingSecret, apiUrl, slackLog, logger, health);
+  // Slack refusing the app-level token after start-up (revoked, its app deleted) ends Socket Mode for good: the
+  // bot says so once and asks to be stopped, so that it is restarted and its start-up check keeps saying why.
+  let refusedOnce = false;
+  const onAppTokenRefused = (error: string) => {
+    if (refusedOnce) return;
+    refusedOnce = true;
+    health.beginShutdown();
+    logger.fatal(`${appTokenRefused(error, ' while reconnecting')} The bot stops (exit 1) to be restarted; each start checks the token again.`);
+    options.stopForFailure?.();
+  };
+  const receiver = appToken ? socketModeReceiver(appToken, apiUrl, slackLog, onAppTokenRefused) : httpReceiver(signingSecret, apiUrl, slackLog, logger, health);
   // Every write goes through the outbox. Its client hands 429s back (rejectRateLimitedCalls) for the
   // outbox to schedule, rather than sleeping on them and blocking all the bot's other writes.
   const writer = new webApi.WebClient(botToken, { ...api, logger: slackLog, rejectRateLimitedCalls: true, retryConfig: { retries: 3, minTimeout: 500, maxTimeout: 5000 }, timeout: 10_000 });

@@ -28,6 +28,42 @@ const appTokenFixes: Record<string, string> = {
   missing_scope: `the token lacks the scope connections:write: ${newAppToken}.`,
 };
 
+/** What to tell about Slack's refusal `error` of the app-level token (`when`: at start, or " while reconnecting"): which refusal, and what to do. */
+export function appTokenRefused(error: string, when = ''): string {
+  return `Slack refused SLACK_APP_TOKEN (${error})${when}: ${appTokenFixes[error] ?? `check it on ${appTokenPage} (an xapp-… token with the scope connections:write).`}`;
+}
+
+/**
+ * Slack's answers to apps.connections.open that judge the token itself: asking again cannot succeed. The
+ * socket client stops on some (not_authed, invalid_auth, account_inactive…) and retries the others
+ * (token_revoked, not_allowed_token_type) forever.
+ */
+const appTokenRefusals = new Set([...Object.keys(appTokenFixes), 'user_removed_from_team', 'team_disabled']);
+
+/**
+ * A fetch for the socket client that tells `refused` when Slack refuses the app-level token while the bot
+ * runs (the token revoked, its app deleted): the socket client asks apps.connections.open again whenever its
+ * connection ends, and a refusal there would otherwise be retried forever or leave the bot silently
+ * disconnected. The answer itself goes to the client unchanged.
+ */
+export function watchAppTokenRefusals(refused: (error: string) => void, fetch: typeof globalThis.fetch = globalThis.fetch): webApi.FetchFunction {
+  return async (input, init) => {
+    const res = await fetch(input, init);
+    const url = typeof input === 'string' ? input : input.href;
+    if (url.endsWith('/apps.connections.open')) {
+      res
+        .clone()
+        .json()
+        .then((answer: unknown) => {
+          const body = answer as { ok?: unknown; error?: unknown };
+          if (body.ok === false && typeof body.error === 'string' && appTokenRefusals.has(body.error)) refused(body.error);
+        })
+        .catch(() => undefined);
+    }
+    return res;
+  };
+}
+
 /** The fields of @slack/web-api's errors that tell a refusal from a failure to reach Slack. */
 interface WebApiFailure {
   code?: string;
@@ -103,8 +139,7 @@ export async function verifyAppToken(token: string, apiUrl?: string): Promise<vo
     // Slack answered without judging the token: the socket client waits out the limit itself.
     if (e.code === webApi.ErrorCode.RateLimitedError) return;
     if (e.code === webApi.ErrorCode.PlatformError) {
-      const error = e.data?.error ?? 'error';
-      throw new SlackStartError(`Slack refused SLACK_APP_TOKEN (${error}): ${appTokenFixes[error] ?? `check it on ${appTokenPage} (an xapp-… token with the scope connections:write).`}`);
+      throw new SlackStartError(appTokenRefused(e.data?.error ?? 'error'));
     }
     throw unreachable(e, apiUrl, 'app-level token');
   }

@@ -73,6 +73,8 @@ export class SocketModeHub {
   private readonly sentAt = new Map<string, bigint>();
   private readonly waiting = new Map<string, (ack: Acknowledgement) => void>();
   private pinger: NodeJS.Timeout | undefined;
+  /** Set by revokeAppToken(): every later apps.connections.open with the app-level token is refused. */
+  private revoked = false;
 
   constructor(
     private readonly deps: { appToken: string; botToken: string; appId: string; baseUrl: () => string; changed: () => void },
@@ -84,6 +86,7 @@ export class SocketModeHub {
     if (token === undefined || token === '') return { ok: false, error: typeof args.token === 'string' ? 'invalid_auth' : 'not_authed' };
     if (token === this.deps.botToken) return { ok: false, error: 'not_allowed_token_type' };
     if (token !== this.deps.appToken) return { ok: false, error: 'invalid_auth' };
+    if (this.revoked) return { ok: false, error: 'token_revoked' };
     const ticket = randomUUID();
     this.tickets.set(ticket, Date.now() + TICKET_LIFETIME_MS);
     const ws = this.deps.baseUrl().replace(/^http/, 'ws');
@@ -168,6 +171,17 @@ export class SocketModeHub {
   /** Asks the app to reconnect, as Slack does before recycling the host holding the connection. */
   refresh(reason: 'refresh_requested' | 'warning' | 'link_disabled' = 'refresh_requested'): void {
     for (const c of this.live.values()) c.sendText(JSON.stringify({ type: 'disconnect', reason, debug_info: { host: 'applink-fake-1' } }));
+  }
+
+  /**
+   * Revokes the app-level token, as its workspace's admin or the app's owner can at any time: the open
+   * connections are told `link_disabled` and closed, and apps.connections.open answers `token_revoked`
+   * from now on (https://api.slack.com/methods/apps.connections.open: "token_revoked").
+   */
+  revokeAppToken(): void {
+    this.revoked = true;
+    this.refresh('link_disabled');
+    for (const c of this.live.values()) c.drop();
   }
 
   /** Drops every open connection without a close frame. */
