@@ -79,11 +79,23 @@ export interface RedactOptions {
   readonly inSecret?: boolean;
 }
 
+/**
+ * A capitalised word of letters (Slack's "Basic Information" page): never Basic credentials, which are the
+ * base64 of `user:password`, nor a token, which has digits or capitals inside.
+ */
+const titleWord = (s: string): boolean => /^[A-Z][a-z]+$/.test(s);
+
+/** An XML element's text or value that is no secret: empty, a word such as `true`, a reference (`${env.…}`); a CDATA section is judged by what it holds. */
+function xmlHarmless(value: string): boolean {
+  const inner = (/^<!\[CDATA\[([^]*)\]\]>$/.exec(value)?.[1] ?? value).trim();
+  return inner === '' || harmless(inner) || inner.startsWith('$');
+}
+
 /** The text with every secret-looking value replaced by `[redacted]`. */
 export function redact(text: string, options: RedactOptions = {}): string {
   const p = redactionPatterns;
   return authorizations(privateKeys(secretFiles(urlSecrets(secretBlocks(secretData(commandLinePasswords(readable(text)), options.inSecret ?? false))))))
-    .replace(p.bearer, (_m, scheme: string) => `${scheme} ${MARK}`)
+    .replace(p.bearer, (m, scheme: string) => (titleWord(m.slice(scheme.length).trimStart()) ? m : `${scheme} ${MARK}`))
     .replace(p.quotedUrlCredentials, (_m, userPart: string) => `${tokenUser(userPart)}:${MARK}@`)
     .replace(p.urlCredentials, (_m, userPart: string) => `${tokenUser(userPart)}:${MARK}@`)
     .replace(p.schemelessCredentials, (m, user: string, password: string) => (harmless(password) || password.startsWith('$') ? m : `${user}:${MARK}@`))
@@ -91,6 +103,10 @@ export function redact(text: string, options: RedactOptions = {}): string {
       harmless(value.trim()) || reference(rest) || workingDirectory(key, value) || !deeper(whole, at, key) ? m : `${key}${MARK}${errorAfter(value)}`,
     )
     .replace(p.envNameValue, (m, key: string, value: string) => (harmless(value) ? m : `${key}${MARK}${value.slice(unclosed(value).length)}`))
+    .replace(p.xmlSecret, (m, tag: string, attributes: string, value: string) => (xmlHarmless(value) ? m : `<${tag}${attributes}>${MARK}</${tag}>`))
+    .replace(p.xmlNamedSecret, (m, named: string, _tag: string, _q: string, beforeValue?: string, _q2?: string, attribute?: string, beforeText?: string, text?: string) =>
+      attribute !== undefined ? (xmlHarmless(attribute) ? m : `${named}${beforeValue}${MARK}${_q2}`) : xmlHarmless(text ?? '') ? m : `${named}${beforeText}${MARK}`,
+    )
     .replace(p.yamlSecret, (m, key: string, value: string) => (harmless(value.trimEnd()) || workingDirectory(key, value) || ownLine(keyWord(key), value) ? m : `${key}${MARK}${errorAfter(value) || (value.endsWith(' ') ? ' ' : '')}`))
     .replace(p.keyValue, (m, word: string, rest: string, sep: string, value: string, at: number, whole: string) =>
       harmless(value) || reference(rest) || existing(word) || workingDirectory(`${word}${rest}`, value) || schemeKept(value, whole, at + m.length) || ownWords(`${word}${rest}`, value, whole.slice(at + m.length, at + m.length + 120))

@@ -290,7 +290,31 @@ describe('redacting pasted text', () => {
     ]) {
       expect(redact(input!)).toBe(expected);
     }
-    for (const line of ['authorization: failed to fetch the token', 'Authorization: Bearer $CI_TOKEN', 'Authorization: Basic auth is disabled']) {
+    // Slack's "Basic Information" page, as the bot's own advice about an app-level token names it.
+    for (const line of ['authorization: failed to fetch the token', 'Authorization: Bearer $CI_TOKEN', 'Authorization: Basic auth is disabled', 'generate one on the app\'s "Basic Information" page → App-Level Tokens']) {
+      expect(redact(line)).toBe(line);
+    }
+  });
+
+  it('redacts the text of an XML element named for a secret (a settings.xml pasted with its error)', () => {
+    expect(redact('<server><id>nexus</id><username>ci</username><password>Zq9Sekret7y!</password></server>')).toBe('<server><id>nexus</id><username>ci</username><password>[redacted]</password></server>');
+    expect(redact('  <db:password type="plain">hunter2hunter2</db:password>')).toBe('  <db:password type="plain">[redacted]</db:password>');
+    expect(redact('<apiKey>AbC123xyz789</apiKey>')).toBe('<apiKey>[redacted]</apiKey>');
+    // Not a secret: an element that only starts with the word, an empty one, a reference to one.
+    for (const line of ['<passwordPolicy>strict</passwordPolicy>', '<password></password>', '<password>${env.NEXUS_PASSWORD}</password>']) {
+      expect(redact(line)).toBe(line);
+    }
+  });
+
+  it('redacts an XML secret in a CDATA section, or named by its element\'s name or key attribute (Hibernate, .NET appSettings)', () => {
+    expect(redact('<password><![CDATA[Zq9<Sekret7y]]></password>')).toBe('<password>[redacted]</password>');
+    expect(redact('<property name="hibernate.connection.password">Zq9Sekret7y</property>')).toBe('<property name="hibernate.connection.password">[redacted]</property>');
+    expect(redact('<property name="connection.password"><![CDATA[Zq9Sekret7y]]></property>')).toBe('<property name="connection.password">[redacted]</property>');
+    expect(redact('  <add key="DbPassword" value="Zq9Sekret7y" />')).toBe('  <add key="DbPassword" value="[redacted]" />');
+    expect(redact('<entry key="api.token">Zq9Sekret7y</entry>')).toBe('<entry key="api.token">[redacted]</entry>');
+    expect(redact("<param name='jdbc.password' value='Zq9Sekret7y'/>")).toBe("<param name='jdbc.password' value='[redacted]'/>");
+    // Not a secret: a name that only starts with the word, an empty value, a reference, an empty CDATA section.
+    for (const line of ['<property name="passwordPolicy">strict</property>', '<add key="DbPassword" value="" />', '<param name="password" value="${DB_PASS}"/>', '<password><![CDATA[]]></password>', '<property name="password"></property>']) {
       expect(redact(line)).toBe(line);
     }
   });

@@ -79,6 +79,14 @@ export const redactionPatterns = {
   // `x.dbPass=…`, `globalSecretKey: …`), which keyValue's start-of-word anchor does not see.
   camelSecret: /(?<![A-Za-z0-9])([A-Za-z][a-z0-9]{0,30}(?:Pass(?:word|wd|phrase)?|Pwd|Secret(?:Key)?|Token|ApiKey|AccessKey|PrivateKey|Credentials?|Creds))(["']?[ \t]{0,10}[:=][ \t]{0,10}["']?)((?<=")[^"\n]+|(?<=')[^'\n]+|(?<!["'])[^\s"',;}]+)/g,
   // A YAML key's unquoted value runs to the end of its line or a comment (`password: hunter 2x`).
+  // An XML element named for a secret (Maven's settings.xml `<password>…</password>`, `<db:password>`, `<apiKey>`): its
+  // text, on one line. A name that only starts with the word (`<passwordPolicy>`) is not one.
+  // Its text may be a CDATA section (`<password><![CDATA[p<ss]]></password>`), which may hold a `<`.
+  xmlSecret: /<((?:[A-Za-z_][\w.-]{0,20}[:_.-])?(?:password|passwd|passphrase|pwd|secret|token|api[_-]?key|apikey|access[_-]?key|private[_-]?key|credentials?))((?:[ \t][^<>\n]{0,200})?)>(<!\[CDATA\[[^\n]{0,500}?\]\]>|[^<\n]{1,500})<\/\1[ \t]{0,4}>/gi,
+  // An XML element whose name or key attribute names a secret (Hibernate's `<property name="connection.password">…</property>`,
+  // .NET's `<add key="DbPassword" value="…"/>`, `<entry key="api.token">…</entry>`): its value attribute after the name, or
+  // its text. The name must end in the word: `name="passwordPolicy"` is not one.
+  xmlNamedSecret: /(<([A-Za-z_][\w:.-]{0,40})[ \t][^<>\n]{0,200}?\b(?:name|key)[ \t]{0,4}=[ \t]{0,4}(["'])[\w.:-]{0,60}?(?:password|passwd|passphrase|pwd|secret|token|api[_-]?key|apikey|access[_-]?key|private[_-]?key|credentials?)\3)(?:([^<>\n]{0,200}?\bvalue[ \t]{0,4}=[ \t]{0,4}(["']))([^"'\n]{1,500})\5|([^<>\n]{0,200}>)(<!\[CDATA\[[^\n]{0,500}?\]\]>|[^<\n]{1,500})(?=<\/\2[ \t]{0,4}>))/gi,
   yamlSecret: /^([ \t]{0,40}(?:-[ \t]{1,4})?(?:password|passwd|pwd|secret|token|api[_-]?key)[ \t]{0,4}:[ \t]{1,10})([^"'\s#$<|>][^\n#]*)/gim,
   // A YAML key in capitals that ends in the word (`DB_PASS: …`, `REDIS_PASSWORD: "…"`), at the start of a line.
   yamlEnvSecret: /^([ \t]{0,40}(?:-[ \t]{1,4})?[A-Z][A-Z0-9_]{0,30}(?:PASSWORD|PASSWD|PASS|PWD|SECRET|TOKEN):[ \t]{1,10})(["']?)([^\s"',;]+)/gm,
