@@ -14,6 +14,7 @@ export const commandHelp: readonly [string, string][] = [
   ['/platform values upgrade', 'the exact upgrade command for your storage provider'],
   ['/platform doctor [cluster]', "check the cluster for every symptom of the guide, from the cluster's own evidence (read-only)"],
   ['/platform status [cluster]', "the remedies open (who asked, the entry, the state, since when, the thread) and the doctor's last result per cluster"],
+  ['/platform cancel <id>', 'cancel a remedy by its id (from its thread or status), wherever its thread is (the person who asked, or an approver of its cluster)'],
   ['/platform audit [n]', 'the newest records of the audit trail (approvers only)'],
   ['/platform match <error text>', 'find the remedy for an error (or paste it in a channel I am in, or use "Find remedy" on a message)'],
 ];

@@ -55,5 +55,5 @@ export async function requestFix(
   if (!checked.ok) return checked;
   const { requestedBy, context, announce, params } = ask;
   const started = await desk.requestFix({ entryId: checked.entry.id, cluster: checked.cluster, requestedBy, ...(params ? { params } : {}), ...(context ? { context } : {}), ...(announce ? { announce } : {}) });
-  return started.ok ? { ok: true, request: started.request, entry: checked.entry } : { ok: false, view: says(ticked(started.message)) };
+  return started.ok ? { ok: true, request: started.request, entry: checked.entry } : { ok: false, view: says(ticked(started.message, 'code', { people: true })) };
 }

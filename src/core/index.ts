@@ -8,6 +8,7 @@ import { checkFix, type FixAsk } from './fix.js';
 import type { ClusterEvidenceCache } from './evidence-cache.js';
 import { replyToPaste, type PasteReply } from './paste.js';
 import { COMMAND_WORDS, parseCommand, type PlatformCommand } from './parse.js';
+import { cancelAnswer, type CancelDesk } from './cancel.js';
 import { statusAnswer, type StatusDesk } from './status.js';
 import { upgradeAnswer, valuesCheckAnswer } from './values.js';
 import { code, command, note, says, t, ticked, type Part, type View } from './view.js';
@@ -21,7 +22,7 @@ export { ifReady, replyToPaste, type Evidenced, type PasteReply } from './paste.
 /** What the core needs to answer a command: the configuration, the queue side, who asks. */
 export interface CommandContext {
   readonly config: Config;
-  readonly desk: AuditDesk & StatusDesk;
+  readonly desk: AuditDesk & StatusDesk & CancelDesk;
   /** Who asks: a Slack user id, or the terminal's operator. */
   readonly user: string;
   /** Counts match answers by entry. */
@@ -86,6 +87,8 @@ export async function answerCommand(parsed: PlatformCommand, ctx: CommandContext
       return view(await auditAnswer(ctx.desk, config, ctx.user, parsed.count));
     case 'status':
       return view(await statusAnswer(ctx.desk, config, ctx.user, parsed.cluster));
+    case 'cancel':
+      return view(await cancelAnswer(ctx.desk, ctx.user, parsed.requestId));
     case 'values': {
       const names = findCluster(config, config.defaultCluster) ?? config.clusters[0]!;
       if (parsed.action === 'check') return view(valuesCheckAnswer(parsed, names));

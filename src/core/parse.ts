@@ -11,6 +11,8 @@ export type PlatformCommand =
   | { kind: 'audit'; count: number }
   | { kind: 'doctor'; cluster?: string }
   | { kind: 'status'; cluster?: string }
+  /** A remedy cancelled by its id, from wherever the person is (its thread may be where they cannot click). */
+  | { kind: 'cancel'; requestId: string }
   /** `quotes`: the message quotes what the person typed, so its ticked pieces are shown as code (escaped), not as our commands. */
   | { kind: 'usage'; message: string; quotes?: true }
   | { kind: 'unknown'; word: string };
@@ -19,10 +21,11 @@ const usage = {
   fix: 'Which remedy? Usage: `/platform fix <id> [cluster] [name=value …]`, e.g. `/platform fix build-logs`. See `/platform list`.',
   explain: 'Which entry? Usage: `/platform explain <id>`, e.g. `/platform explain build-logs`.',
   match: 'Paste the error after it: `/platform match <error text>`.',
+  cancel: "Which remedy? Usage: `/platform cancel <id>`, with the remedy's id (r and ten letters or digits) from its thread or from `/platform status`.",
 };
 
 /** The words a command starts with (a mistyped one is named with the nearest of these). */
-export const COMMAND_WORDS = ['help', 'list', 'audit', 'doctor', 'status', 'explain', 'match', 'values', 'fix'] as const;
+export const COMMAND_WORDS = ['help', 'list', 'audit', 'doctor', 'status', 'explain', 'match', 'values', 'fix', 'cancel'] as const;
 
 /** Parses the text after `/platform`. Never throws: bad input becomes `usage` or `unknown`. */
 export function parseCommand(text: string): PlatformCommand {
@@ -46,6 +49,8 @@ export function parseCommand(text: string): PlatformCommand {
     case 'status':
       if (words.length > 1) return { kind: 'usage', message: "Usage: `/platform status [cluster]`: the remedies open and the doctor's last results." };
       return { kind: 'status', ...(words[0] ? { cluster: words[0] } : {}) };
+    case 'cancel':
+      return words.length === 1 ? { kind: 'cancel', requestId: words[0]! } : { kind: 'usage', message: usage.cancel };
     case 'explain':
       return words.length === 1 ? { kind: 'explain', entryId: words[0]!.toLowerCase() } : { kind: 'usage', message: usage.explain };
     case 'match':

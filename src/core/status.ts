@@ -2,7 +2,7 @@ import { findCluster, type Config } from '../config.js';
 import { toUserError } from '../errors.js';
 import type { ClusterDoctor, EntryRecheck, PresentSymptom } from '../jobs/doctor-results.js';
 import type { RemedyCoordinator } from '../jobs/lifecycle/coordinator.js';
-import type { RemedyRequest } from '../jobs/requests.js';
+import { openStatusWords, type RemedyRequest } from '../jobs/requests.js';
 import { noSuchCluster } from './fix.js';
 import { code, command, joined, para, link, lines, note, person, says, soft, strong, t, type Inline, type Part, type View } from './view.js';
 
@@ -22,13 +22,7 @@ const seconds = (ms: number) => (ms < 1000 ? `${ms} ms` : `${(ms / 1000).toFixed
 const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 
 /** How a remedy's state reads; a finished remedy is never listed. */
-const stateWords: Record<string, string> = {
-  planning: 'planning',
-  'awaiting-approval': 'awaiting approval',
-  running: 'running',
-  waiting: 'waiting',
-  'awaiting-decision': 'awaiting an answer',
-};
+const stateWords = openStatusWords;
 
 /** Where a remedy's conversation is, as its surface recorded it: a Slack permalink, or a channel and thread. */
 function threadOf(r: RemedyRequest): Inline {

@@ -1,4 +1,6 @@
 import { checkFix, requestFix } from '../core/fix.js';
+import { fixCommand } from '../core/fix-hint.js';
+import { code, t } from '../core/view.js';
 import { toUserError } from '../errors.js';
 import type { Announcement } from '../jobs/lifecycle/coordinator.js';
 import { mrkdwn } from '../views/slack/answer.js';
@@ -34,6 +36,22 @@ async function permalinkOf(deps: HandlerDeps, channel: string, ts: string): Prom
   }
 }
 
+/** A person's direct message with the bot: Slack's ids of such conversations begin with D. */
+const isDirectMessage = (channel: string): boolean => /^D[A-Z0-9]+$/.test(channel);
+
+/**
+ * Why a fix may not be asked for where it was: in a direct message with the bot its card would be seen by the
+ * person alone, so someone who cannot approve it would hold the entry until the approval expired, with no
+ * approver able to deny or cancel it. An approver of the cluster may (they can approve or cancel it there).
+ */
+async function whereRefusal(deps: HandlerDeps, ask: FixAsk, entryId: string, cluster: string): Promise<string | undefined> {
+  if (!isDirectMessage(ask.channel)) return undefined;
+  const { clusters } = await deps.coordinator.approvableClusters(ask.user);
+  if (clusters.includes(cluster)) return undefined;
+  // The line to type quotes the person's values: as text, so a backtick typed in one cannot end its code span.
+  return mrkdwn(t`A fix asked for in a direct message would have its approval card here, where no approver of ${code(cluster)} can see it. Ask for it in a channel (${code(`/platform ${fixCommand(entryId, ask.cluster, ask.params)}`)} there); nothing was done.`);
+}
+
 /**
  * Starts a fix: the coordinator checks everything first (the person's limit, whether the entry is
  * being fixed already); only then is the fix announced (a root message, or a reply in the paste's
@@ -56,6 +74,8 @@ export async function startFix(deps: HandlerDeps, ask: FixAsk): Promise<string |
     }
   };
   try {
+    const elsewhere = await whereRefusal(deps, ask, entry.id, cluster);
+    if (elsewhere) return elsewhere;
     const started = await requestFix(deps.coordinator, deps.config, { entryId: entry.id, cluster, requestedBy: ask.user, ...(ask.params ? { params: ask.params } : {}), announce });
     return started.ok ? undefined : mrkdwn(started.view.summary);
   } catch (err) {

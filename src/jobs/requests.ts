@@ -11,6 +11,15 @@ export const requestStatus = z.enum([
 ]);
 export type RequestStatus = z.infer<typeof requestStatus>;
 
+/** How an open remedy's state reads to a person (the status list, a refusal naming the remedy that holds an entry). */
+export const openStatusWords: Readonly<Record<string, string>> = {
+  planning: 'planning',
+  'awaiting-approval': 'awaiting approval',
+  running: 'running',
+  waiting: 'waiting',
+  'awaiting-decision': 'awaiting an answer',
+};
+
 /** Statuses after which nothing more of a remedy runs by itself. `lost`: Redis lost what it needed. */
 export const finishedStatuses: ReadonlySet<string> = new Set(['resolved', 'not-resolved', 'denied', 'failed', 'changed', 'blocked', 'cancelled', 'expired', 'unanswered', 'lost']);
 

@@ -29,6 +29,8 @@ describe('Approve and Cancel clicked together', () => {
     await eventually(async () => (await stack.bot.coordinator.store.get(id))?.status === 'cancelled', { what: 'the remedy cancelled', timeoutMs: 20_000 });
     // Whatever the run queued by a lost race would post has been posted by the time its job is done.
     await eventually(async () => (await stack.queue.getJobs(['waiting', 'active', 'delayed'])).length === 0, { what: 'no job left' });
+    // The thread is told after the state is stored: wait for it, then count.
+    await stack.fake.waitFor(() => stack.thread(rootTs).find((m) => m.text.startsWith('🛑 Cancelled')), { what: 'the cancellation in the thread', timeoutMs: 10_000 }).catch(() => undefined);
     const said = stack.thread(rootTs).map((m) => m.text);
     expect(said.filter((t) => t.startsWith('🛑 Cancelled')), JSON.stringify(said)).toHaveLength(1);
     expect(deletes()).toBe(before);

@@ -24,6 +24,12 @@ describe('words a person typed, quoted back in a usage answer', () => {
     'fix build-logs --<!channel>',
     // A mistyped command is named with the line it meant, the person's words in it.
     'fx <!channel> <http://evil.example|click>',
+    // A backtick in a setting's name or value closed the code span it was quoted in, and a mention after it was made one.
+    'fix build-logs a`<@U0VICTIM>`b=x',
+    'fix dashboards-missing metricsStore=a`<@U0VICTIM>`b',
+    'fix dashboards-missing metricsStore=http://<@U0VICTIM>',
+    'fix database-drop-blocked database=`<@U0VICTIM>`',
+    'fix build-logs --x`<@U0VICTIM>`',
   ])('never become a mention or a link: %s', async (line) => {
     const answer = await slack(line);
     expect(answer).not.toMatch(markup);

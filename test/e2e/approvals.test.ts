@@ -69,7 +69,7 @@ describe('approval policy, expiry, cancel, concurrency and the audit trail', () 
     // A second request while the first is open is told, only them, what is running and by whom; nothing is posted.
     expect(await privately('fix build-logs', secondApprover, 'busy-build-logs')).toMatchObject({
       response_type: 'ephemeral',
-      text: '`build-logs` is already being fixed on `sim` (asked by <@U0REQUESTER>, now awaiting-approval). Follow that remedy\'s thread, or cancel it first.',
+      text: `\`build-logs\` is already being fixed on \`sim\` (asked by <@U0REQUESTER>, now awaiting approval). Follow that remedy's thread, or cancel it first (\`/platform cancel ${requestIdOf(card)}\`: the person who asked or an approver of \`sim\`).`,
     });
 
     const mainBefore = stack.sim.list(pods, 'devtroncd', 'app=devtron').map((p) => p.metadata!.uid);

@@ -26,6 +26,18 @@ function clusterOf(value: string | undefined): string | undefined {
   }
 }
 
+/** The values of the fix's parameters a doctor's "Plan fix" carries (what its evidence showed); the fix checks them as typed ones. */
+function paramsOf(value: string | undefined): Record<string, string> | undefined {
+  try {
+    const v = JSON.parse(value ?? '') as { p?: unknown };
+    if (typeof v.p !== 'object' || v.p === null || Array.isArray(v.p)) return undefined;
+    const entries = Object.entries(v.p);
+    return entries.length > 0 && entries.every(([, x]) => typeof x === 'string') ? (Object.fromEntries(entries) as Record<string, string>) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /**
  * "Plan fix" under a match answer: plans the entry's fix in the same thread (or, from an answer only
  * the person could see, in a new message of the channel).
@@ -35,7 +47,9 @@ export function planFixButton(deps: HandlerDeps) {
     await ack();
     const entryId = entryOf(action.value);
     const cluster = clusterOf(action.value);
-    const problem = entryId ? checkFixAsk(deps, { entryId, ...(cluster ? { cluster } : {}) }) : 'This button is malformed; nothing was done.';
+    const params = paramsOf(action.value);
+    const given = { ...(cluster ? { cluster } : {}), ...(params ? { params } : {}) };
+    const problem = entryId ? checkFixAsk(deps, { entryId, ...given }) : 'This button is malformed; nothing was done.';
     if (problem || !entryId) {
       await respond({ response_type: 'ephemeral', replace_original: false, text: problem ?? 'This button is malformed; nothing was done.' });
       return;
@@ -44,7 +58,7 @@ export function planFixButton(deps: HandlerDeps) {
     const message = body.message as { ts?: string; thread_ts?: string } | undefined;
     const threadTs = container.is_ephemeral ? undefined : (message?.thread_ts ?? message?.ts);
     const team = clickTeam(body);
-    const refusal = await startFix(deps, { entryId, ...(cluster ? { cluster } : {}), user: body.user.id, channel: body.channel?.id ?? '', ...(team ? { team } : {}), ...(threadTs ? { threadTs } : {}) });
+    const refusal = await startFix(deps, { entryId, ...given, user: body.user.id, channel: body.channel?.id ?? '', ...(team ? { team } : {}), ...(threadTs ? { threadTs } : {}) });
     if (refusal) await respond({ response_type: 'ephemeral', replace_original: false, text: refusal });
   };
 }

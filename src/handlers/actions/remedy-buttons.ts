@@ -19,6 +19,8 @@ function parseRef<T>(value: string | undefined, keys: readonly (keyof T)[]): T |
 interface ButtonIntent extends CardOrigin {
   readonly requestId: string;
   decide(user: string): Promise<Answer>;
+  /** A decision taken can still need words for the person who clicked (a cancel that waits for the running step). */
+  readonly tellDone?: true;
 }
 
 /**
@@ -30,15 +32,18 @@ function remedyButton(deps: HandlerDeps, name: string, intent: (value: string | 
   const listener = async ({ ack, body, action, respond }: Args): Promise<void> => {
     await ack();
     let answer: Answer;
+    let tellDone = false;
     try {
       const wanted = intent(action.value);
+      tellDone = wanted?.tellDone === true;
       const refusal = wanted && (await refuseIfNotFromCard(deps, wanted.requestId, body, wanted));
       answer = !wanted ? bad : refusal ? { ok: false, message: refusal } : await wanted.decide(body.user.id);
     } catch (err) {
       deps.logger.error({ err: (err as Error).message, action: name }, 'button failed');
       answer = { ok: false, message: 'That did not work: the queue (Redis) or the bot had a problem. Nothing was done; try again.' };
     }
-    if (!answer.ok) await respond({ response_type: 'ephemeral', replace_original: false, text: answer.message });
+    const words = answer.ok ? (tellDone ? answer.message : undefined) : answer.message;
+    if (words) await respond({ response_type: 'ephemeral', replace_original: false, text: words });
   };
   Object.defineProperty(listener, 'name', { value: name });
   return listener;
@@ -79,5 +84,5 @@ export const replanButton = (deps: HandlerDeps) =>
 export const cancelButton = (deps: HandlerDeps) =>
   remedyButton(deps, 'cancelButton', (value) => {
     const ref = parseRef<{ r: string }>(value, ['r']);
-    return ref && { requestId: ref.r, decide: (user) => deps.coordinator.cancel(ref.r, user) };
+    return ref && { requestId: ref.r, tellDone: true, decide: (user) => deps.coordinator.cancel(ref.r, user) };
   });

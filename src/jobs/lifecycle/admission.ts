@@ -2,7 +2,7 @@ import { findEntry } from '../../catalogue/index.js';
 import { resolveParams } from '../../catalogue/params.js';
 import { findCluster, noSuchClusterText, type Config } from '../../config.js';
 import { newAttemptId } from '../names.js';
-import { RequestStore, type RemedyRequest } from '../requests.js';
+import { openStatusWords, RequestStore, type RemedyRequest } from '../requests.js';
 import { busySeconds, type LifecycleContext } from './context.js';
 
 /** What a surface says in public once a fix passed every check: where its conversation lives, or why it cannot. */
@@ -59,7 +59,7 @@ export async function requestFix(core: LifecycleContext, req: FixRequest): Promi
   if (!admitted.ok) {
     const { holder } = admitted;
     const other = await core.store.get(holder.requestId);
-    return refuse(`\`${entry.id}\` is already being fixed on \`${clusterName}\` (asked by ${core.name(holder.requestedBy)}${other ? `, now ${other.status}` : ''}). Follow that remedy's thread, or cancel it first.`);
+    return refuse(`\`${entry.id}\` is already being fixed on \`${clusterName}\` (asked by ${core.name(holder.requestedBy)}${other ? `, now ${openStatusWords[other.status] ?? other.status.replace(/-/g, ' ')}` : ''}). Follow that remedy's thread, or cancel it first (\`/platform cancel ${holder.requestId}\`: the person who asked or an approver of \`${clusterName}\`).`);
   }
   const giveBack = async () => {
     await core.guards.releaseEntry(clusterName, entry.id, id);

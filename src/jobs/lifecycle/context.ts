@@ -100,7 +100,12 @@ export class LifecycleContext {
     this.queueRedis = options.redis.duplicate();
     this.outage.watchConnection(this.queueRedis);
     this.store = options.store;
-    this.audit = new AuditTrail(this.redis, config.queuePrefix, config.auditRetentionDays);
+    this.audit = new AuditTrail(this.redis, config.queuePrefix, {
+      retentionDays: config.auditRetentionDays,
+      maxRecords: config.auditMaxRecords,
+      onCapped: ({ dropped, oldestKept }) =>
+        options.logger.warn({ dropped, oldestKept, maxRecords: config.auditMaxRecords }, `the audit trail reached its most records (${config.auditMaxRecords}): its ${dropped} oldest were dropped before their retention; it now starts at ${oldestKept} (PLATFORM_MEDIC_AUDIT_MAX_RECORDS raises the cap)`),
+    });
     this.doctorResults = new DoctorResults(this.redis, config.queuePrefix);
     this.guards = new RemedyGuards(this.redis, config.queuePrefix);
     this.deadlines = new Deadlines(this.queueRedis, config.queuePrefix, this.outage);

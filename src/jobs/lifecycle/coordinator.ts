@@ -48,6 +48,8 @@ export class RemedyCoordinator {
       store: core.store,
       epoch: new RedisEpoch(core.redis, options.config.queuePrefix),
       logger: options.logger,
+      checkMs: options.config.lostStateCheckSeconds * 1000,
+      graceMs: options.config.lostStateGraceSeconds * 1000,
       continuationExists: async (req) => (await core.queue(req.cluster).getJobState(req.resumeJob ?? '')) !== 'unknown',
       lost: (req, plan, cause) => endLostRemedy(core, req, plan, cause),
     });

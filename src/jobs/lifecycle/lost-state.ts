@@ -21,12 +21,12 @@ export interface LostStateOptions {
   readonly store: RequestStore;
   readonly epoch: RedisEpoch;
   readonly logger: Logger;
-  /** Between checks when no event comes; default 5 s. */
+  /** Between checks when no event comes (`lostStateCheckSeconds`); default 5 s. */
   readonly checkMs?: number;
   /**
    * How long past its due time a wait's continuation is looked for: the bot's due time is a little
    * later than the worker's, and a job stays in its queue (delayed, waiting, active, then completed)
-   * throughout, so a few seconds are enough; default 10 s.
+   * throughout, so a few seconds are enough (`lostStateGraceSeconds`); default 10 s.
    */
   readonly graceMs?: number;
   /** Whether the continuation job of a waiting request is still in its queue (in any state). */

@@ -31,12 +31,19 @@ export class Steering {
       if (!claim.won && claim.verdict !== 'approved') return { ok: false, message: `Nothing to cancel: the plan was already ${claim.verdict} by ${this.core.name(claim.by)}.` };
       if (!claim.won) request = { ...request, status: 'running' };
     }
+    if (request.status === 'awaiting-decision') {
+      // Likewise with an answer to the guide's question: an answer that wins goes on to plan the next
+      // stage, which a cancel read before it could not stop; a cancel that wins leaves the answer nothing to do.
+      const claim = await this.core.store.claimDecision(requestId, questionKey(request.stageId, request.attempt ?? ''), user, 'cancelled');
+      if (!claim.won && claim.verdict === 'expired') return { ok: false, message: 'Nothing to cancel: nobody answered the question in time, so the remedy ended.' };
+      if (!claim.won && claim.verdict !== 'cancelled') return { ok: false, message: `Not cancelled: ${this.core.name(claim.by)} has just answered the question, and its answer goes on; cancel from what follows in the thread.` };
+    }
     const once = await this.core.store.once(`cancel:${requestId}`);
     if (!once) return { ok: false, message: 'It is already being cancelled.' };
     await this.core.redis.set(cancelKey(this.core.options.config.queuePrefix, requestId), user, 'EX', 7 * 24 * 3600);
     const plan = await this.core.store.plan(requestId, request.stageId);
     const removed = await this.removeQueued(request, plan);
-    const stillRunning = request.status === 'running' && !removed;
+    const stillRunning = (request.status === 'running' || request.status === 'waiting') && !removed;
     await this.core.store.update(requestId, { status: stillRunning ? request.status : 'cancelled', outcome: `cancelled by ${user}` });
     await this.core.record('cancelled', user, request, stillRunning ? 'stops before the next step' : undefined);
     if (!stillRunning) {
@@ -48,15 +55,23 @@ export class Steering {
     return { ok: true, message: 'Cancelling: the running step finishes, then the remedy stops.' };
   }
 
-  /** Removes the jobs of a request that have not started (a plan, a delayed continuation). */
+  /**
+   * Removes the jobs of a request that have not started (a plan, a delayed continuation); true when nothing of
+   * it runs any more. A remedy still "waiting" whose wait is over has its continuation running: its steps stop
+   * before the next one, as a running stage's do, and until then the entry and its objects stay held.
+   */
   private async removeQueued(request: RemedyRequest, plan: Plan | undefined): Promise<boolean> {
     const q = this.core.queue(request.cluster);
     let removed = false;
+    const ours = (id: string | undefined) => id !== undefined && parseJobId(id)?.requestId === request.id;
     const jobs = await q.getJobs(['waiting', 'delayed', 'prioritized']);
     for (const j of jobs) {
-      if (j.id && parseJobId(j.id)?.requestId === request.id) removed = (await q.remove(j.id)) === 1 || removed;
+      if (ours(j.id)) removed = (await q.remove(j.id!)) === 1 || removed;
     }
-    return removed || request.status !== 'running' || plan === undefined;
+    if (removed || plan === undefined) return true;
+    if (request.status === 'running') return false;
+    if (request.status !== 'waiting') return true;
+    return !(await q.getJobs(['active'])).some((j) => ours(j.id));
   }
 
   /**
@@ -75,10 +90,11 @@ export class Steering {
     const about = questionKey(stageId, attempt || (request.attempt ?? ''));
     const decided = await this.core.store.decisionOf(requestId, about);
     if (decided?.verdict === 'expired') return { ok: false, message: 'Nobody answered this question in time, so the remedy ended. Ask for the fix again when you want to go on.' };
+    if (decided?.verdict === 'cancelled') return { ok: false, message: `Nothing was done: the remedy was cancelled by ${this.core.name(decided.by)}.` };
     if (decided) return { ok: false, message: `Already answered by ${this.core.name(decided.by)}.` };
     if (request.status !== 'awaiting-decision' || request.stageId !== stageId || (attempt && attempt !== request.attempt)) return { ok: false, message: `This question was already answered (the remedy is ${request.status}).` };
     const claim = await this.core.store.claimDecision(requestId, about, user, 'approved');
-    if (!claim.won) return { ok: false, message: claim.verdict === 'expired' ? 'Nobody answered this question in time, so the remedy ended.' : `Already answered by ${this.core.name(claim.by)}.` };
+    if (!claim.won) return { ok: false, message: claim.verdict === 'expired' ? 'Nobody answered this question in time, so the remedy ended.' : claim.verdict === 'cancelled' ? `Nothing was done: the remedy was cancelled by ${this.core.name(claim.by)}.` : `Already answered by ${this.core.name(claim.by)}.` };
     await this.core.record('decision', user, request, `${stage.then!.question} → ${choice.label}`);
     if ('stage' in choice.then) {
       const next = findStage(entry, choice.then.stage)!;
