@@ -70,7 +70,10 @@ export async function runValuesCommand(args: string[], io: ValuesIO): Promise<nu
     io.stderr.write(`platform-medic ${err.safeMessage}\n`);
     return 2;
   }
-  const input = await readValues(flags.positional[0], io.stdin);
+  const file = flags.positional[0];
+  // Read from a terminal, it says what it waits for, as match does: a blank line alone looks hung.
+  if ((!file || file === '-') && (io.stdin as { isTTY?: boolean }).isTTY) io.stderr.write('platform-medic values check: paste the values file, --set flags or helm upgrade command, then Ctrl-D on a line of its own (or give a FILE)\n');
+  const input = await readValues(file, io.stdin);
   if (!input.ok) {
     io.stderr.write(`platform-medic values check: ${input.message}\n`);
     return 2;

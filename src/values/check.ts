@@ -75,8 +75,17 @@ export function scrub(text: string, secrets: ReadonlySet<string>, byShape = true
   return byShape ? redact(out) : out;
 }
 
+/** The top-level sections the guide's keys live in (installer, components, minio, configs, secrets). */
+const coveredSections: readonly string[] = [...new Set(Object.values(keys).map((k) => k[0]))];
+
 function notesFor(pasted: PastedValues, options: CheckOptions): string[] {
   const notes = [...pasted.notes];
+  // A file with none of them (a manifest given by mistake) is "clean" only because nothing in it is checked: say so.
+  // Not for a helm command: its -f files are not read, so its --set flags may rightly be few.
+  const sections = typeof pasted.values === 'object' && pasted.values !== null ? Object.keys(pasted.values) : [];
+  if (pasted.form !== 'helm' && !sections.some((s) => coveredSections.includes(s))) {
+    notes.push(`None of its keys is one that sections 2.2 and 2.3 cover (${coveredSections.join(', ')}): is this the installer's values file?`);
+  }
   // Keys set under configs: are told to move (key-checks.ts); they are set, only in the wrong section.
   const misplaced = [keys.s3AccessKey, keys.s3SecretKey].some((k) => valueAt(pasted.values, ['configs', ...k.slice(1)]) !== undefined);
   if (options.nodeIamRole === undefined && !misplaced && reliesOnIamRole(pasted.values, options.s3Compatible)) {

@@ -51,6 +51,13 @@ function layout(doc: ReturnType<typeof parseDocument>, lineCounter: LineCounter)
     else {
       const lines = new Map<string, number>();
       for (const pair of node.items) {
+        // A key that is a map or a list, written out or as an alias of one: Helm refuses it ("invalid map key"), and
+        // reading one as JavaScript writes it out as text at every level below it again (400 nested braces took minutes).
+        const keyNode = isAlias(pair.key) ? anchors.get(pair.key.source) : pair.key;
+        if (isMap(keyNode) || isSeq(keyNode)) {
+          const line = lineCounter.linePos((pair.key as { range?: [number] }).range?.[0] ?? 0).line;
+          return { origins, notes, error: `This is not a values file Helm can read (line ${line}: a key${path.length > 0 ? ` under ${pathStart(path)}` : ''} is a ${isMap(keyNode) ? 'map' : 'list'}; the keys of values are text). ${notYaml}` };
+        }
         if (!isScalar(pair.key)) {
           children.push({ node: pair.key, path }, { node: pair.value, path });
           continue;

@@ -90,7 +90,8 @@ describe('values check notes: duplicates said once, and capped with a count of t
   it('notes a key set again and again by --set once, with the count', () => {
     const r = checkValues(`--set ${Array.from({ length: 3000 }, (_, i) => `k${i % 10}=1`).join(',')}`);
     expect(r.ok && r.notes.filter((n) => n.startsWith('k0 '))).toEqual(['k0 is set 300 times; helm keeps the last.']);
-    expect(r.ok && r.notes).toHaveLength(10);
+    // One note per key set again (k0 … k9); the keys are none the guide covers, which is a note of its own.
+    expect(r.ok && r.notes.filter((n) => n.includes(' is set '))).toHaveLength(10);
   });
 
   it('shows the first 50 notes and counts the rest, in --json and in the text answer', () => {
