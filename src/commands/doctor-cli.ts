@@ -1,7 +1,7 @@
 import type { KubeConfig } from '@kubernetes/client-node';
 import { catalogue } from '../catalogue/index.js';
 import { ClusterGateway } from '../cluster/gateway.js';
-import { clusterKubeConfig, loadKubeConfigFromFlags } from '../cluster/kubeconfig.js';
+import { clusterKubeConfig, KubeConfigError, loadKubeConfigFromFlags } from '../cluster/kubeconfig.js';
 import { brokenSpec } from '../cluster/sim/broken-spec.js';
 import { faultEntries, localDatabase, simulatedClusterName, startSimulatedCluster, type SimulatedCluster } from '../cluster/sim/index.js';
 import { findCluster, loadConfig, noSuchClusterText } from '../config.js';
@@ -60,7 +60,9 @@ const whereToPlan =
   (terminalArgs: string | undefined) =>
   (commands: readonly string[]): string => {
     const terminal = terminalArgs ? `npm run terminal -- ${terminalArgs}` : 'npm start';
-    return `To plan it: ${commands.map((c) => `"/platform ${c}" in Slack, or "${c}" in the terminal (${terminal})`).join('; ')}.`;
+    // A value left to fill (`database=<database-name>`) is one the terminal's cluster has its own of: its doctor names it.
+    const fill = commands.some((c) => /=<[a-z0-9-]{1,60}>/.test(c)) ? ' There, `doctor` names the value to fill in.' : '';
+    return `To plan it: ${commands.map((c) => `"/platform ${c}" in Slack, or "${c}" in the terminal (${terminal})`).join('; ')}.${fill}`;
   };
 
 /** The terminal's flags that reach the cluster the doctor read; none for `npm start`'s simulated one. */
@@ -100,7 +102,7 @@ async function simulated(broken: string | undefined): Promise<SimulatedCluster> 
 /**
  * `platform-medic doctor`: every entry's detector, in this process (no queue, no Redis), on a configured
  * cluster, a kubeconfig, or a fresh simulated cluster. Exit 0 when no symptom is present, 1 when one
- * or more are, 2 for bad input.
+ * or more are, 3 when some (or all: a configured cluster's kube it cannot use) could not be told, 2 for bad input.
  */
 export async function runDoctorCommand(args: string[], io: Pick<CliIO, 'stdout' | 'stderr'>): Promise<number> {
   const opts = parseArgs(args);
@@ -117,7 +119,17 @@ export async function runDoctorCommand(args: string[], io: Pick<CliIO, 'stdout' 
       sim = await simulated(undefined);
       kubeConfig = sim.kubeConfig();
       names = { ...cluster, ...sim.addresses };
-    } else kubeConfig = clusterKubeConfig(cluster);
+    } else {
+      try {
+        kubeConfig = clusterKubeConfig(cluster);
+      } catch (err) {
+        // A kube this process cannot use (in-cluster outside a cluster, no kubeconfig found) tells nothing of the
+        // cluster: exit 3, as a cluster it cannot read, never 1, which says a symptom is present.
+        if (!(err instanceof KubeConfigError)) throw err;
+        io.stderr.write(`platform-medic: ${err.safeMessage}\n`);
+        return 3;
+      }
+    }
     clusterName = cluster.name;
   } else if (opts.kubeconfig || opts.context) {
     kubeConfig = loadKubeConfigFromFlags(opts.kubeconfig ? { source: 'kubeconfig', path: opts.kubeconfig, ...(opts.context ? { context: opts.context } : {}) } : { source: 'default', context: opts.context });
@@ -131,7 +143,10 @@ export async function runDoctorCommand(args: string[], io: Pick<CliIO, 'stdout' 
     clusterName = simulatedClusterName;
   }
   try {
-    const report = await scan(new ClusterGateway(kubeConfig, { callTimeoutMs: 10_000 }), names, catalogue);
+    const scanned = await scan(new ClusterGateway(kubeConfig, { callTimeoutMs: 10_000 }), names, catalogue);
+    // A fresh simulated cluster is this command's own and goes with it: a value its evidence shows (the demo database's
+    // random name) is not the one of the terminal the fix line sends the person to, whose own doctor names its own.
+    const report = sim ? { ...scanned, findings: scanned.findings.map(({ fixParams: _seen, ...f }) => f) } : scanned;
     io.stdout.write(`${opts.json ? doctorJson(clusterName, report) : toText(doctorView(report, clusterName), { choices: whereToPlan(terminalArgs(opts)) })}\n`);
     if (report.findings.some((f) => f.state === 'present')) return 1;
     // None seen, but some could not be told (a cluster that cannot be read tells nothing): not "no symptom".

@@ -1,8 +1,7 @@
 import type { Finding } from '../doctor/index.js';
 import type { ClearedBy } from '../jobs/watch/doctor-watch.js';
-import type { DoctorPlanFixRef } from './doctor.js';
-import { fixCommand, needsLine } from './fix-hint.js';
-import { matchActionIds } from './match.js';
+import { planFixChoice, type DoctorPlanFixRef } from './doctor.js';
+import { needsLine } from './fix-hint.js';
 import { code, command, joined, lines, note, para, person, strong, t, type Inline, type Part, type View } from './view.js';
 
 /**
@@ -23,7 +22,7 @@ const evidence = (f: Finding) => lines(f.evidence.map((e) => t`${code(e.object)}
 /** A symptom with its evidence, Plan fix and Snooze: what a person needs to act on it from the channel. */
 function symptomParts(f: Finding, cluster: string, headline: Inline): Part[] {
   const ref: DoctorPlanFixRef = { e: f.id, c: cluster };
-  const needs = needsLine(f.id);
+  const needs = needsLine(f.id, f.fixParams);
   return [
     para(headline),
     lines([...f.evidence.map((e) => t`${code(e.object)} ${e.detail}`), ...(needs ? [needs] : [])]),
@@ -31,7 +30,7 @@ function symptomParts(f: Finding, cluster: string, headline: Inline): Part[] {
       kind: 'choices',
       id: `watch-${f.id}`,
       choices: [
-        { label: 'Plan fix', action: matchActionIds.planFix, value: ref, style: 'primary', command: fixCommand(f.id, cluster) },
+        planFixChoice(f, cluster),
         // The scheduled doctor posts in Slack alone, so no terminal shows this; its command names what it silences.
         { label: 'Snooze 24 h', action: watchActionIds.snooze, value: ref, command: `snooze ${f.id} ${cluster}` },
       ],

@@ -5,21 +5,32 @@ import type { RemedyCoordinator } from '../jobs/lifecycle/coordinator.js';
 import { fixCommand, needsLine } from './fix-hint.js';
 import { noSuchCluster } from './fix.js';
 import { matchActionIds } from './match.js';
-import { code, command, joined, lines, note, para, says, strong, t, type Inline, type Part, type View } from './view.js';
+import { code, command, joined, lines, note, para, says, strong, t, type Choice, type Inline, type Part, type View } from './view.js';
 
 /** The queue side's part of `doctor`, as the core uses it (the coordinator's public method). */
 export type DoctorDesk = Pick<RemedyCoordinator, 'runDoctor'>;
 
-/** What a "Plan fix" under a doctor's finding carries: the entry and the cluster it was seen on. */
+/**
+ * What a "Plan fix" under a doctor's finding carries: the entry, the cluster it was seen on, and the
+ * values of the fix's parameters the evidence shows (the finding's `fixParams`), when there are any.
+ */
 export interface DoctorPlanFixRef {
   e: string;
   c: string;
+  p?: Readonly<Record<string, string>>;
+}
+
+/** The Plan fix of a finding: its button's value and the line that plans the same fix, with the values the doctor saw. */
+export function planFixChoice(f: Finding, cluster: string): Choice {
+  const value: DoctorPlanFixRef = { e: f.id, c: cluster, ...(f.fixParams ? { p: f.fixParams } : {}) };
+  return { label: 'Plan fix', action: matchActionIds.planFix, value, style: 'primary', command: fixCommand(f.id, cluster, f.fixParams) };
 }
 
 /** Why a detector could not tell, in the person's terms. */
 export const unknownWhy: Record<string, string> = {
   forbidden: 'the worker may not read it',
-  unreachable: 'the cluster did not answer',
+  // The cluster's API, or what the detector reads beside it (the metrics dashboard, the database): the message says which.
+  unreachable: 'no answer',
   'not-installed': 'not installed',
   error: 'could not be read',
 };
@@ -43,12 +54,12 @@ function unknownLines(unknown: readonly Finding[]): Inline[] {
 }
 
 function presentParts(f: Finding, cluster: string): Part[] {
-  const needs = needsLine(f.id);
+  const needs = needsLine(f.id, f.fixParams);
   return [
     para(t`🩺 ${strong(f.title)} (${code(f.id)}, guide ${f.ref}) — seen in ${code(cluster)}`),
     // What Plan fix needs goes with the evidence: three blocks a symptom keep the answer within Slack's fifty.
     lines([...f.evidence.map((e) => t`${code(e.object)} ${e.detail}`), ...(needs ? [needs] : [])]),
-    { kind: 'choices', id: `doctor-${f.id}`, choices: [{ label: 'Plan fix', action: matchActionIds.planFix, value: { e: f.id, c: cluster } satisfies DoctorPlanFixRef, style: 'primary', command: fixCommand(f.id, cluster) }] },
+    { kind: 'choices', id: `doctor-${f.id}`, choices: [planFixChoice(f, cluster)] },
   ];
 }
 
@@ -73,7 +84,7 @@ export function doctorView(report: DoctorReport, cluster: string): View {
   const folded = present.slice(detailedMax);
   const parts: Part[] = [para(t`${strong('Doctor')}: ${headline}`), ...present.slice(0, detailedMax).flatMap((f) => presentParts(f, cluster))];
   if (folded.length > 0) {
-    const example = `/platform ${fixCommand(folded[0]!.id, cluster)}`;
+    const example = `/platform ${fixCommand(folded[0]!.id, cluster, folded[0]!.fixParams)}`;
     parts.push(para(t`🩺 And ${folded.length} more present in ${code(cluster)}: ${joined(folded.map((f) => [code(f.id)]), ', ')}. Each is planned like the others, e.g. ${command(example)}.`));
   }
   if (unknown.length > 0) parts.push(lines([t`${strong('Could not tell')}`, ...unknownLines(unknown)]));

@@ -36,9 +36,12 @@ export function fixCommand(entryId: string, cluster?: string, given: Readonly<Re
   return ['fix', entryId, ...(cluster ? [cluster] : []), ...values, ...others].join(' ');
 }
 
-/** What "Plan fix" needs besides the click, said next to it: each value, what it is, an example. Undefined when it needs nothing. */
-export function needsLine(entryId: string): Inline | undefined {
-  const required = requiredParams(entryId);
+/**
+ * What "Plan fix" needs besides the click, said next to it: each value, what it is, an example.
+ * Undefined when it needs nothing, or when the doctor saw every value (`seen`) and the button carries them.
+ */
+export function needsLine(entryId: string, seen: Readonly<Record<string, string>> = {}): Inline | undefined {
+  const required = requiredParams(entryId).filter((p) => seen[p.name] === undefined);
   if (required.length === 0) return undefined;
   const each = required.map((p) => t`${code(p.name)}, ${p.description} (e.g. ${code(p.example)})`);
   return t`Plan fix needs ${required.length === 1 ? 'a value' : 'values'} the button cannot carry: ${joined(each, '; ')}.`;

@@ -95,11 +95,14 @@ export function plainWords(text: Inline): string {
 /**
  * Text written with `backticks` (usage lines, a refusal from the queue side) as inline text: the
  * ticked pieces become commands when the text is all ours, code when it may quote what a person typed.
- * Slack mentions in it (`<@U123>`) become people.
+ * With `people`, Slack mentions in it (`<@U123>`) become people: only for text whose mentions are ours
+ * (the queue side names who holds an entry). Text that quotes a person's words keeps them as typed: a
+ * backtick they typed ends the code span around their words, and what follows it must not mention anyone.
  */
-export function ticked(text: string, as: 'command' | 'code' = 'code'): Inline {
+export function ticked(text: string, as: 'command' | 'code' = 'code', options: { readonly people?: boolean } = {}): Inline {
   return text.split('`').flatMap((piece, i): Span[] => {
     if (i % 2 === 1) return [as === 'command' ? { command: piece } : { code: piece }];
+    if (!options.people) return piece === '' ? [] : [piece];
     return piece.split(/<@([UW][A-Z0-9]+)>/).map((p, j): Span => (j % 2 === 1 ? { person: p } : p)).filter((p) => p !== '');
   });
 }

@@ -11,6 +11,7 @@ export const findingSchema: z.ZodType<Finding> = z.object({
   evidence: z.array(z.object({ object: z.string(), detail: z.string() })),
   reason: z.enum(['forbidden', 'unreachable', 'not-installed', 'error', 'no-detector']).optional(),
   message: z.string().optional(),
+  fixParams: z.record(z.string(), z.string()).optional(),
 });
 
 /** A doctor's report as it comes back from a worker: checked before the bot renders it. */

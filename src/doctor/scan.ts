@@ -1,4 +1,5 @@
 import type { CatalogueEntry } from '../catalogue/model.js';
+import { offeredParams } from '../catalogue/params.js';
 import type { ClusterGateway } from '../cluster/gateway.js';
 import type { PlatformNames } from '../platform-names.js';
 import { Unreadable, type Evidence, type UnknownReason } from './detectors/detector.js';
@@ -17,6 +18,8 @@ export interface Finding {
   readonly reason?: UnknownReason | 'no-detector';
   /** For `unknown`, what went wrong; for `not-observable`, what the person should check instead. */
   readonly message?: string;
+  /** Values of the entry's fix parameters the evidence shows, for the fix line offered with it (never a secret). */
+  readonly fixParams?: Readonly<Record<string, string>>;
 }
 
 /** One doctor run: a finding per catalogue entry, in the catalogue's order. */
@@ -30,7 +33,6 @@ const maxEvidence = 8;
 const maxDetail = 240;
 /** An object's kind, namespace and name: Kubernetes names are at most 253 characters. */
 const maxObject = 300;
-
 
 /** Evidence as it leaves the worker: secrets redacted, each detail short, a few per finding. */
 function tidy(evidence: readonly Evidence[]): Evidence[] {
@@ -53,7 +55,8 @@ export async function scan(gateway: ClusterGateway, names: PlatformNames, entrie
       const v = detect(e.detector, snapshot);
       if (v.state === 'not-observable') return { ...base, state: v.state, evidence: [], message: v.check };
       if (v.state === 'unknown') return { ...base, state: v.state, evidence: [], reason: v.reason, message: clean(v.message) };
-      return { ...base, state: v.state, evidence: tidy(v.evidence) };
+      const fixParams = v.state === 'present' ? offeredParams(e, v.fixParams) : undefined;
+      return { ...base, state: v.state, evidence: tidy(v.evidence), ...(fixParams ? { fixParams } : {}) };
     } catch (err) {
       if (err instanceof Unreadable) return { ...base, state: 'unknown', evidence: [], reason: err.reason, message: clean(err.message) };
       return { ...base, state: 'unknown', evidence: [], reason: 'error', message: `the detector failed: ${clean(err instanceof Error ? err.message : String(err))}` };

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { findEntry } from '../../src/catalogue/index.js';
-import { resolveParams } from '../../src/catalogue/params.js';
+import { offeredParams, resolveParams } from '../../src/catalogue/params.js';
 
 describe('parameters of a fix', () => {
   it('fill in the guide\'s defaults', () => {
@@ -82,5 +82,26 @@ describe('the metrics store address of dashboards-missing', () => {
       ok: false,
       message: '`metricsStore=http://169.254.169.254/latest` is refused: 169.254.169.254 is a cloud metadata address, which a remedy never points at; give the metrics store endpoint registered for the cluster, e.g. `metricsStore=http://prometheus-server.monitoring.svc:80`.',
     });
+  });
+});
+
+describe('the values a detector saw, offered in the fix line', () => {
+  it('keeps a value the fix takes as typed, and leaves out one it would refuse, one that reads as a secret, and a parameter the entry lacks', () => {
+    const drop = findEntry('database-drop-blocked')!;
+    expect(offeredParams(drop, { database: 'orders_old' })).toEqual({ database: 'orders_old' });
+    expect(offeredParams(drop, { database: 'x";drop' })).toBeUndefined();
+    expect(offeredParams(drop, { size: '1m' })).toBeUndefined();
+    const dashboards = findEntry('dashboards-missing')!;
+    expect(offeredParams(dashboards, { metricsStore: 'http://prometheus-server.monitoring.svc:80' })).toEqual({ metricsStore: 'http://prometheus-server.monitoring.svc:80' });
+    expect(offeredParams(dashboards, { metricsStore: 'http://reader:s3cret-pw@prometheus:9090' })).toBeUndefined();
+    expect(offeredParams(dashboards, { metricsStore: 'http://169.254.169.254/latest' })).toBeUndefined();
+    expect(offeredParams(drop, { database: 'ghp_0123456789abcdefghijABCDEFGHIJ012345' })).toBeUndefined();
+  });
+
+  it('leaves out a value from the cluster that could end the line\'s code in Slack: a backtick, a mention, a link', () => {
+    const dashboards = findEntry('dashboards-missing')!;
+    for (const metricsStore of ['http://prometheus.monitoring.svc/`<!channel>`', 'http://prometheus.monitoring.svc/<https://evil.example|click>', 'http://prometheus.monitoring.svc/&lt;']) {
+      expect(offeredParams(dashboards, { metricsStore })).toBeUndefined();
+    }
   });
 });

@@ -59,3 +59,25 @@ describe('what planning a fix that needs a value takes, as each answer says it',
     );
   });
 });
+
+describe('a value the doctor saw, in the line it offers', () => {
+  const store = 'http://prometheus-server.monitoring.svc:80';
+  const seen: Finding = { ...finding, fixParams: { metricsStore: store } };
+  const line = `fix dashboards-missing prod-eu metricsStore=${store}`;
+
+  it("the doctor's answer and the scheduled doctor's post: the line names the value, and nothing asks for it", () => {
+    const text = toText(doctorView({ startedAt: '2026-11-22T12:00:00.000Z', tookMs: 10, findings: [seen] }, 'prod-eu'));
+    expect(text).toContain(`  Type "${line}".`);
+    expect(text).not.toContain('<metrics-store-URL>');
+    expect(text).not.toContain('Plan fix needs');
+    expect(toText(appearedView(seen, 'prod-eu'))).toContain(`Type "${line}" or "snooze dashboards-missing prod-eu".`);
+  });
+
+  it("Slack's Plan fix carries the value, so the click plans what the line does", () => {
+    const m = slackMessage(doctorView({ startedAt: '2026-11-22T12:00:00.000Z', tookMs: 10, findings: [seen] }, 'prod-eu'));
+    const button = m.blocks.flatMap((b) => (b as { elements?: { action_id?: string; value?: string }[] }).elements ?? []).find((e) => e.action_id === 'match-plan-fix');
+    expect(JSON.parse(button?.value ?? '{}')).toEqual({ e: 'dashboards-missing', c: 'prod-eu', p: { metricsStore: store } });
+    expect(blocksText(m.blocks)).not.toContain('Plan fix needs');
+  });
+});
+

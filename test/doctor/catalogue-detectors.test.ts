@@ -13,6 +13,9 @@ describe("the catalogue's detectors", () => {
   it('refuses a detector its kind does not accept', () => {
     expect(detectorProblems([{ id: 'x', detector: { kind: 'jobsIncomplete', namespace: 'kube-system' } as never }])).toHaveLength(1);
     expect(detectorProblems([{ id: 'y', detector: { kind: 'guess' } }])).toEqual(['y: no detector kind is named "guess"']);
+    expect(detectorProblems([{ id: 'z', detector: { kind: 'databaseDropRefused', databaseParam: 'db' } as never, params: [{ name: 'database' }] }])).toEqual([
+      'z: its detector gives a value for the fix parameter "db", which the entry does not declare',
+    ]);
   });
 
   it('read Secrets only by name, logs only in the platform namespaces, and nothing but reads', () => {

@@ -80,6 +80,11 @@ describe('platform-medic doctor', () => {
     expect(presentOf(database.out).map((f) => [f.id, f.evidence[0]?.detail])).toEqual([
       ['database-drop-blocked', expect.stringMatching(/^DROP DATABASE refused at \S+ \S+ UTC: "is being accessed by other users"; 1 session still open \(application "orders-report"\)$/)],
     ]);
+    // The database is this command's own simulated one, gone when it ends: the line to type in the terminal it names
+    // leaves the value to that terminal's doctor, rather than name a database the terminal's cluster does not have.
+    const text = await doctor(['--broken', 'database-drop-blocked']);
+    expect(text.out).toContain('"fix database-drop-blocked simulated database=<database-name>" in the terminal (npm run terminal -- --broken database-drop-blocked). There, `doctor` names the value to fill in.');
+    expect(text.out).not.toMatch(/database=medic_demo_/);
   });
 
   it('refuses bad input as an InputError (exit 2)', async () => {

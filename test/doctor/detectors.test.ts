@@ -169,6 +169,9 @@ describe("the dashboard's and the database's detectors judge from the snapshot a
     const elsewhere = detect(d, view([mainOrg, metricsView], [{ ...prometheus, url: 'http://reader:s3cret-pw@prometheus:9090', isDefault: false }]));
     expect(elsewhere).toMatchObject({ state: 'present', evidence: [{ detail: 'points at http://prometheus:9090 but is not the default data source the dashboards use' }] });
     expect(JSON.stringify(elsewhere)).not.toContain('s3cret');
+    expect(elsewhere).not.toHaveProperty('fixParams');
+    // Without credentials, the address it points at is the metrics store the fix line offered names.
+    expect(detect(d, view([mainOrg, metricsView], [{ ...prometheus, isDefault: false }]))).toMatchObject({ state: 'present', fixParams: { metricsStore: 'http://prometheus-server.monitoring.svc:80' } });
     // A dashboard imported under another uid is found by its title, as the repair finds it.
     expect(detect(d, view([mainOrg, metricsView], [prometheus], [...four.slice(0, 3), hit('x1', 'res_status_per_pod')])).state).toBe('absent');
   });
@@ -221,7 +224,13 @@ describe("the dashboard's and the database's detectors judge from the snapshot a
     expect(detect(d, view(refused('orders_old'), [{ database: 'orders_old', sessions: 2, applications: ['orders-report'] }]))).toEqual({
       state: 'present',
       evidence: [{ object: 'database/postgresql-postgresql.devtroncd:5432/orders_old', detail: 'DROP DATABASE refused at 2026-11-22 11:58:00 UTC: "is being accessed by other users"; 2 sessions still open (application "orders-report")' }],
+      // The database its evidence names goes to the fix line offered with it.
+      fixParams: { database: 'orders_old' },
     });
+    // Two blocked: both are named, and the fix line leaves the choice of which to drop to the person.
+    const two = detect(d, view([...refused('orders_old'), ...refused('reports_old')], ['orders_old', 'reports_old'].map((database) => ({ database, sessions: 1, applications: [] }))));
+    expect(two).toMatchObject({ state: 'present', evidence: [{ object: expect.stringMatching(/orders_old$/) }, { object: expect.stringMatching(/reports_old$/) }] });
+    expect(two).not.toHaveProperty('fixParams');
     expect(detect(d, view(refused('orders_old'), [{ database: 'orders_old', sessions: 0, applications: [] }]))).toMatchObject({ state: 'absent', evidence: [{ detail: 'drop refused at 2026-11-22 11:58:00 UTC; no session is open now, so a drop would succeed' }] });
     expect(detect(d, view(refused('orders_old'), [{ database: 'postgres', sessions: 1, applications: [] }]))).toMatchObject({ state: 'absent', evidence: [{ detail: 'drop refused at 2026-11-22 11:58:00 UTC; the database is gone since' }] });
     // Without a refused drop of a database the remedy may drop, the sessions are not read.

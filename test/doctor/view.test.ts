@@ -47,6 +47,15 @@ describe("the doctor's answer", () => {
     expect(message.blocks.length).toBeLessThanOrEqual(50);
   });
 
+  it('does not blame the cluster for the metrics dashboard or the database not answering', () => {
+    // Found by a newcomer's try (doctor --kubeconfig on npm run sim's kubeconfig): "the cluster did not answer: Cannot reach
+    // the metrics dashboard at …", while the cluster had answered every read.
+    const dashboard = { reason: 'unreachable' as const, message: 'Cannot reach the metrics dashboard at http://devtron-grafana.devtroncd/grafana (ENOTFOUND) during GET /api/orgs' };
+    const text = toText(doctorView({ ...report, findings: [finding('dashboards-missing', { state: 'unknown', ...dashboard })] }, 'local'));
+    expect(text).toContain('dashboards-missing — no answer: Cannot reach the metrics dashboard at http://devtron-grafana.devtroncd/grafana (ENOTFOUND) during GET /api/orgs');
+    expect(text).not.toContain('the cluster did not answer');
+  });
+
   it('says so when nothing is present, and only then: entries it could not tell are not "no symptom"', () => {
     const quiet = { ...report, findings: report.findings.map((f) => (f.state === 'present' ? { ...f, state: 'absent' as const, evidence: [] } : f)) };
     // A cluster that cannot be read shows no symptom: the headline says what could not be told.

@@ -50,6 +50,19 @@ describe('/platform doctor through the real Bolt receiver and the fake Slack', (
     expect(stack.fake.messages(channel).slice(before).filter((m) => m.text.includes('asked to fix'))).toEqual([]);
   });
 
+  it('Plan fix that carries the value the doctor saw (a data source that names the metrics store) plans the fix with it', async () => {
+    const posted = await stack.fake.waitFor((f) => f.messages(channel).find((m) => !m.thread_ts && m.text.includes('Doctor on sim') && m.text.includes('dashboards-missing')));
+    // The button as the doctor draws it for a finding whose evidence shows the address (test/core/fix-hint.test.ts).
+    const value = JSON.stringify({ e: 'dashboards-missing', c: 'sim', p: { metricsStore: 'http://prometheus-server.monitoring.svc:80' } });
+    const blocks = (posted.blocks ?? []).map((b) => {
+      const elements = (b as { elements?: { action_id?: string; value?: string }[] }).elements;
+      return elements ? { ...b, elements: elements.map((e) => (e.action_id === 'match-plan-fix' && JSON.parse(e.value ?? '{}').e === 'dashboards-missing' ? { ...e, value } : e)) } : b;
+    });
+    const buttonIndex = blocks.flatMap((b) => (b as { elements?: { action_id?: string; value?: string }[] }).elements ?? []).filter((e) => e.action_id === 'match-plan-fix').findIndex((e) => e.value === value);
+    await stack.click({ ...posted, blocks }, 'match-plan-fix', requester, { buttonIndex });
+    await stack.fake.waitFor((f) => f.messages(channel).find((m) => m.text.startsWith(`<@${requester}> asked to fix *Dashboards missing`)), { timeoutMs: 15_000 });
+  });
+
   it('answers an unknown cluster privately in the acknowledgement', async () => {
     const res = await stack.slash('doctor prod-us');
     expect((res.json as { response_type: string; text: string })).toMatchObject({ response_type: 'ephemeral', text: 'There is no cluster `prod-us`. Configured clusters: `sim`.' });

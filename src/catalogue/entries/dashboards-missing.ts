@@ -43,7 +43,8 @@ export const dashboardsMissing: CatalogueEntry = {
       'plugin not found',
     ],
   },
-  detector: { kind: 'dashboardOrganisation' },
+  // Organisation 2's data source, when it has an address, names the metrics store in the fix line offered.
+  detector: { kind: 'dashboardOrganisation', metricsStoreParam: 'metricsStore' },
   params: [
     { name: 'metricsStore', description: 'the metrics store endpoint registered for the cluster', pattern: '^https?://[^\\s]+$', example: 'http://prometheus-server.monitoring.svc:80', placeholder: 'metrics-store-URL', format: 'in-cluster-url' },
   ],

@@ -83,8 +83,8 @@ export const databaseDropBlocked: CatalogueEntry = {
       '來源資料庫',
     ],
   },
-  // The refused drop in the database pod's log, and the sessions still open on that database.
-  detector: { kind: 'databaseDropRefused' },
+  // The refused drop in the database pod's log, and the sessions still open on that database (named in the fix line offered).
+  detector: { kind: 'databaseDropRefused', databaseParam: 'database' },
   params: [{ name: 'database', description: 'the database to drop', pattern: '^[A-Za-z_][A-Za-z0-9_-]{0,62}$', example: 'orchestrator_old', placeholder: 'database-name' }],
   stages: [
     {

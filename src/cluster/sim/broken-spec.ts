@@ -1,4 +1,5 @@
 import { InputError } from '../../errors.js';
+import { closestWord } from '../../spelling.js';
 import { simulatedClusterName } from './apiserver/kubeconfig.js';
 import { faultEntries } from './platform/faults.js';
 import { versionGates } from './platform/versions.js';
@@ -17,7 +18,11 @@ export const breakableEntries: readonly string[] = [...new Set([...faultEntries.
 export function brokenSpec(spec: string): { entryId: string; depth?: string } {
   const colon = spec.indexOf(':');
   const entryId = colon < 0 ? spec : spec.slice(0, colon);
-  if (!breakableEntries.includes(entryId)) throw new InputError(`--broken: the simulated cluster cannot break "${entryId.slice(0, 60)}"; it knows ${breakableEntries.join(', ')}`);
+  if (!breakableEntries.includes(entryId)) {
+    // A misspelling is answered with the entry meant, as a mistyped flag or command is; otherwise the entries it can break.
+    const near = closestWord(entryId, breakableEntries);
+    throw new InputError(`--broken: the simulated cluster cannot break "${entryId.slice(0, 60)}"; ${near ? `did you mean ${near}?` : `it knows ${breakableEntries.join(', ')}`}`);
+  }
   if (colon < 0) return { entryId };
   const depth = spec.slice(colon + 1);
   const depths = faultEntries.find((e) => e.entryId === entryId)?.depths ?? [];

@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-import { unknownFlagMessage } from '../../cli-flags.js';
+import { givenTwiceMessage, unknownFlagMessage } from '../../cli-flags.js';
 import { fileReason, InputError } from '../../errors.js';
 import { brokenSpec } from './broken-spec.js';
 
@@ -17,12 +17,17 @@ const usage = 'usage: npm run sim -- [--port N] [--host ADDR] [--kubeconfig PATH
 
 function parseArgs(argv: string[]): SimArgs {
   const args: SimArgs = { host: '127.0.0.1', port: 0, kubeconfig: './.kube-sim/config', broken: [], verbose: false };
+  const once = new Map<string, string>();
   for (let i = 0; i < argv.length; i++) {
     const flag = argv[i] ?? '';
     const [name, inline] = flag.includes('=') ? [flag.slice(0, flag.indexOf('=')), flag.slice(flag.indexOf('=') + 1)] : [flag, undefined];
     const value = () => {
       const v = inline ?? argv[++i];
       if (v === undefined || v === '') throw new InputError(`${name} needs a value; ${usage}`);
+      // --broken may be repeated (each entry broken); the others take one value, which a second must not replace unseen.
+      const before = once.get(name);
+      if (name !== '--broken' && before !== undefined && before !== v) throw new InputError(`sim: ${givenTwiceMessage(name, before, v)}`);
+      once.set(name, v);
       return v;
     };
     switch (name) {

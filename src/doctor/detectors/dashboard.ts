@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { withoutCredentials } from '../../remedies/dashboard/client.js';
 import { cpuFilterEdits } from '../../remedies/dashboard/cpu-panels.js';
+import { carriesCredentials } from '../../remedies/dashboard/endpoint.js';
 import { appDetailsOrgId, platformDataSource } from '../../remedies/dashboard/org-inspect.js';
 import { findPlatformDashboard, platformDashboards } from '../../remedies/dashboard/platform-dashboards.js';
 import { defineDetector, type Evidence, type Snapshot } from './detector.js';
@@ -28,14 +29,19 @@ const orgLabel = (snap: Snapshot) => snap.dashboardOrgs().find((o) => o.id === a
  * has no organisation 2 (the page `/grafana?orgId=2` answers "Not Found"), when organisation 2 has no
  * default data source with an address, or when one of the four dashboards App Details embeds is missing.
  */
-const dashboardOrganisationDetector = z.strictObject({ kind: z.literal('dashboardOrganisation') });
+const dashboardOrganisationDetector = z.strictObject({
+  kind: z.literal('dashboardOrganisation'),
+  /** The fix parameter of the metrics store's address: when organisation 2's data source has one, the fix line offered names it. */
+  metricsStoreParam: z.string().min(1).optional(),
+});
 export type DashboardOrganisationDetector = z.infer<typeof dashboardOrganisationDetector>;
 
 export const dashboardOrganisation = defineDetector({
   kind: 'dashboardOrganisation',
   detector: dashboardOrganisationDetector,
   reads: () => [{ dashboard: 'organisations' }, { dashboard: 'dataSources' }, { dashboard: 'dashboards' }],
-  detect(_d, snap) {
+  fixParams: (d) => (d.metricsStoreParam ? [d.metricsStoreParam] : []),
+  detect(d, snap) {
     const orgs = snap.dashboardOrgs();
     const org = orgs.find((o) => o.id === appDetailsOrgId);
     const where = `the metrics dashboard at ${shown(snap.names.dashboardUrl)}`;
@@ -52,7 +58,9 @@ export const dashboardOrganisation = defineDetector({
     for (const d of platformDashboards.filter((p) => !findPlatformDashboard(hits, p))) {
       evidence.push({ object: `dashboard/${org.name}/${d.title}`, detail: `missing (uid ${d.uid}): App Details cannot show its panels` });
     }
-    if (evidence.length > 0) return { state: 'present', evidence };
+    // The address the data source points at is the metrics store registered for the cluster; one with credentials is not repeated.
+    const store = ds && ds.url !== '' && !carriesCredentials(ds.url) ? ds.url : undefined;
+    if (evidence.length > 0) return { state: 'present', evidence, ...(d.metricsStoreParam && store ? { fixParams: { [d.metricsStoreParam]: store } } : {}) };
     return { state: 'absent', evidence: [{ object: `organisation/${appDetailsOrgId}`, detail: `"${org.name}": data source "${ds?.name}" at ${shown(ds?.url ?? '')} and the four dashboards` }] };
   },
 });

@@ -66,9 +66,15 @@ export interface Evidence {
 /** Why a detector could not tell. */
 export type UnknownReason = 'forbidden' | 'unreachable' | 'not-installed' | 'error';
 
+/**
+ * Values of the entry's fix parameters that the evidence shows (`{ database: 'orders_old' }`), by the
+ * parameter's name: the fix line offered with the finding carries them, so it can be typed as shown.
+ */
+export type SeenParams = Readonly<Record<string, string>>;
+
 /** What a detector concludes. */
 export type Verdict =
-  | { readonly state: 'present' | 'absent'; readonly evidence: readonly Evidence[] }
+  | { readonly state: 'present' | 'absent'; readonly evidence: readonly Evidence[]; readonly fixParams?: SeenParams }
   | { readonly state: 'unknown'; readonly reason: UnknownReason; readonly message: string }
   | { readonly state: 'not-observable'; readonly check: string };
 
@@ -145,6 +151,8 @@ export interface DetectorDeclaration<D extends DetectorBase> {
   reads(detector: D): Read[];
   /** Judges from the snapshot alone. */
   detect(detector: D, snapshot: Snapshot): Verdict;
+  /** The entry's fix parameters its verdicts may give values for (`fixParams`); the catalogue's entry must declare each. */
+  fixParams?(detector: D): string[];
 }
 
 /** One kind of detector as the registry holds it. */

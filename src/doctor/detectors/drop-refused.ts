@@ -16,6 +16,11 @@ import { clip } from './shown-text.js';
 const databaseDropRefusedDetector = z.strictObject({
   kind: z.literal('databaseDropRefused'),
   tailLines: z.number().int().positive().max(1000).default(500),
+  /**
+   * The fix parameter that names the database to drop: when one database is blocked, the fix line
+   * offered with the finding names it. Of several, none is chosen for the person (the fix drops it).
+   */
+  databaseParam: z.string().min(1).optional(),
 });
 export type DatabaseDropRefusedDetector = z.input<typeof databaseDropRefusedDetector>;
 
@@ -33,7 +38,8 @@ export const databaseDropRefused = defineDetector({
   kind: 'databaseDropRefused',
   detector: databaseDropRefusedDetector as z.ZodType<DatabaseDropRefusedDetector>,
   reads: (d) => [{ logs: source, in: 'platformNamespace', tailLines: d.tailLines ?? 500 }, { database: 'sessions' }],
-  detect(_d, snap) {
+  fixParams: (d) => (d.databaseParam ? [d.databaseParam] : []),
+  detect(d, snap) {
     // The latest refusal of each database, as the log shows it.
     const refused = new Map<string, string>();
     for (const tail of snap.logs(source, 'platformNamespace')) {
@@ -48,6 +54,7 @@ export const databaseDropRefused = defineDetector({
     const server = `${snap.names.databaseHost}:${snap.names.databasePort}`;
     const notes: Evidence[] = [];
     const blocked: Evidence[] = [];
+    const blockedNames: string[] = [];
     const candidates = [...refused].filter(([name]) => {
       if (!protectedDatabases.includes(name)) return true;
       notes.push({ object: `database/${server}/${name}`, detail: "a refused drop of one of the platform's own databases: its sessions are the platform at work, and no remedy drops it" });
@@ -61,9 +68,12 @@ export const databaseDropRefused = defineDetector({
       else if (row.sessions === 0) notes.push({ object, detail: `drop refused ${at}; no session is open now, so a drop would succeed` });
       else {
         const apps = row.applications.length > 0 ? ` (application ${row.applications.map((a) => `"${clip(a, 40)}"`).join(', ')})` : '';
+        blockedNames.push(name);
         blocked.push({ object, detail: `DROP DATABASE refused ${at}: "is being accessed by other users"; ${row.sessions} session${row.sessions === 1 ? '' : 's'} still open${apps}` });
       }
     }
-    return blocked.length > 0 ? { state: 'present', evidence: [...blocked, ...notes] } : { state: 'absent', evidence: notes };
+    if (blocked.length === 0) return { state: 'absent', evidence: notes };
+    const seen = d.databaseParam && blockedNames.length === 1 ? { fixParams: { [d.databaseParam]: blockedNames[0]! } } : {};
+    return { state: 'present', evidence: [...blocked, ...notes], ...seen };
   },
 });

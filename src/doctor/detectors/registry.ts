@@ -51,9 +51,11 @@ export function isDetectorKind(name: string): name is Detector['kind'] {
 export const readsOf = (d: Detector): Read[] => kindOf(d.kind).reads(d as never);
 export const detectorPermissions = (d: Detector): Permission[] => kindOf(d.kind).permissions(d as never);
 export const detect = (d: Detector, snapshot: Snapshot): Verdict => kindOf(d.kind).detect(d as never, snapshot);
+/** The entry's fix parameters a detector's verdicts may give values for. */
+export const fixParamsOf = (d: Detector): string[] => kindOf(d.kind).fixParams?.(d as never) ?? [];
 
 /** What is wrong with the entries' detectors as their kinds see them. */
-export function detectorProblems(entries: readonly { readonly id: string; readonly detector?: { readonly kind: string } }[]): string[] {
+export function detectorProblems(entries: readonly { readonly id: string; readonly detector?: { readonly kind: string }; readonly params?: readonly { readonly name: string }[] }[]): string[] {
   const problems: string[] = [];
   for (const e of entries) {
     if (!e.detector) continue;
@@ -62,7 +64,13 @@ export function detectorProblems(entries: readonly { readonly id: string; readon
       continue;
     }
     const parsed = kindOf(e.detector.kind).detector.safeParse(e.detector);
-    if (!parsed.success) problems.push(`${e.id}: its detector is not valid: ${parsed.error.issues[0]?.path.join('.') || '(detector)'}: ${parsed.error.issues[0]?.message}`);
+    if (!parsed.success) {
+      problems.push(`${e.id}: its detector is not valid: ${parsed.error.issues[0]?.path.join('.') || '(detector)'}: ${parsed.error.issues[0]?.message}`);
+      continue;
+    }
+    for (const name of fixParamsOf(parsed.data as Detector).filter((n) => !(e.params ?? []).some((p) => p.name === n))) {
+      problems.push(`${e.id}: its detector gives a value for the fix parameter "${name}", which the entry does not declare`);
+    }
   }
   return problems;
 }

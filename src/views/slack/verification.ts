@@ -1,15 +1,8 @@
 import type { Verification } from '../../doctor/verify.js';
 import type { EndedRun } from '../../jobs/lifecycle/reporter.js';
 import type { Plan } from '../../remedies/plan.js';
+import { unknownWhy } from '../../core/doctor.js';
 import { esc } from './kit.js';
-
-/** Why the detector could not tell, in a few words (as the doctor's answer says it). */
-const unknownWhy: Record<string, string> = {
-  forbidden: 'the worker may not read it',
-  unreachable: 'the cluster did not answer',
-  'not-installed': 'not installed',
-  error: 'could not be read',
-};
 
 const looks = (v: Verification) => (v.looks === 1 ? '1 look' : `${v.looks} looks over ${(v.waitedMs / 1000).toFixed(1)} s`);
 const evidenceLines = (v: Verification) => v.finding.evidence.map((e) => `• \`${esc(e.object)}\` ${esc(e.detail)}`);
