@@ -67,7 +67,7 @@ export function loadConfig(sources: ConfigSources = {}): Config {
   merged.configFile = file.path;
   const parsed = configSchema.safeParse(merged);
   // Every problem at once: the variables', the file's keys', then what the values make together (the clusters, the bounds).
-  const problems = [...environment.problems, ...file.problems, ...(parsed.success ? [] : parsed.error.issues.map((i) => describeIssue(i, 'merged', merged, file.path ?? 'the config file', { env: new Set(Object.keys(environment.values)), file: new Set(Object.keys(file.values)) })))];
+  const problems = [...environment.problems, ...file.problems, ...(parsed.success ? [] : parsed.error.issues.map((i) => describeIssue(i, { origin: 'merged', schema: configSchema, input: merged, file: file.path ?? 'the config file', sources: { env: new Set(Object.keys(environment.values)), file: new Set(Object.keys(file.values)) } })))];
   if (!parsed.success || problems.length > 0) throw new ConfigError(problems);
   // From here the process holds these secrets; the logger scrubs them from any line they would reach.
   knownSecrets.add(...secretsOf(parsed.data));

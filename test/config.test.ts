@@ -100,7 +100,8 @@ describe('configuration', () => {
 
   it('names the file and key of a wrong cluster, without a second error about the default cluster', () => {
     const msg = problems(() => load({}, 'clusters:\n  - nam: prod\n'));
-    expect(msg).toMatch(/platform-medic\.yaml: clusters\.0\.name: /);
+    expect(msg).toMatch(/platform-medic\.yaml: clusters\[0\]\.name: /);
+    expect(msg).toMatch(/platform-medic\.yaml: clusters\[0\] has an unknown key "nam"; did you mean "name"\?$/m);
     expect(msg).not.toContain('PLATFORM_MEDIC_DEFAULT_CLUSTER');
   });
 
@@ -124,7 +125,7 @@ describe('configuration', () => {
   });
 
   it('rejects unknown keys, duplicate clusters and a default cluster that does not exist', () => {
-    expect(problems(() => load({}, 'redisURL: redis://x\n'))).toContain('unknown key(s) redisURL');
+    expect(problems(() => load({}, 'redisURL: redis://x\n'))).toMatch(/platform-medic\.yaml has an unknown key "redisURL"; did you mean "redisUrl"\?$/m);
     expect(problems(() => load({}, 'clusters:\n  - name: a\n  - name: a\n'))).toContain('cluster name "a" appears twice');
     expect(problems(() => load({ PLATFORM_MEDIC_DEFAULT_CLUSTER: 'prod' }, 'clusters:\n  - name: staging\n'))).toContain(
       'PLATFORM_MEDIC_DEFAULT_CLUSTER (defaultCluster): "prod" is not one of the configured clusters (staging)',
@@ -133,10 +134,14 @@ describe('configuration', () => {
 
   it('rejects a misspelt key inside a cluster, its approval, its doctor or its kube source, instead of taking the default silently', () => {
     // A typo such as platfromNamespace left the worker's RBAC and every remedy on the default namespace.
-    expect(problems(() => load({}, 'clusters:\n  - name: prod\n    platfromNamespace: x\n'))).toContain('unknown key(s) platfromNamespace');
-    expect(problems(() => load({}, 'clusters:\n  - name: prod\n    approval:\n      aprovers: [U012ABCDEF]\n'))).toContain('unknown key(s) aprovers');
-    expect(problems(() => load({}, 'clusters:\n  - name: prod\n    doctor:\n      chanel: C012ABCDEF\n'))).toContain('unknown key(s) chanel');
-    expect(problems(() => load({}, 'clusters:\n  - name: prod\n    kube:\n      source: kubeconfig\n      path: /k\n      contxt: prod\n'))).toContain('unknown key(s) contxt');
+    // Each is named by the cluster's place in the list and its name, with the key meant when one is close.
+    expect(problems(() => load({}, 'clusters:\n  - name: prod\n    platfromNamespace: x\n'))).toContain('platform-medic.yaml: clusters[0] (name "prod") has an unknown key "platfromNamespace"; did you mean "platformNamespace"?');
+    expect(problems(() => load({}, 'clusters:\n  - name: prod\n    approval:\n      aprovers: [U012ABCDEF]\n'))).toContain('platform-medic.yaml: clusters[0].approval (cluster "prod") has an unknown key "aprovers"; did you mean "approvers"?');
+    expect(problems(() => load({}, 'clusters:\n  - name: prod\n    doctor:\n      chanel: C012ABCDEF\n'))).toContain('platform-medic.yaml: clusters[0].doctor (cluster "prod") has an unknown key "chanel"; did you mean "channel"?');
+    expect(problems(() => load({}, 'clusters:\n  - name: prod\n    kube:\n      source: kubeconfig\n      path: /k\n      contxt: prod\n'))).toContain('platform-medic.yaml: clusters[0].kube (cluster "prod") has an unknown key "contxt"; did you mean "context"?');
+    // No key of the cluster is near: none is proposed; a key only another kube source takes is not proposed either.
+    expect(problems(() => load({}, 'clusters:\n  - name: staging\n  - name: prod\n    foo: 1\n'))).toMatch(/platform-medic\.yaml: clusters\[1\] \(name "prod"\) has an unknown key "foo"$/m);
+    expect(problems(() => load({}, 'clusters:\n  - name: prod\n    kube:\n      source: in-cluster\n      contxt: prod\n'))).toMatch(/clusters\[0\]\.kube \(cluster "prod"\) has an unknown key "contxt"$/m);
   });
 
   it("refuses a cluster's names that Kubernetes would refuse, saying its rule, instead of failing every call later", () => {
@@ -147,12 +152,12 @@ describe('configuration', () => {
         'clusters:\n  - name: prod\n    platformNamespace: Devtron_CD\n    platformSecret: devtron secret\n    mainPodLabel: devtron\n    gitSensorLabel: app=git sensor\n    databaseContainer: postgres.db\n    dashboardPasswordKey: GRAFANA PASSWORD\n',
       ),
     );
-    expect(msg).toContain('clusters.0.platformNamespace: not a namespace\'s name: a lowercase RFC 1123 label of at most 63 characters (lower case letters, digits and \'-\', starting and ending with a letter or digit)');
-    expect(msg).toContain('clusters.0.platformSecret: not an object\'s name: a lowercase RFC 1123 subdomain of at most 253 characters');
-    expect(msg).toContain('clusters.0.mainPodLabel: not a label as key=value (e.g. app=devtron)');
-    expect(msg).toContain('clusters.0.gitSensorLabel: not a label as key=value');
-    expect(msg).toContain('clusters.0.databaseContainer: not a container\'s name: a lowercase RFC 1123 label');
-    expect(msg).toContain('clusters.0.dashboardPasswordKey: not a key of a Secret\'s data');
+    expect(msg).toContain('clusters[0].platformNamespace (cluster "prod"): not a namespace\'s name: a lowercase RFC 1123 label of at most 63 characters (lower case letters, digits and \'-\', starting and ending with a letter or digit)');
+    expect(msg).toContain('clusters[0].platformSecret (cluster "prod"): not an object\'s name: a lowercase RFC 1123 subdomain of at most 253 characters');
+    expect(msg).toContain('clusters[0].mainPodLabel (cluster "prod"): not a label as key=value (e.g. app=devtron)');
+    expect(msg).toContain('clusters[0].gitSensorLabel (cluster "prod"): not a label as key=value');
+    expect(msg).toContain('clusters[0].databaseContainer (cluster "prod"): not a container\'s name: a lowercase RFC 1123 label');
+    expect(msg).toContain('clusters[0].dashboardPasswordKey (cluster "prod"): not a key of a Secret\'s data');
     // The standard install's names and a prefixed label pass.
     expect(load({}, 'clusters:\n  - name: prod\n    dexServerLabel: app.kubernetes.io/name=argocd-dex-server\n    brokerPods: [devtron-nats-0]\n').clusters[0]!.dexServerLabel).toBe('app.kubernetes.io/name=argocd-dex-server');
   });
@@ -160,24 +165,24 @@ describe('configuration', () => {
   it('says an empty list of clusters once, without blaming a default cluster nobody set', () => {
     // Found by a newcomer's try: `clusters: []` also said PLATFORM_MEDIC_DEFAULT_CLUSTER's "default" is not configured.
     const msg = problems(() => load({}, 'clusters: []\n'));
-    expect(msg).toContain('clusters: Too small: expected array to have >=1 items');
+    expect(msg).toContain('clusters: must have at least 1 item');
     expect(msg).not.toContain('defaultCluster');
   });
 
   it('names the file and key when the file set the wrong value, the variable when a variable did', () => {
     // Found by a newcomer's try: a wrong value in the file was blamed on a variable nobody had set.
-    expect(problems(() => load({}, 'approvalExpiresMinutes: -5\n'))).toMatch(/platform-medic\.yaml: approvalExpiresMinutes: Too small/);
+    expect(problems(() => load({}, 'approvalExpiresMinutes: -5\n'))).toMatch(/platform-medic\.yaml: approvalExpiresMinutes: must be more than 0 \(got "-5"\)/);
     expect(problems(() => load({}, 'approvalExpiresMinutes: -5\n'))).not.toContain('PLATFORM_MEDIC_APPROVAL_EXPIRES_MINUTES');
-    expect(problems(() => load({ PLATFORM_MEDIC_APPROVAL_EXPIRES_MINUTES: '-5' }))).toContain('PLATFORM_MEDIC_APPROVAL_EXPIRES_MINUTES (approvalExpiresMinutes): Too small');
+    expect(problems(() => load({ PLATFORM_MEDIC_APPROVAL_EXPIRES_MINUTES: '-5' }))).toContain('PLATFORM_MEDIC_APPROVAL_EXPIRES_MINUTES (approvalExpiresMinutes): must be more than 0 (got "-5")');
     expect(problems(() => load({}, 'defaultCluster: prod-us\nclusters:\n  - name: staging\n'))).toMatch(/platform-medic\.yaml: defaultCluster: "prod-us" is not one of the configured clusters/);
   });
 
   it('tells every problem at once — a variable, a key of the file, a key inside a cluster — not one per try', () => {
     const told = problems(() => load({ PLATFORM_MEDIC_MAX_FILE_BYTES: 'ten' }, 'redisUrl: 12\nshutdownSecnds: 5\nclusters:\n  - name: prod\n    platfromNamespace: x\n'));
     expect(told).toContain('PLATFORM_MEDIC_MAX_FILE_BYTES: expected a number, got "ten"');
-    expect(told).toContain('redisUrl: Invalid input: expected string, received number');
-    expect(told).toContain('unknown key(s) shutdownSecnds');
-    expect(told).toContain('unknown key(s) platfromNamespace');
+    expect(told).toContain('redisUrl: expected text');
+    expect(told).toContain('has an unknown key "shutdownSecnds"; did you mean "shutdownSeconds"?');
+    expect(told).toContain('clusters[0] (name "prod") has an unknown key "platfromNamespace"; did you mean "platformNamespace"?');
   });
 
   it('gives paste answers a budget per person and per channel, and an age past which they are dropped', () => {
@@ -189,6 +194,33 @@ describe('configuration', () => {
     });
     expect(problems(() => load({ PLATFORM_MEDIC_PASTE_ANSWERS_PER_CHANNEL_PER_MINUTE: '0' }))).toContain('PLATFORM_MEDIC_PASTE_ANSWERS_PER_CHANNEL_PER_MINUTE (pasteAnswersPerChannelPerMinute): ');
     expect(problems(() => load({ PLATFORM_MEDIC_PASTE_ANSWER_MAX_AGE_SECONDS: 'soon' }))).toContain('PLATFORM_MEDIC_PASTE_ANSWER_MAX_AGE_SECONDS: expected a number, got "soon"');
+  });
+
+  it("says what a key of the file takes in the variables' words, not the schema library's", () => {
+    // Found by a newcomer's try: `port: abc` in the file said "Invalid input: expected number, received string",
+    // where PORT=abc says "expected a number, got \"abc\"".
+    const told = problems(() =>
+      load({}, 'port: abc\napprovers: U012ABCDEF\ntwoPersonRule: "yes"\nclusters:\n  - platformNamespace: x\n  - name: b\n    brokerPods: devtron-nats-0\n    approval: { expiresMinutes: 0 }\n'),
+    );
+    expect(told).toContain('platform-medic.yaml: port: expected a number (got "abc")');
+    expect(told).toContain('platform-medic.yaml: approvers: expected a list, such as [a, b] (got "U012ABCDEF")');
+    expect(told).toContain('platform-medic.yaml: twoPersonRule: expected true or false (got "yes")');
+    expect(told).toContain('platform-medic.yaml: clusters[0].name: missing: it is required');
+    expect(told).toContain('platform-medic.yaml: clusters[1].brokerPods (cluster "b"): expected a list, such as [a, b] (got "devtron-nats-0")');
+    expect(told).toContain('platform-medic.yaml: clusters[1].approval.expiresMinutes (cluster "b"): must be more than 0 (got "0")');
+    expect(told).not.toMatch(/Invalid input|Too small|received/);
+    expect(problems(() => load({}, '- a\n'))).toContain('platform-medic.yaml: (top level): expected a mapping of keys (got a list)');
+  });
+
+  it('quotes a wrong value back with a secret in it hidden and its control characters escaped, from the file and from a variable', () => {
+    // A bot token pasted into the wrong key is quoted in the start-up log; a name with an escape sequence would act on the terminal.
+    const token = 'xoxb-1234567890-abcdefghijklmnop';
+    const told = problems(() => load({ PORT: token }, `approvers: [${token}]\nclusters:\n  - name: "prod\\u001b[31m"\n    kube: { source: simulated }\n`));
+    expect(told).not.toContain('abcdefghijklmnop');
+    expect(told).toContain('platform-medic.yaml: approvers[0]: a Slack user id such as U012ABCDEF (got "[redacted]")');
+    expect(told).toContain('PORT: expected a number, got "[redacted]"');
+    expect(told).not.toContain('\u001b');
+    expect(told).toContain('(got "prod\\u001b[31m")');
   });
 
   it('says when an explicitly named config file is missing or not YAML', () => {

@@ -177,11 +177,34 @@ export const keys = {
     schema: z.number().int().min(1).max(3650).default(90),
     description: 'how long the audit trail keeps records',
   }),
+  auditMaxRecords: key({
+    env: 'PLATFORM_MEDIC_AUDIT_MAX_RECORDS', read: 'number', inFile: true,
+    schema: z.number().int().min(1000).max(100_000_000).default(500_000),
+    description: 'the most records the audit trail keeps, so that a flood of audited actions cannot fill Redis; past it the oldest go before their retention, with a warning in the log',
+  }),
   // A live worker renews its lock at half this period; a dead one's run resumes from its step ledger.
   workerLockSeconds: key({
     env: 'PLATFORM_MEDIC_WORKER_LOCK_SECONDS', read: 'number', inFile: true,
     schema: z.number().int().min(2).max(600).default(30),
     description: 'a dead worker\'s job moves to another after this long',
+  }),
+  // The bot's watch for lost state (src/jobs/lifecycle/lost-state.ts). Tests shorten both, to see a
+  // missing continuation ended without waiting out the production margins.
+  lostStateCheckSeconds: key({
+    env: 'PLATFORM_MEDIC_LOST_STATE_CHECK_SECONDS', read: 'number', inFile: true,
+    schema: z.number().min(0.1).max(600).default(5),
+    description: 'between two checks of the bot that Redis still holds the state of its open remedies, when no queue event or reconnect prompts one sooner',
+  }),
+  lostStateGraceSeconds: key({
+    env: 'PLATFORM_MEDIC_LOST_STATE_GRACE_SECONDS', read: 'number', inFile: true,
+    schema: z.number().min(0).max(3600).default(10),
+    description: "a wait whose continuation job is missing from the queue this long after it was due is ended as lost (the bot's due time is a little later than the worker's)",
+  }),
+  // Below the lease's 30 s, so a live session's lease never lapses between two renewals.
+  sessionRenewSeconds: key({
+    env: 'PLATFORM_MEDIC_SESSION_RENEW_SECONDS', read: 'number', inFile: true,
+    schema: z.number().min(0.5).max(20).default(10),
+    description: "how often a terminal session renews its hold on its Redis keys (the hold lapses 30 s after the last renewal) and gives the queues' keys made since an expiry, so a session killed with SIGKILL leaves nothing forever",
   }),
   listenChannels: key({
     env: 'PLATFORM_MEDIC_CHANNELS', read: 'list', inFile: true,

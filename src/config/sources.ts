@@ -2,7 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
-import { ConfigError, describeIssue } from './errors.js';
+import { ConfigError, describeIssue, shownValue } from './errors.js';
 import { declaredKeys, type DeclaredKey, type Reading } from './keys.js';
 
 /** Values by key path (`redisUrl`, `slack.botToken`), from one source. */
@@ -39,7 +39,8 @@ export function readFile(path: string | undefined, explicit: boolean): { values:
   }
   const parsed = fileSchema.safeParse(raw);
   if (parsed.success) return { values: parsed.data, path: full, problems: [] };
-  const problems = parsed.error.issues.map((i) => `${full}: ${describeIssue(i, 'file')}`);
+  // An unknown key of the file's top level names the file itself; any other issue is the file's key.
+  const problems = parsed.error.issues.map((i) => (i.code === 'unrecognized_keys' && i.path.length === 0 ? describeIssue(i, { origin: 'file', schema: fileSchema, input: raw, file: full }) : `${full}: ${describeIssue(i, { origin: 'file', schema: fileSchema, input: raw })}`));
   // Not a mapping of keys at all: nothing of it can be read.
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) throw new ConfigError(problems);
   const shape = fileSchema.shape as Record<string, z.ZodType>;
@@ -49,7 +50,7 @@ export function readFile(path: string | undefined, explicit: boolean): { values:
 
 /** The text of a variable as its key reads it, or the problem with it (never quoting a secret). */
 function fromText(k: DeclaredKey, text: string): { value: unknown } | { problem: string } {
-  const shown = k.secret ? '' : `, got "${text.slice(0, k.read === 'flag' ? 20 : 80)}"`;
+  const shown = k.secret ? '' : `, got ${shownValue(text, k.read === 'flag' ? 20 : 80)}`;
   switch (k.read) {
     case 'number': {
       const n = Number(text);

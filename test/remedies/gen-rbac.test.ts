@@ -79,12 +79,30 @@ describe('gen:rbac --config FILE', { timeout: 120_000 }, () => {
     const bad = await run('--config', config, '--out', join(dir, 'rbac'));
     expect(bad.code).toBe(2);
     expect(bad.stdout).toBe('');
-    expect(bad.stderr.split('\n')).toEqual([expect.stringMatching(/^gen:rbac: .*clusters\.0\.name.*clusters\.0\.platformNamespace/), '']);
+    expect(bad.stderr.split('\n')).toEqual([expect.stringMatching(/^gen:rbac: .*clusters\[0\]\.name \(cluster "Prod EU"\): .*clusters\[0\]\.platformNamespace \(cluster "Prod EU"\): /), '']);
 
     // The same function in this process (a second child would only add start-up time).
     let stderr = '';
     const code = await runGenRbac(['--config', join(dir, 'nowhere.yaml')], { stdout: { write: () => true }, stderr: { write: (t: string) => (stderr += t) } });
     expect({ code, stderr }).toEqual({ code: 2, stderr: `gen:rbac: config file ${join(dir, 'nowhere.yaml')} does not exist\n` });
+  });
+
+  // Found by a newcomer's try: an unknown key in a cluster read "unknown key(s) foo at FILE: clusters.0".
+  it('names an unknown key of a cluster by the cluster\'s place and name, with the key meant when one is close, exit 2', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'medic-gen-rbac-keys-'));
+    const config = join(dir, 'platform-medic.yaml');
+    const told = async (yaml: string) => {
+      await writeFile(config, yaml);
+      let stderr = '';
+      const code = await runGenRbac(['--config', config, '--out', join(dir, 'rbac')], { stdout: { write: () => true }, stderr: { write: (t: string) => (stderr += t) } });
+      return { code, stderr };
+    };
+    expect(await told('clusters:\n  - name: prod\n    foo: 1\n')).toEqual({ code: 2, stderr: `gen:rbac: ${config}: clusters[0] (name "prod") has an unknown key "foo"\n` });
+    expect(await told('clusters:\n  - name: staging\n  - name: prod\n    platfromNamespace: platform\n')).toEqual({
+      code: 2,
+      stderr: `gen:rbac: ${config}: clusters[1] (name "prod") has an unknown key "platfromNamespace"; did you mean "platformNamespace"?\n`,
+    });
+    await rm(dir, { recursive: true, force: true });
   });
 
   // Found by a newcomer's try: --out naming a file said "mkdir failed (EEXIST)" and exited 1.
