@@ -7,14 +7,15 @@ import { benchMatching } from './matching.js';
 import { writeSection } from './results.js';
 import { recordSlackBench } from './slack.js';
 import { recordSocketBench } from './socket.js';
+import { recordSpellingBench } from './spelling.js';
 import { recordValuesBench } from './values.js';
 
 /**
  * `npm run bench`: runs the benchmarks and records them in bench/RESULTS.md, one section each.
- * `npm run bench -- flood` (or `matching`, `values`, `slack`, `socket`, `cli`, `doctor`) runs only the sections named.
+ * `npm run bench -- flood` (or `matching`, `values`, `slack`, `socket`, `cli`, `doctor`, `spelling`) runs only the sections named.
  */
 
-const sections = ['matching', 'values', 'slack', 'socket', 'flood', 'cli', 'doctor'];
+const sections = ['matching', 'values', 'slack', 'socket', 'flood', 'cli', 'doctor', 'spelling'];
 const asked = process.argv.slice(2);
 if (asked.includes('--help') || asked.includes('-h')) {
   console.log(`usage: npm run bench [-- SECTION …]\nRuns every section, or those named, and records each in bench/RESULTS.md. Sections: ${sections.join(', ')}.\nAlso, by hand: npx tsx bench/real.ts (the real-paste corpus), npx tsx bench/calibrate.ts (the confidence table), npx tsx bench/doctor-table.ts (docs/doctor-matrix.md).`);
@@ -60,3 +61,4 @@ if (wants('socket')) await recordSocketBench(results);
 if (wants('flood')) await recordFloodBench(results);
 if (wants('cli') && !recordCliBench(results)) process.exitCode = 1;
 if (wants('doctor') && !(await recordDoctorBench(results))) process.exitCode = 1;
+if (wants('spelling') && !recordSpellingBench(results)) process.exitCode = 1;

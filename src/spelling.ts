@@ -25,10 +25,15 @@ export function editDistance(a: string, b: string): number {
  * misspelling: at most two edits, or four in ten of the longer word. Undefined when none is that near.
  */
 export function closestWord(typed: string, known: readonly string[]): string | undefined {
+  const near = (a: number, b: number): number => Math.max(2, Math.floor(Math.max(a, b) * 0.4));
+  const lower = typed.toLowerCase();
   let best: { word: string; d: number } | undefined;
   for (const word of known) {
-    const d = editDistance(typed.toLowerCase(), word.toLowerCase());
+    // Words whose lengths differ by more than the edits allowed are never near (a difference of n letters is at
+    // least n edits): a 40 KB word typed after `fix` is not compared letter by letter with every id.
+    if (Math.abs(typed.length - word.length) > near(typed.length, word.length)) continue;
+    const d = editDistance(lower, word.toLowerCase());
     if (!best || d < best.d) best = { word, d };
   }
-  return best && best.d <= Math.max(2, Math.floor(Math.max(typed.length, best.word.length) * 0.4)) ? best.word : undefined;
+  return best && best.d <= near(typed.length, best.word.length) ? best.word : undefined;
 }
