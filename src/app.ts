@@ -145,7 +145,7 @@ export async function runTerminalDemo(sources: ConfigSources, options: TerminalD
   const cluster = config.clusters[0]!;
   // --kubeconfig / --context were typed: what is wrong with them is the person's input (exit 2).
   const kubeConfig = real && !configured ? loadKubeConfigFromFlags(cluster.kube) : clusterKubeConfig(cluster, sim?.kubeConfig());
-  const held = await openTerminalRedis(config.redisUrl, base.queuePrefix, config.queuePrefix);
+  const held = await openTerminalRedis(config.redisUrl, base.queuePrefix, config.queuePrefix, config.sessionRenewSeconds * 1000);
   for (const paragraph of held.earlier) out.write(`${paragraph}\n`);
   // One outage log for the session's worker and its coordinator: an outage is one line, not one per part.
   const outage = new RedisOutageLog({ logger, redis: safeRedisUrl(config.redisUrl) });

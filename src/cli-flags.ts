@@ -9,7 +9,7 @@ export type FlagSpec = Readonly<Record<string, 'value' | 'values' | 'switch'>>;
 
 /** A command line read against its FlagSpec. */
 export interface ParsedFlags {
-  /** The last value given to a flag, or undefined. */
+  /** The value given to a flag (the same each time it is repeated), or undefined. */
   value(name: string): string | undefined;
   /** Every value given to a repeatable flag, in order. */
   values(name: string): string[];
@@ -29,8 +29,16 @@ export function unknownFlagMessage(flag: string, known: readonly string[]): stri
 }
 
 /**
+ * The one-line refusal of a flag that takes one value given two different ones: the last one must not win
+ * unseen, on another cluster or another broken state than the person read first.
+ */
+export function givenTwiceMessage(flag: string, first: string, second: string): string {
+  return `${flag} is given twice (${first.slice(0, 60)}, then ${second.slice(0, 60)}); give it once`;
+}
+
+/**
  * Reads `args` against `spec`, allowing at most `maxPositional` other words. Throws InputError (one
- * line, exit 2) on an unknown flag, a flag without its value, or a word too many.
+ * line, exit 2) on an unknown flag, a flag without its value, a flag of one value given two, or a word too many.
  */
 export function parseFlags(command: string, args: readonly string[], spec: FlagSpec, maxPositional = 0): ParsedFlags {
   const known = Object.keys(spec);
@@ -55,6 +63,8 @@ export function parseFlags(command: string, args: readonly string[], spec: FlagS
     }
     const value = eq === -1 ? args[++i] : word.slice(eq + 1);
     if (value === undefined || value === '' || (eq === -1 && value.startsWith('--'))) throw new InputError(`${command}: ${name} needs a value`);
+    const before = given.get(name)?.[0];
+    if (kind === 'value' && before !== undefined && before !== value) throw new InputError(`${command}: ${givenTwiceMessage(name, before, value)}`);
     given.set(name, [...(kind === 'values' ? (given.get(name) ?? []) : []), value]);
   }
   return {

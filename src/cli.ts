@@ -23,7 +23,7 @@ Usage:
   platform-medic doctor [--json] [--cluster NAME | --kubeconfig PATH [--context C]] [--broken ENTRY[:DEPTH]]
                                              check a cluster for every symptom of the guide (read-only; a fresh
                                              simulated cluster when none is named): exit 0 none present, 1 some
-                                             present, 2 bad input
+                                             present, 3 none seen but some could not be told, 2 bad input
   platform-medic explain ID                  print a catalogue entry
   platform-medic values check [--json] [FILE] check installer values (a values file, --set flags or a helm
                                              upgrade command; standard input without FILE): exit 0 clean,
@@ -31,6 +31,7 @@ Usage:
   platform-medic values upgrade --provider S3|AZURE|GCP|BUNDLED [--logs-bucket B …]
                                              print the exact upgrade command (flags mirror the Slack modal)
   platform-medic list                        list the catalogue
+  platform-medic --version                   print the version
   platform-medic gen-rbac --config FILE [--out DIR]
                                              write the worker's RBAC for each cluster of FILE, with its
                                              names, to DIR/rbac-<cluster>.yaml; exit 2 on a bad file
@@ -39,8 +40,22 @@ Configuration: environment variables and an optional YAML file (PLATFORM_MEDIC_C
 
 const loadConfig = async () => (await import('./config.js')).loadConfig();
 
+/** The version in the product's package.json: beside src/ in the checkout, or two levels up from a build's dist/src/. */
+async function ownVersion(): Promise<string> {
+  const { readFileSync } = await import('node:fs');
+  for (const up of ['../package.json', '../../package.json']) {
+    try {
+      const pkg = JSON.parse(readFileSync(new URL(up, import.meta.url), 'utf8')) as { name?: unknown; version?: unknown };
+      if (pkg.name === 'platform-medic' && typeof pkg.version === 'string') return pkg.version;
+    } catch {
+      // Not there: the next place up.
+    }
+  }
+  return 'unknown (no package.json of platform-medic beside it)';
+}
+
 /** The commands, for "did you mean" on a mistyped one. */
-const commands = ['start', 'bot', 'worker', 'terminal', 'sim', 'match', 'doctor', 'explain', 'values', 'list', 'gen-rbac', 'help'];
+const commands = ['start', 'bot', 'worker', 'terminal', 'sim', 'match', 'doctor', 'explain', 'values', 'list', 'gen-rbac', 'help', 'version'];
 
 async function main(argv: string[]): Promise<void> {
   const [command = 'start', ...args] = argv;
@@ -94,6 +109,11 @@ async function main(argv: string[]): Promise<void> {
     case '-h':
       process.stdout.write(`${usage}\n`);
       return;
+    case 'version':
+    case '--version':
+      parseFlags(command, args, {});
+      process.stdout.write(`platform-medic ${await ownVersion()}\n`);
+      return;
     default: {
       const near = closestWord(command, commands);
       // One line, as every other bad input: the usage is one --help away.
@@ -101,7 +121,7 @@ async function main(argv: string[]): Promise<void> {
       process.stderr.write(
         near
           ? `${named} Did you mean "${near}"? platform-medic --help shows how to use the commands.\n`
-          : `${named} The commands: ${commands.filter((c) => c !== 'help').join(', ')}; platform-medic --help shows how to use them.\n`,
+          : `${named} The commands: ${commands.filter((c) => c !== 'help' && c !== 'version').join(', ')}; platform-medic --help shows how to use them.\n`,
       );
       process.exitCode = 2;
     }

@@ -77,6 +77,13 @@ describe('the platform-medic command', spawning, () => {
     badInput(cli(['frobnicate']), 'Unknown command "frobnicate". The commands: start, bot, worker, terminal, sim, match, doctor, explain, values, list, gen-rbac; platform-medic --help shows how to use them.');
     badInput(cli(['lsit']), 'Unknown command "lsit". Did you mean "list"? platform-medic --help shows how to use the commands.');
   });
+
+  it('prints its version, as a newcomer first asks it (it was an unknown command)', () => {
+    const version = (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }).version;
+    expect(cli(['--version'])).toMatchObject({ code: 0, out: `platform-medic ${version}\n`, err: '' });
+    expect(cli(['version'])).toMatchObject({ code: 0, out: `platform-medic ${version}\n` });
+    badInput(cli(['--version', 'x']), 'platform-medic: --version takes no arguments (unknown: x)');
+  });
 });
 
 describe('platform-medic match and explain', spawning, () => {
@@ -321,6 +328,19 @@ describe('exit codes: bad input is 2 with one line, on every subcommand', spawni
     }
   });
 
+  // Found by a newcomer's try: `worker --cluster default` said "or give --kubeconfig PATH", which the worker refuses as an unknown flag.
+  it("a configured cluster with no kubeconfig anywhere is told how to give it one, not a flag its command does not take", () => {
+    const home = mkdtempSync(join(tmpdir(), 'medic-home-'));
+    for (const command of ['worker', 'doctor']) {
+      const r = cli([command, '--cluster', 'default'], { HOME: home });
+      expect(r.err).toBe(
+        'platform-medic: Cluster "default" (its kube in the configuration): no kubeconfig found (KUBECONFIG, ~/.kube/config) and not running inside a cluster; set KUBECONFIG, or give the cluster its kubeconfig in the configuration: kube: { source: kubeconfig, path: ~/.kube/config } (see the README, "Cluster keys").\n',
+      );
+      // The worker cannot start (1); the doctor could tell nothing of the cluster (3), which is not "a symptom is present" (1).
+      expect(r.code).toBe(command === 'doctor' ? 3 : 1);
+    }
+  });
+
   // Found by a newcomer's try: a taken --port said only "listen failed (EADDRINUSE)".
   it('sim on a --port already in use is exit 2, saying what to do instead', async () => {
     const { createServer } = await import('node:net');
@@ -365,6 +385,10 @@ describe('unknown flags are refused with the closest known one, on every subcomm
     [['values', 'check', '--iam-rol'], 'platform-medic values check: unknown flag --iam-rol; did you mean --iam-role?'],
     [['values', 'upgrade', '--provider', 'S3', '--logs-bucke', 'b'], 'platform-medic values upgrade: unknown flag --logs-bucke; did you mean --logs-bucket?'],
     [['list', '--all'], 'platform-medic: list takes no arguments (unknown: --all)'],
+    // Found by a newcomer's try: the second value won silently, on another cluster or broken state than the first.
+    [['terminal', '--broken', 'build-logs', '--broken', 'git-sensor-stuck'], 'platform-medic: terminal: --broken is given twice (build-logs, then git-sensor-stuck); give it once'],
+    [['doctor', '--cluster=simulated', '--cluster', 'default'], 'platform-medic: doctor: --cluster is given twice (simulated, then default); give it once'],
+    [['sim', '--port', '8080', '--port', '8081'], 'platform-medic: sim: --port is given twice (8080, then 8081); give it once'],
   ])('%j: exit 2, one line', (args, line) => {
     badInput(cli(args), line);
   });
@@ -384,6 +408,9 @@ describe('the simulated cluster has one name', spawning, () => {
   });
 
   it.each([
+    // Found by a newcomer's try: a misspelt entry got the list of 23 entries to search, where every other misspelling gets the closest.
+    [['terminal', '--broken', 'buildlogs'], 'platform-medic: --broken: the simulated cluster cannot break "buildlogs"; did you mean build-logs?'],
+    [['doctor', '--broken', 'git-sensor-stuk'], 'platform-medic: --broken: the simulated cluster cannot break "git-sensor-stuk"; did you mean git-sensor-stuck?'],
     [['terminal', '--broken', 'build-logs:zzz'], 'platform-medic: --broken build-logs:zzz: build-logs breaks as "watcher" or "broker", not "zzz"'],
     [['sim', '--broken', 'build-logs:zzz'], 'platform-medic: --broken build-logs:zzz: build-logs breaks as "watcher" or "broker", not "zzz"'],
     [['doctor', '--broken', 'build-logs:'], 'platform-medic: --broken build-logs:: build-logs breaks as "watcher" or "broker", not ""'],

@@ -20,10 +20,14 @@ function useContext(kc: KubeConfig, context: string | undefined, where: string):
   kc.setCurrentContext(context);
 }
 
-const noKubeconfig = "No kubeconfig found (KUBECONFIG, ~/.kube/config) and not running inside a cluster; configure the cluster's `kube` (see the README), or give --kubeconfig PATH.";
+/** Nothing to reach, and what to do: `advice` fits where the cluster was named (the flags, or the configuration). */
+const noKubeconfig = (advice: string): string => `No kubeconfig found (KUBECONFIG, ~/.kube/config) and not running inside a cluster; ${advice}.`;
+const flagAdvice = "configure the cluster's `kube` (see the README), or give --kubeconfig PATH";
+/** A configured cluster is named by --cluster (or is the worker's), which no --kubeconfig may join: its `kube` is the way. */
+const configuredAdvice = 'set KUBECONFIG, or give the cluster its kubeconfig in the configuration: kube: { source: kubeconfig, path: ~/.kube/config } (see the README, "Cluster keys")';
 
 /** Loads the KubeConfig a cluster's worker uses. The simulated cluster is handed in by its starter. */
-export function loadKubeConfig(source: KubeSource, simulated?: KubeConfig): KubeConfig {
+export function loadKubeConfig(source: KubeSource, simulated?: KubeConfig, advice = flagAdvice): KubeConfig {
   const kc = new KubeConfig();
   switch (source.source) {
     case 'in-cluster':
@@ -47,7 +51,7 @@ export function loadKubeConfig(source: KubeSource, simulated?: KubeConfig): Kube
       kc.loadFromDefault();
       // With nothing found, client-node falls back to http://localhost:8080 under a context of its own
       // (loaded-context): never what a user meant, and no context was ever there to choose.
-      if (kc.getCurrentCluster()?.server === 'http://localhost:8080') throw new KubeConfigError(noKubeconfig);
+      if (kc.getCurrentCluster()?.server === 'http://localhost:8080') throw new KubeConfigError(noKubeconfig(advice));
       useContext(kc, source.context, 'the default kubeconfig');
       break;
     case 'simulated':
@@ -56,7 +60,7 @@ export function loadKubeConfig(source: KubeSource, simulated?: KubeConfig): Kube
   }
   // A kubeconfig whose current context names no cluster: nothing to reach. (With nothing found at all, the
   // default source has already said so above: client-node falls back to http://localhost:8080 then.)
-  if (!kc.getCurrentCluster()?.server) throw new KubeConfigError(noKubeconfig);
+  if (!kc.getCurrentCluster()?.server) throw new KubeConfigError(noKubeconfig(advice));
   return kc;
 }
 
@@ -66,7 +70,7 @@ export function loadKubeConfig(source: KubeSource, simulated?: KubeConfig): Kube
  */
 export function clusterKubeConfig(cluster: { readonly name: string; readonly kube: KubeSource }, simulated?: KubeConfig): KubeConfig {
   try {
-    return loadKubeConfig(cluster.kube, simulated);
+    return loadKubeConfig(cluster.kube, simulated, configuredAdvice);
   } catch (err) {
     if (!(err instanceof InputError || err instanceof KubeConfigError)) throw err;
     const key = cluster.kube.source === 'kubeconfig' ? 'kube.path' : 'kube';

@@ -18,9 +18,9 @@ export interface AbandonedSession {
   readonly open: RemedyRequest[];
 }
 
-/** The lease proves a session alive; it is renewed every 10 s and lapses 30 s after the last renewal. */
+/** The lease proves a session alive; it is renewed every 10 s (`sessionRenewSeconds`) and lapses 30 s after the last renewal. */
 const leaseSeconds = 30;
-const renewMs = 10_000;
+const defaultRenewMs = 10_000;
 /** Keys of a session that have no expiry of their own (the queues') live this long past its last renewal. */
 const keepSeconds = 24 * 3600;
 const registrySeconds = 30 * 24 * 3600;
@@ -74,10 +74,11 @@ export interface SessionLease {
 }
 
 /**
- * Registers a session's prefix under the base prefix and keeps it alive: a lease renewed every 10 s,
- * and an expiry on every key under it, so that a session killed with SIGKILL leaves nothing forever.
+ * Registers a session's prefix under the base prefix and keeps it alive: a lease renewed every
+ * `renewMs` (10 s unless configured), and an expiry on every key under it, so that a session killed
+ * with SIGKILL leaves nothing forever.
  */
-export async function holdSession(redis: Redis, base: string, prefix: string): Promise<SessionLease> {
+export async function holdSession(redis: Redis, base: string, prefix: string, renewMs = defaultRenewMs): Promise<SessionLease> {
   const owner: SessionOwner = { pid: process.pid, host: hostname(), startedAt: new Date().toISOString() };
   const leaseKey = `${prefix}:session`;
   const swept = new Set<string>();

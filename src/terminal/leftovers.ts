@@ -34,7 +34,7 @@ export interface TerminalRedisSession {
  * Takes the session's prefix, and first finds the sessions under the same base prefix that were
  * killed (or crashed) without cleaning up: says what each left unfinished, then removes its keys.
  */
-export async function openTerminalRedis(url: string, base: string, prefix: string): Promise<TerminalRedisSession> {
+export async function openTerminalRedis(url: string, base: string, prefix: string, renewMs?: number): Promise<TerminalRedisSession> {
   const redis = new Redis(url, { maxRetriesPerRequest: 1 });
   redis.on('error', () => undefined);
   const earlier: string[] = [];
@@ -42,7 +42,7 @@ export async function openTerminalRedis(url: string, base: string, prefix: strin
     earlier.push(abandonedText(s));
     await discardSession(redis, base, s.prefix);
   }
-  const lease = await holdSession(redis, base, prefix);
+  const lease = await holdSession(redis, base, prefix, renewMs);
   return {
     earlier,
     async close() {

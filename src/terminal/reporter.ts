@@ -25,6 +25,8 @@ export interface Question {
   readonly answers: readonly { readonly keys: readonly string[]; readonly label: string; readonly action: TerminalAction }[];
   /** A question answered with free text (a name), besides the fixed answers. */
   readonly free?: { readonly label: string; readonly action: (text: string) => TerminalAction };
+  /** What becomes of the remedy when the session ends with the question unanswered (quit, or the end of input). */
+  readonly unanswered: string;
 }
 
 /** What the reporter needs from the terminal session. */
@@ -62,12 +64,15 @@ export class TerminalReporter implements RemedyReporter {
 
   /** Asks for the approval of a plan (again, after a name that was not a second person's). */
   askApproval(req: RemedyRequest, plan: Plan): void {
+    // The session's queues go with it: an approval nobody gave is never given later.
+    const unanswered = `${this.tag(req)} Left unapproved: nothing of it ran, and it ends with this session.`;
     if (plan.approval === 'second-person' && this.secondPerson(plan)) {
       this.io.ask({
         requestId: req.id,
         prompt: `${this.tag(req)} Destructive steps need a second person: the second approver types their name to approve, or d to deny`,
         answers: [{ keys: ['d', 'deny'], label: 'deny', action: { kind: 'deny', req, plan } }],
         free: { label: 'your name', action: (name) => ({ kind: 'approve-as', req, plan, name }) },
+        unanswered,
       });
       return;
     }
@@ -78,6 +83,7 @@ export class TerminalReporter implements RemedyReporter {
         { keys: ['a', 'approve', 'y', 'yes'], label: 'approve', action: { kind: 'approve', req, plan } },
         { keys: ['d', 'deny', 'n', 'no'], label: 'deny', action: { kind: 'deny', req, plan } },
       ],
+      unanswered,
     });
   }
 
@@ -118,6 +124,7 @@ export class TerminalReporter implements RemedyReporter {
         requestId: req.id,
         prompt: `${this.tag(req)} ${decision.question} ${decision.choices.map((c, i) => `[${i + 1}] ${c.label}`).join(' / ')}`,
         answers: decision.choices.map((c, i) => ({ keys: [String(i + 1), c.id, c.label.toLowerCase()], label: c.label, action: { kind: 'choose', req, stageId: plan.stageId, choiceId: c.id } })),
+        unanswered: `${this.tag(req)} "${decision.question}" left unanswered: the steps done stay done, nothing more of it runs, and it ends with this session.`,
       });
       return;
     }
@@ -143,6 +150,7 @@ export class TerminalReporter implements RemedyReporter {
         { keys: ['p', 'plan', 'y', 'yes'], label: 'plan again', action: { kind: 'replan', req } },
         { keys: ['s', 'stop', 'n', 'no'], label: 'stop', action: { kind: 'stop', req } },
       ],
+      unanswered: `${this.tag(req)} Not planned again: nothing more of it runs, and it ends with this session.`,
     });
   }
 }

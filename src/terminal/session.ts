@@ -41,6 +41,9 @@ const terminalHelp = note(
 /** Words the terminal takes besides the core's commands; they work while a question waits. */
 const terminalWords = /^(?:quit|exit|cluster|cancel)(?:\s|$)/;
 
+/** The commands whose argument is a paste, which may go on over the lines pasted with them. */
+const takesPaste = /^\s*(?:\/platform\s+)?(?:values\s+check|match)(?:\s|$)/i;
+
 /** Whether a line is a command (the core's or the terminal's), rather than an answer, a name or a paste. */
 function isCommand(line: string): boolean {
   const text = line.trim().replace(/^\/platform\b/, '').trim();
@@ -63,7 +66,8 @@ export async function runTerminal(options: TerminalOptions): Promise<void> {
    */
   const print = (text: string): void => {
     const clean = stripControl(text);
-    if (interactive && term.rl) {
+    // Once the input has ended or the person quit, no prompt is drawn again: nothing more is read.
+    if (interactive && term.rl && !inputClosed && !quit) {
       clearLine(output, 0);
       cursorTo(output, 0);
       output.write(`${clean}\n`);
@@ -130,8 +134,23 @@ export async function runTerminal(options: TerminalOptions): Promise<void> {
     });
   };
 
+  /** Says, for each question still waiting, what becomes of its remedy now that the session ends. */
+  const sayUnanswered = (before = ''): void => {
+    for (const q of questions.splice(0)) print(`${before}${q.unanswered}`);
+  };
+
+  /** The entry of each remedy started here, to name it when the session ends. */
+  const entries = new Map<string, string>();
+  /**
+   * What quitting does to each remedy still open: said, not left to guess (its queues go with the session). A remedy
+   * waiting for an answer is told by its question (sayUnanswered); one running, here.
+   */
   const leave = (): void => {
+    for (const id of open) {
+      if (busy.has(id) && !questions.some((q) => q.requestId === id)) print(`(quit: ${entries.get(id) ?? 'remedy'} ${id} stops here: the steps it finished stay done, nothing more of it runs)`);
+    }
     quit = true;
+    sayUnanswered();
     finish();
   };
 
@@ -148,7 +167,7 @@ export async function runTerminal(options: TerminalOptions): Promise<void> {
       // Every time, not once a session: only a quit right after the warning stops a running remedy.
       if (busy.size > 0 && !warned) {
         quitWarned = true;
-        return print('A remedy is still running, and its worker runs in this session: quitting stops it. Type quit again to quit anyway.');
+        return print('A remedy is still running, and its worker runs in this session: quitting stops it. Type quit (or press Ctrl-C) again to quit anyway.');
       }
       return leave();
     }
@@ -180,6 +199,7 @@ export async function runTerminal(options: TerminalOptions): Promise<void> {
     const started = await requestFix(coordinator, config, { ...answer.ask, requestedBy: user, context: {} });
     if (!started.ok) return print(toText(started.view));
     open.add(started.request.id);
+    entries.set(started.request.id, started.request.entryId);
     busy.add(started.request.id);
   }
 
@@ -241,7 +261,7 @@ export async function runTerminal(options: TerminalOptions): Promise<void> {
       pumping = false;
     }
     if (inputClosed && lines.length === 0 && busy.size === 0 && checking.size === 0 && !quit) {
-      for (const q of questions) print(`(input ended; not answered: ${q.prompt})`);
+      sayUnanswered('(input ended) ');
       finish();
     }
   }
@@ -257,7 +277,10 @@ export async function runTerminal(options: TerminalOptions): Promise<void> {
     const got = pasted;
     pasted = [];
     const looksLikeCommands = got.every((l) => isCommand(l) || l.trim() === '');
-    if (got.length > 1 && !looksLikeCommands) lines.push(`match ${got.join('\n')}`);
+    // A paste that starts with a command taking a paste (`values check`, `match`) is that command, whole: a values
+    // file pasted after `values check` is checked, not matched as an error.
+    if (got.length > 1 && takesPaste.test(got[0]!)) lines.push(got.join('\n'));
+    else if (got.length > 1 && !looksLikeCommands) lines.push(`match ${got.join('\n')}`);
     else lines.push(...got);
     void pump();
   };
@@ -277,8 +300,11 @@ export async function runTerminal(options: TerminalOptions): Promise<void> {
     void pump();
   });
   rl.on('close', () => {
+    // Ctrl-D at a terminal: the prompt's line ends, as a shell ends it, and the session ends as quit ends it.
+    if (interactive && !quit) output.write('\n');
     inputClosed = true;
-    if (busy.size > 0 && lines.length === 0) print('(input ended; waiting for the running remedies to finish)');
+    // After quit nothing waits: the input closes because the session ends.
+    if (!quit && busy.size > 0 && lines.length === 0) print('(input ended; waiting for the running remedies to finish)');
     void pump();
   });
   print(`platform-medic terminal — cluster ${config.defaultCluster}. Type "help", "list" or "fix build-logs".`);

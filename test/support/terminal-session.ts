@@ -66,6 +66,10 @@ export function pipedSessions(prefix: string, options: { forceClose?: boolean } 
           input.write(`${line}\n`);
           await new Promise((r) => setTimeout(r, 150));
         },
+        /** Ctrl-D at the terminal: the input ends. */
+        end(): void {
+          input.end();
+        },
         /** Resolves once the transcript matches, or fails with what it was. */
         async until(pattern: RegExp, timeoutMs = 30_000): Promise<void> {
           for (const deadline = Date.now() + timeoutMs; !pattern.test(text()); ) {

@@ -40,13 +40,15 @@ describe('the terminal, as a newcomer meets it', () => {
     const { text, type } = session;
     let ended = false;
     void session.ended.finally(() => (ended = true));
-    const warning = 'A remedy is still running, and its worker runs in this session: quitting stops it. Type quit again to quit anyway.';
+    // It names Ctrl-C too: a person who pressed Ctrl-C was told only to type quit (a newcomer's finding).
+    const warning = 'A remedy is still running, and its worker runs in this session: quitting stops it. Type quit (or press Ctrl-C) again to quit anyway.';
     await session.until(/platform> /);
     await type('fix build-logs');
     await session.until(/Approve this plan\?/);
     await type('a');
     await session.until(/⏳ Step 3 of 4: Waiting 10 minutes/);
-    await type('quit');
+    // Ctrl-C, as a terminal sends it.
+    await type('\x03');
     expect(count(text(), warning)).toBe(1);
     await type('cancel');
     await session.until(/🛑 Cancelled by terminal:alice/);
@@ -60,8 +62,37 @@ describe('the terminal, as a newcomer meets it', () => {
     expect(count(text(), warning)).toBe(2);
     await type('quit');
     await session.ended;
+    // The quit is said for what it did to the remedy, not as an end of input that waits for it: nothing waits.
+    expect(text()).not.toContain('(input ended; waiting for the running remedies to finish)');
+    expect(text()).toMatch(/\(quit: build-logs r[a-z0-9]{10} stops here: the steps it finished stay done, nothing more of it runs\)/);
     // Two remedies planned, approved and run through the worker, typed line by line: as long as lost-state's.
   }, 90_000);
+
+  it('says what quitting does to a remedy waiting for approval, rather than leaving silently', async () => {
+    const transcript = await piped(['fix git-sensor-stuck', 'quit'], ['git-sensor-stuck']);
+    expect(transcript).toMatch(/\[git-sensor-stuck r[a-z0-9]{10}\] Left unapproved: nothing of it ran, and it ends with this session\./);
+  });
+
+  it('checks a values file pasted after values check (or an error after match) as that command, not as an error to match', async () => {
+    // Found by a newcomer's try: a values file pasted after `values check` was answered "No catalogued remedy matches this".
+    const session = sessions.typed(await cluster());
+    await session.until(/platform> /);
+    await session.type('values check configs:\n  BLOB_STORAGE_PROVIDER: S3\n  DEFAULT_CACHE_BUCKET: my-cache');
+    await session.until(/problems in this values file/);
+    expect(session.text()).toContain('configs.DEFAULT_BUILD_LOGS_BUCKET is missing; S3 blob storage needs it');
+    await session.type('match\nError: UPGRADE FAILED: cannot patch "postgresql-postgresql" with kind StatefulSet: StatefulSet.apps "postgresql-postgresql" is invalid: spec: Forbidden: updates to statefulset spec for fields other than \'replicas\' are forbidden');
+    await session.until(/upgrade-cannot-patch-database/);
+    expect(session.text()).not.toContain('No catalogued remedy matches this');
+    await session.type('quit');
+    await session.ended;
+  }, 60_000);
+
+  it("names the state of the remedy that holds an entry in words, not as the state's identifier", async () => {
+    // Found by a newcomer's try: "build-logs is already being fixed on simulated (asked by …, now awaiting-approval)".
+    const transcript = await piped(['fix build-logs', 'fix build-logs', 'd']);
+    expect(transcript).toContain('build-logs is already being fixed on simulated (asked by terminal:alice, now awaiting approval).');
+    expect(transcript).not.toContain('awaiting-approval');
+  });
 
   it('refuses answer letters and any spelling of the requester as the second approver', async () => {
     const transcript = await piped(['fix gitops-certificate-expired', 'a', 'terminal:alice', 'Alice', 'help', 'bob'], ['gitops-certificate-expired']);
