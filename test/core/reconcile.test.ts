@@ -125,7 +125,7 @@ describe('reconcile: a match', () => {
     const view = pasteView(answer);
     expect(plainText(view.summary)).toBe(plainText(pasteView({ kind: 'text', result: installJobs }).summary));
     expect(primary(view)).toEqual(['fix install-jobs-failed']);
-    expect(text(view)).toContain('🩺 could not check in prod-eu: the cluster did not answer: connect ECONNREFUSED 10.0.0.1:443');
+    expect(text(view)).toContain('🩺 could not check in prod-eu: no answer: connect ECONNREFUSED 10.0.0.1:443');
     expect(toText(evidenceView(answer)!)).toContain('The cluster could not tell; the answer from the text stands.');
   });
 

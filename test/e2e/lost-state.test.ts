@@ -104,7 +104,9 @@ describe('Redis that lost its data', () => {
   }, 120_000);
 
   it('a wait whose continuation job vanished from the queue: after its due time the thread says the state was lost', async () => {
-    const stack = await startStack('lost-continuation', { env: { PLATFORM_MEDIC_WAIT_OVERRIDE_SECONDS: '1' } });
+    // The bot looks for overdue waits every 0.5 s and gives a continuation 1 s past its due time,
+    // not the production 5 s and 10 s the test would otherwise wait out.
+    const stack = await startStack('lost-continuation', { env: { PLATFORM_MEDIC_WAIT_OVERRIDE_SECONDS: '1', PLATFORM_MEDIC_LOST_STATE_CHECK_SECONDS: '0.5', PLATFORM_MEDIC_LOST_STATE_GRACE_SECONDS: '1' } });
     try {
       await stack.sim.break('build-logs');
       const { rootTs, card } = await startFix(stack, 'build-logs');

@@ -85,7 +85,7 @@ export function watchOn(redis: Redis, prefixes: string[], perHour = 2) {
   prefixes.push(prefix);
   const reporter = new RecordingReporter();
   const state = new WatchState(redis, prefix, 'prod-eu');
-  const audit = new AuditTrail(redis, prefix, 1);
+  const audit = new AuditTrail(redis, prefix, { retentionDays: 1, maxRecords: 1000 });
   const parts = { state, reporter, audit, store: new RequestStore(redis, prefix), logger: silent, rules: { channel: 'C0WATCH', everyMs: 600_000, newPostsPerHour: perHour } };
   let now = Date.UTC(2025, 0, 6, 10, 0, 0);
   /** A scan `minutes` after the last one, on the test's clock. */
