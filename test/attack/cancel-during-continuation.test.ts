@@ -2,6 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { StoredMessage } from '../fakes/slack-api.js';
 import { approver, eventually, jobsOf, requestIdOf, requester, startFix, startStack, type Stack } from '../support/stack.js';
 
+type Pod = { metadata: { deletionTimestamp?: string } };
+const pods = { group: '', version: 'v1', plural: 'pods' };
 const hasButton = (m: StoredMessage, prefix: string) => JSON.stringify(m.blocks ?? []).includes(`"action_id":"${prefix}`);
 
 /**
@@ -13,7 +15,11 @@ const hasButton = (m: StoredMessage, prefix: string) => JSON.stringify(m.blocks 
 describe('Cancel while the steps after a wait run', () => {
   let stack: Stack;
   beforeAll(async () => {
-    stack = await startStack('cancel-continuation', { env: { PLATFORM_MEDIC_WAIT_OVERRIDE_SECONDS: '1' } });
+    stack = await startStack('cancel-continuation', {
+      // Replacements take 2 s to be Ready, so the step that deletes the main pod is still running when Cancel is pressed.
+      readyDelayMs: 2_000,
+      env: { PLATFORM_MEDIC_WAIT_OVERRIDE_SECONDS: '1' },
+    });
   }, 60_000);
   afterAll(async () => {
     stack?.sim.holdTermination(false);
@@ -28,8 +34,13 @@ describe('Cancel while the steps after a wait run', () => {
     await stack.fake.waitFor(() => stack.thread(rootTs).find((m) => m.text.startsWith('⏳')), { what: 'the wait', timeoutMs: 20_000 });
     // The pod the step after the wait deletes stays Terminating: that step is under way until it is let go.
     stack.sim.holdTermination(true);
+    // Under load the job of the wait itself can still read active here; the main pod Terminating is the step after
+    // the wait under way, whatever the machine's speed.
     await eventually(async () => (await jobsOf(stack, id, ['active'])).length === 1, { what: 'the steps after the wait running', timeoutMs: 20_000 });
-    await new Promise((r) => setTimeout(r, 300));
+    await eventually(
+      async () => stack.sim.list<Pod>(pods, 'devtroncd', 'app=devtron').some((p) => p.metadata.deletionTimestamp !== undefined),
+      { what: 'the main pod Terminating', timeoutMs: 20_000 },
+    );
     const current = stack.thread(rootTs).find((m) => m.ts === card.ts)!;
     expect(hasButton(current, 'remedy-cancel')).toBe(true);
     const { responseId } = await stack.click(current, 'remedy-cancel', requester);
