@@ -6,7 +6,7 @@ import { InputError } from '../errors.js';
 import { upgradeAnswer, upgradeFlagsUsage, upgradeFromFlags, upgradeView, valuesCheckAnswer, valuesCheckView } from '../core/values.js';
 import { defaultPlatformNames, type PlatformNames } from '../platform-names.js';
 import { checkValues, type CheckOptions, type ValuesCheck } from '../values/check.js';
-import type { ValuesCommand } from '../values/parse-command.js';
+import { bothIamRoleFlags, type ValuesCommand } from '../values/parse-command.js';
 import { buildUpgradeCommand } from '../values/upgrade.js';
 import { toText } from '../views/plain.js';
 
@@ -65,6 +65,7 @@ export async function runValuesCommand(args: string[], io: ValuesIO): Promise<nu
   let flags: ParsedFlags;
   try {
     flags = parseFlags('values check', rest, { '--json': 'switch', '--iam-role': 'switch', '--no-iam-role': 'switch', '--s3-compatible': 'switch' }, 1);
+    if (flags.has('--iam-role') && flags.has('--no-iam-role')) throw new InputError(`values check: ${bothIamRoleFlags.replaceAll('`', '')}`);
   } catch (err) {
     if (!(err instanceof InputError)) throw err;
     io.stderr.write(`platform-medic ${err.safeMessage}\n`);

@@ -1,4 +1,4 @@
-import { unknownFlagMessage } from '../cli-flags.js';
+import { givenTwiceMessage, unknownFlagMessage } from '../cli-flags.js';
 import { defaultPlatformNames, type PlatformNames } from '../platform-names.js';
 import { checkValues, type CheckOptions, type ValuesCheck } from '../values/check.js';
 import type { ValuesCommand } from '../values/parse-command.js';
@@ -77,9 +77,14 @@ const flagName = (field: string): string => `--${field.replace(/[A-Z]/g, (c) => 
 /** The upgrade request that flags make, or what is wrong with them (one line each). */
 export function upgradeFromFlags(args: readonly string[]): { ok: true; request: UpgradeRequest } | { ok: false; message: string; unknown?: boolean } {
   const input: Record<string, unknown> = { iamRole: false };
+  /** Each flag's value as typed: a second, different one is refused, never left to win unseen. */
+  const given = new Map<string, string>();
   for (let i = 0; i < args.length; i++) {
     const [name, inline] = args[i]!.split(/=(.*)/s, 2) as [string, string | undefined];
+    // A word that is no flag (`values upgrade S3`) is not a mistyped flag: say where its value goes.
+    if (!name.startsWith('-')) return { ok: false, message: `unexpected argument ${name.slice(0, 60)} (values upgrade takes flags only, such as --provider S3)`, unknown: true };
     if (name === '--iam-role') {
+      if (inline !== undefined) return { ok: false, message: '--iam-role takes no value' };
       input.iamRole = true;
       continue;
     }
@@ -87,6 +92,9 @@ export function upgradeFromFlags(args: readonly string[]): { ok: true; request: 
     const value = inline ?? args[++i];
     if (!field) return { ok: false, message: unknownFlagMessage(name, ['--iam-role', ...Object.keys(upgradeFlags)]), unknown: true };
     if (value === undefined || value.startsWith('--')) return { ok: false, message: `${name} needs a value` };
+    const before = given.get(name);
+    if (before !== undefined && before !== value) return { ok: false, message: givenTwiceMessage(name, before, value) };
+    given.set(name, value);
     input[field] = field === 'provider' ? value.toUpperCase() : value;
   }
   const parsed = upgradeRequestSchema.safeParse(input);

@@ -6,6 +6,9 @@ export type ValuesCommand =
 export const valuesUsage =
   'Usage: `/platform values check [--iam-role | --no-iam-role] [--s3-compatible] <values file, --set flags or helm upgrade command>`, or `/platform values upgrade` for the exact upgrade command.';
 
+/** `--iam-role` and `--no-iam-role` together: the refusal, in the command's words (backticks for Slack's code spans). */
+export const bothIamRoleFlags = '`--iam-role` and `--no-iam-role` say opposite things; give one of them';
+
 const option = /^(--iam-role|--no-iam-role|--s3-compatible)(?=\s|$)/;
 
 /**
@@ -20,7 +23,12 @@ export function parseValuesCommand(rest: string): ValuesCommand | { kind: 'usage
   const flags: { nodeIamRole?: boolean; s3Compatible?: boolean } = {};
   for (let m = option.exec(text); m; m = option.exec(text)) {
     if (m[1] === '--s3-compatible') flags.s3Compatible = true;
-    else flags.nodeIamRole = m[1] === '--iam-role';
+    else {
+      const iamRole = m[1] === '--iam-role';
+      // Both given, one would be dropped unseen and the check would answer for values the person did not describe.
+      if (flags.nodeIamRole !== undefined && flags.nodeIamRole !== iamRole) return { kind: 'usage', message: `${bothIamRoleFlags}. ${valuesUsage}` };
+      flags.nodeIamRole = iamRole;
+    }
     text = text.slice(m[0].length).replace(/^[ \t]+/, '');
   }
   const pasted = text.replace(/^\s*\n/, '');

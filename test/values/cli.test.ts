@@ -65,6 +65,32 @@ describe('platform-medic values', () => {
     expect(missing).toMatchObject({ code: 2, stderr: expect.stringContaining('--azure-account: The storage account name is needed') });
   });
 
+  it('upgrade refuses a flag given twice with two values, naming both, rather than letting the last one win unseen', async () => {
+    const s3 = ['--logs-bucket', 'acme-logs', '--cache-bucket', 'acme-cache', '--logs-region', 'us-east-1', '--cache-region', 'us-east-1'];
+    expect(await values(['upgrade', '--provider', 'AZURE', '--provider', 'S3', ...s3])).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: 'platform-medic values upgrade: --provider is given twice (AZURE, then S3); give it once\n',
+    });
+    expect(await values(['upgrade', '--provider', 'S3', ...s3, '--logs-bucket=other-logs'])).toMatchObject({
+      code: 2,
+      stderr: 'platform-medic values upgrade: --logs-bucket is given twice (acme-logs, then other-logs); give it once\n',
+    });
+    // The same value twice says the same thing: nothing is lost.
+    expect(await values(['upgrade', '--provider', 'S3', '--provider', 'S3', ...s3])).toMatchObject({ code: 0 });
+    // A word that is not a flag is not read as a mistyped flag, nor is a value given to the switch --iam-role.
+    expect(await values(['upgrade', 'S3'])).toMatchObject({ code: 2, stderr: 'platform-medic values upgrade: unexpected argument S3 (values upgrade takes flags only, such as --provider S3)\n' });
+    expect(await values(['upgrade', '--provider', 'S3', ...s3, '--iam-role=no'])).toMatchObject({ code: 2, stderr: 'platform-medic values upgrade: --iam-role takes no value\n' });
+  });
+
+  it('check refuses --iam-role with --no-iam-role: they say opposite things, and one would be dropped unseen', async () => {
+    expect(await values(['check', '--iam-role', '--no-iam-role', join(fixtures, 's3-keys.yaml')])).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: 'platform-medic values check: --iam-role and --no-iam-role say opposite things; give one of them\n',
+    });
+  });
+
   it('check prints plain text: corrected lines bare, ready to paste, and worded for the form pasted', async () => {
     const r = await values(['check'], '--set installer.modules=cicd --set configs.BLOB_STORAGE_PROVIDER=s3');
     expect(r.code).toBe(1);
@@ -86,6 +112,23 @@ describe('the terminal adapter and /platform parse `values` the same way', () =>
     expect(parseCommand('values upgrade')).toEqual({ kind: 'values', action: 'upgrade', args: [] });
     expect(parseCommand('values check')).toMatchObject({ kind: 'usage' });
     expect(parseCommand('values frobnicate')).toMatchObject({ kind: 'usage' });
+  });
+
+  it('refuses --iam-role with --no-iam-role, in either order, as the command line does', () => {
+    for (const flags of ['--iam-role --no-iam-role', '--no-iam-role --iam-role']) {
+      expect(parseCommand(`values check ${flags}\ninstaller:\n  modules: [cicd]`)).toEqual({
+        kind: 'usage',
+        message: expect.stringMatching(/^`--iam-role` and `--no-iam-role` say opposite things; give one of them\. Usage:/),
+      });
+    }
+    // Given twice alike, it says one thing.
+    expect(parseCommand('values check --iam-role --iam-role\ninstaller:\n  modules: [cicd]')).toMatchObject({ kind: 'values', nodeIamRole: true });
+  });
+
+  it('the terminal refuses an upgrade flag given twice, as the command line does', () => {
+    const upgrade = parseCommand('values upgrade --provider GCP --provider BUNDLED');
+    if (upgrade.kind !== 'values') throw new Error('not a values command');
+    expect(valuesTerminalAnswer(upgrade)).toBe('--provider is given twice (GCP, then BUNDLED); give it once');
   });
 
   it('answers `values check <text>` and `values upgrade --provider …` as text', () => {
