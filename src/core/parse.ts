@@ -64,8 +64,17 @@ export function parseCommand(text: string): PlatformCommand {
       const plain: string[] = [];
       for (const w of more) {
         const eq = w.indexOf('=');
-        if (eq > 0) params[w.slice(0, eq)] = w.slice(eq + 1);
-        else plain.push(w);
+        if (eq <= 0) {
+          plain.push(w);
+          continue;
+        }
+        const [name, value] = [w.slice(0, eq), w.slice(eq + 1)];
+        // A setting given two values would plan the last one, unseen (another database dropped than the one read first).
+        const before = Object.hasOwn(params, name) ? params[name] : undefined;
+        if (before !== undefined && before !== value) {
+          return { kind: 'usage', quotes: true, message: `\`${name.slice(0, 40)}\` is given twice (\`${before.slice(0, 60)}\`, then \`${value.slice(0, 60)}\`); give it once.` };
+        }
+        params[name] = value;
       }
       // People used to the command line type the cluster as a flag: name the flag rather than count the words.
       const flag = plain.find((w) => w.startsWith('--'));

@@ -1,5 +1,17 @@
 import { describe, expect, it } from 'vitest';
+import { loadConfig } from '../../src/config.js';
+import { answerLine, type CommandContext } from '../../src/core/index.js';
 import { parseCommand } from '../../src/core/parse.js';
+import type { View } from '../../src/core/view.js';
+import { toText } from '../../src/views/plain.js';
+
+/** The core's answer to a typed line that needs no queue (a usage answer), as a surface renders it. */
+async function viewOf(line: string): Promise<View> {
+  const config = loadConfig({ env: {}, overrides: { clusters: [{ name: 'prod', kube: { source: 'simulated' } }] } });
+  const answer = await answerLine(line, { config, desk: {} as CommandContext['desk'], user: 'UALICE', plainText: true });
+  if (answer.kind !== 'view') throw new Error(`expected a view, got ${answer.kind}`);
+  return answer.view;
+}
 
 describe('the /platform command line', () => {
   it('refuses words after a command that takes none, or more than it takes, as fix does (found by a newcomer: `list extra` was quietly read as `list`)', () => {
@@ -14,5 +26,17 @@ describe('the /platform command line', () => {
     expect(parseCommand('explain Build-Logs')).toEqual({ kind: 'explain', entryId: 'build-logs' });
     // Help stays lenient: "help fix" is someone asking for help.
     expect(parseCommand('help fix')).toEqual({ kind: 'help' });
+  });
+
+  it('refuses a setting of fix given twice with two values, naming both (found by a newcomer: the last one was planned, unseen)', async () => {
+    expect(parseCommand('fix database-drop-blocked database=orders_old database=orders')).toEqual({
+      kind: 'usage',
+      quotes: true,
+      message: '`database` is given twice (`orders_old`, then `orders`); give it once.',
+    });
+    // What the person reads, in the terminal as in Slack: both values, as typed.
+    expect(toText(await viewOf('fix database-drop-blocked database=orders_old database=orders'))).toBe('database is given twice (orders_old, then orders); give it once.');
+    // The same value twice says one thing.
+    expect(parseCommand('fix database-drop-blocked prod database=orders_old database=orders_old')).toEqual({ kind: 'fix', entryId: 'database-drop-blocked', cluster: 'prod', params: { database: 'orders_old' } });
   });
 });
