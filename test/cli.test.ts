@@ -307,6 +307,29 @@ describe('exit codes: bad input is 2 with one line, on every subcommand', spawni
     expect(flagged.out).toContain(`Cluster local, from the kubeconfig ${kubeconfig} (context prod): https://127.0.0.1:9.`);
   });
 
+  // Found by a newcomer's try: a --kubeconfig file that is no kubeconfig (a values file given by mistake) was answered
+  // "No kubeconfig found (KUBECONFIG, ~/.kube/config) … or give --kubeconfig PATH", the flag just given.
+  it('a --kubeconfig file that names no cluster says what the file lacks, for doctor and terminal', () => {
+    const values = join(dir, 'values-not-kubeconfig.yaml');
+    writeFileSync(values, 'installer:\n  modules: [cicd]\n');
+    const noCurrent = join(dir, 'kubeconfig-no-current');
+    writeFileSync(
+      noCurrent,
+      'apiVersion: v1\nkind: Config\nclusters: [{name: c, cluster: {server: "https://127.0.0.1:9"}}]\nusers: [{name: u, user: {token: t}}]\ncontexts: [{name: prod, context: {cluster: c, user: u}}, {name: lab, context: {cluster: c, user: u}}]\n',
+    );
+    for (const command of ['doctor', 'terminal']) {
+      badInput(cli([command, '--kubeconfig', values], {}, { input: 'quit\n' }), `platform-medic: The kubeconfig ${values} names no cluster: it has no contexts (is it a kubeconfig?).`);
+      badInput(cli([command, '--kubeconfig', noCurrent], {}, { input: 'quit\n' }), `platform-medic: The kubeconfig ${noCurrent} names no cluster: it sets no current-context; choose one of its contexts (prod, lab) with --context NAME.`);
+    }
+    // A configured cluster's file is named with the cluster and its key, and chosen in the configuration.
+    const config = join(dir, 'values-as-kube.yaml');
+    writeFileSync(config, `clusters:\n  - name: lab\n    kube: { source: kubeconfig, path: ${noCurrent} }\n`);
+    badInput(
+      cli(['doctor', '--cluster', 'lab'], { PLATFORM_MEDIC_CONFIG: config }),
+      `platform-medic: Cluster "lab" (its kube.path in the configuration): the kubeconfig ${noCurrent} names no cluster: it sets no current-context; choose one of its contexts (prod, lab) with kube.context.`,
+    );
+  });
+
   // Found by a newcomer's try: a configured cluster's missing kubeconfig was named without the cluster or its key.
   it("a configured cluster's missing kubeconfig names the cluster and its kube.path, for doctor and terminal", () => {
     const config = join(dir, 'gone.yaml');

@@ -26,8 +26,16 @@ const flagAdvice = "configure the cluster's `kube` (see the README), or give --k
 /** A configured cluster is named by --cluster (or is the worker's), which no --kubeconfig may join: its `kube` is the way. */
 const configuredAdvice = 'set KUBECONFIG, or give the cluster its kubeconfig in the configuration: kube: { source: kubeconfig, path: ~/.kube/config } (see the README, "Cluster keys")';
 
+/** Why a kubeconfig that was read names no cluster to reach; `choose` says how a context is chosen where it was named. */
+function whatItLacks(kc: KubeConfig, choose: string): string {
+  const contexts = kc.getContexts().map((c) => c.name);
+  if (contexts.length === 0) return 'it has no contexts (is it a kubeconfig?)';
+  if (!kc.getCurrentContext()) return `it sets no current-context; choose one of its contexts (${contexts.join(', ')}) with ${choose}`;
+  return `its context "${kc.getCurrentContext()}" names no cluster with a server`;
+}
+
 /** Loads the KubeConfig a cluster's worker uses. The simulated cluster is handed in by its starter. */
-export function loadKubeConfig(source: KubeSource, simulated?: KubeConfig, advice = flagAdvice): KubeConfig {
+export function loadKubeConfig(source: KubeSource, simulated?: KubeConfig, advice = flagAdvice, contextAdvice = '--context NAME'): KubeConfig {
   const kc = new KubeConfig();
   switch (source.source) {
     case 'in-cluster':
@@ -46,6 +54,9 @@ export function loadKubeConfig(source: KubeSource, simulated?: KubeConfig, advic
         throw new InputError(`The kubeconfig ${source.path} cannot be read: ${fileReason(err) ?? (err as Error).message.split('\n')[0]}`);
       }
       useContext(kc, source.context, source.path);
+      // A file that is there but names no cluster (a values file given by mistake, a kubeconfig without a current-context)
+      // is the file's problem, said of the file: "no kubeconfig found" would send the person looking for one.
+      if (!kc.getCurrentCluster()?.server) throw new InputError(`The kubeconfig ${source.path} names no cluster: ${whatItLacks(kc, contextAdvice)}.`);
       break;
     case 'default':
       kc.loadFromDefault();
@@ -70,7 +81,7 @@ export function loadKubeConfig(source: KubeSource, simulated?: KubeConfig, advic
  */
 export function clusterKubeConfig(cluster: { readonly name: string; readonly kube: KubeSource }, simulated?: KubeConfig): KubeConfig {
   try {
-    return loadKubeConfig(cluster.kube, simulated, configuredAdvice);
+    return loadKubeConfig(cluster.kube, simulated, configuredAdvice, 'kube.context');
   } catch (err) {
     if (!(err instanceof InputError || err instanceof KubeConfigError)) throw err;
     const key = cluster.kube.source === 'kubeconfig' ? 'kube.path' : 'kube';
