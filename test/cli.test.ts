@@ -377,6 +377,19 @@ describe('exit codes: bad input is 2 with one line, on every subcommand', spawni
     }
   });
 
+  // Found by a newcomer's try: a --host that is no address of this machine ended sim with Node's "Unhandled 'error' event" and its trace.
+  it('sim on a --host it cannot listen on is exit 2, one line saying what to give instead', () => {
+    badInput(
+      cli(['sim', '--host', '999.1.1.1', '--kubeconfig', join(dir, 'sim-host')]),
+      'platform-medic: --host 999.1.1.1: no such address (the name does not resolve); use 127.0.0.1 (the default), 0.0.0.0 for every interface, or another address of this machine',
+    );
+    // 192.0.2.1 is TEST-NET-1 (RFC 5737): never an address of this machine.
+    badInput(
+      cli(['sim', '--host', '192.0.2.1', '--kubeconfig', join(dir, 'sim-host')]),
+      'platform-medic: --host 192.0.2.1: not an address of this machine; use 127.0.0.1 (the default), 0.0.0.0 for every interface, or another address of this machine',
+    );
+  });
+
   it('a kubeconfig that is a directory is exit 2 for terminal and sim', () => {
     badInput(cli(['terminal', '--kubeconfig', folder]), `platform-medic: The kubeconfig ${folder} cannot be read: it is a directory`);
     badInput(cli(['sim', '--kubeconfig', folder]), `platform-medic: cannot write the kubeconfig ${folder}: it is a directory`);

@@ -56,6 +56,27 @@ function parseArgs(argv: string[]): SimArgs {
   return args;
 }
 
+/** Where `--host` / `--port` cannot be listened on, the person's input, with what to type instead; undefined for anything else. */
+function listenRefusal(err: unknown, args: SimArgs): InputError | undefined {
+  const code = (err as { code?: unknown }).code;
+  const host = args.host.slice(0, 60);
+  const instead = 'use 127.0.0.1 (the default), 0.0.0.0 for every interface, or another address of this machine';
+  switch (code) {
+    // The port asked for is taken (another sim, a real API server).
+    case 'EADDRINUSE':
+      return new InputError(`--port ${args.port}: ${host}:${args.port} is already in use; choose another port, or leave out --port for a free one`);
+    case 'EACCES':
+      return new InputError(`--port ${args.port}: this user may not listen on it (ports below 1024 need privileges); choose another port, or leave out --port for a free one`);
+    case 'ENOTFOUND':
+    case 'EAI_AGAIN':
+      return new InputError(`--host ${host}: no such address (the name does not resolve); ${instead}`);
+    case 'EADDRNOTAVAIL':
+      return new InputError(`--host ${host}: not an address of this machine; ${instead}`);
+    default:
+      return undefined;
+  }
+}
+
 /**
  * `npm run sim`: serves a simulated cluster for the terminal demo until SIGINT or SIGTERM, and writes a
  * kubeconfig so that kubectl and the bot can reach it.
@@ -70,9 +91,7 @@ export async function runSimCommand(argv: string[], out: NodeJS.WritableStream):
       ...(args.verbose ? { log: (line: string) => out.write(`${line}\n`) } : {}),
     })
     .catch((err: unknown) => {
-      // The port asked for is taken (another sim, a real API server): the person's input, with what to type instead.
-      if ((err as { code?: unknown }).code !== 'EADDRINUSE') throw err;
-      throw new InputError(`--port ${args.port}: ${args.host}:${args.port} is already in use; choose another port, or leave out --port for a free one`);
+      throw listenRefusal(err, args) ?? err;
     });
   try {
     const kubeconfig = resolve(args.kubeconfig);

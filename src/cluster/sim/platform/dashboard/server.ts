@@ -144,7 +144,15 @@ export async function startDashboardServer(options: DashboardServerOptions): Pro
       send(res, a);
     })().catch((e: unknown) => send(res, { status: 500, body: { message: `dashboard error: ${String(e)}` } }));
   });
-  await new Promise<void>((resolve) => server.listen(0, options.host ?? '127.0.0.1', resolve));
+  // An address it cannot listen on (a name that does not resolve, another machine's address) is an error to
+  // reject with, not an 'error' event nobody listens to, which ends the process with a trace.
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(0, options.host ?? '127.0.0.1', () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
   const address = server.address() as AddressInfo;
   const base = `http://${address.family === 'IPv6' ? `[${address.address}]` : address.address}:${address.port}`;
 
