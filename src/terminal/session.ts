@@ -155,7 +155,9 @@ export async function runTerminal(options: TerminalOptions): Promise<void> {
   };
 
   async function command(line: string): Promise<void> {
-    const text = line.trim().replace(/^\/platform\b/, '').trim();
+    const typed = line.trim().replace(/^\/platform\b/, '').trim();
+    // `/platform` alone is the help, as Slack answers it; only a blank line is nothing.
+    const text = typed === '' && line.trim() !== '' ? 'help' : typed;
     if (text === '') return;
     // A paste is read up to the size of a shared file in Slack (maxFileBytes, 10 MB unless configured), as the
     // CLI's match is: a larger one is refused with its size, not matched whole on one side and refused on the other.

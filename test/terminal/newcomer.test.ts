@@ -27,6 +27,11 @@ describe('the terminal, as a newcomer meets it', () => {
     expect(count(transcript, 'No catalogued remedy matches this. I am not proposing a fix.')).toBe(2);
   });
 
+  it('answers /platform typed alone with the help, as Slack answers it, rather than with nothing', async () => {
+    const transcript = await piped(['/platform', '/platform   ']);
+    expect(count(transcript, '== platform-medic ==')).toBe(2);
+  });
+
   it('reads nothing after quit in a piped script, and says how many lines it left', async () => {
     const transcript = await piped(['quit', 'explain git-sensor-stuck', 'list']);
     expect(transcript).toContain('(quit: the 2 lines after it were not read)');
