@@ -330,6 +330,14 @@ describe('exit codes: bad input is 2 with one line, on every subcommand', spawni
     );
   });
 
+  // Found by a newcomer's try: `doctor --cluster` with a configuration that is not valid exited 1, which for the doctor
+  // says "a symptom is present": a script paging on 1 paged for a typo in the file.
+  it('doctor with a configuration that is not valid is exit 2, on one line, not 1 (a symptom present)', () => {
+    const config = join(dir, 'typo.yaml');
+    writeFileSync(config, 'aprovers: [U1]\nclusters:\n  - name: lab\n    kube: { source: simulated }\n');
+    badInput(cli(['doctor', '--cluster', 'lab'], { PLATFORM_MEDIC_CONFIG: config }), `platform-medic doctor: the configuration is not valid: ${config} has an unknown key "aprovers"; did you mean "approvers"?`);
+  });
+
   // Found by a newcomer's try: a configured cluster's missing kubeconfig was named without the cluster or its key.
   it("a configured cluster's missing kubeconfig names the cluster and its kube.path, for doctor and terminal", () => {
     const config = join(dir, 'gone.yaml');

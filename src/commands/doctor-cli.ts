@@ -4,7 +4,7 @@ import { ClusterGateway } from '../cluster/gateway.js';
 import { clusterKubeConfig, KubeConfigError, loadKubeConfigFromFlags } from '../cluster/kubeconfig.js';
 import { brokenSpec } from '../cluster/sim/broken-spec.js';
 import { faultEntries, localDatabase, simulatedClusterName, startSimulatedCluster, type SimulatedCluster } from '../cluster/sim/index.js';
-import { findCluster, loadConfig, noSuchClusterText } from '../config.js';
+import { ConfigError, findCluster, loadConfig, noSuchClusterText, type Config } from '../config.js';
 import { doctorView } from '../core/doctor.js';
 import { scan, type DoctorReport } from '../doctor/index.js';
 import { whereItShows } from '../doctor/detectors/not-observable.js';
@@ -102,7 +102,8 @@ async function simulated(broken: string | undefined): Promise<SimulatedCluster> 
 /**
  * `platform-medic doctor`: every entry's detector, in this process (no queue, no Redis), on a configured
  * cluster, a kubeconfig, or a fresh simulated cluster. Exit 0 when no symptom is present, 1 when one
- * or more are, 3 when some (or all: a configured cluster's kube it cannot use) could not be told, 2 for bad input.
+ * or more are, 3 when some (or all: a configured cluster's kube it cannot use) could not be told, 2 for bad input
+ * (a configuration that is not valid included).
  */
 export async function runDoctorCommand(args: string[], io: Pick<CliIO, 'stdout' | 'stderr'>): Promise<number> {
   const opts = parseArgs(args);
@@ -111,7 +112,15 @@ export async function runDoctorCommand(args: string[], io: Pick<CliIO, 'stdout' 
   let names: PlatformNames = defaultPlatformNames;
   let clusterName: string;
   if (opts.cluster && opts.cluster !== simulatedClusterName) {
-    const config = loadConfig();
+    let config: Config;
+    try {
+      config = loadConfig();
+    } catch (err) {
+      // Exit 1 is "a symptom is present": a configuration that cannot be read is bad input (2), on one line, as gen-rbac says it.
+      if (!(err instanceof ConfigError)) throw err;
+      io.stderr.write(`platform-medic doctor: the configuration is not valid: ${err.problems.join('; ').replace(/\s+/g, (run) => (run.includes('\n') ? ' ' : run))}\n`);
+      return 2;
+    }
     const cluster = findCluster(config, opts.cluster);
     if (!cluster) throw new InputError(`--cluster: ${noSuchClusterText(opts.cluster, [simulatedClusterName, ...config.clusters.map((c) => c.name)])} Or use --kubeconfig PATH.`);
     names = cluster;
