@@ -1,4 +1,4 @@
-import type { Config } from './config.js';
+import { ConfigError, hasSlackCredentials, type Config } from './config.js';
 import { assertRedisReachable, safeRedisUrl } from './jobs/redis.js';
 import { createLogger } from './logger.js';
 import { installProcessGuards } from './observability/process-guards.js';
@@ -14,6 +14,12 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** The Slack bot: Bolt's HTTP receiver (or Socket Mode) and the queues of every cluster. */
 export async function runBot(configured: Config): Promise<void> {
+  // `platform-medic bot` with no Slack credentials at all (the configuration checks only those given): what to set, and the terminal.
+  if (!hasSlackCredentials(configured)) {
+    throw new ConfigError([
+      'SLACK_BOT_TOKEN (slack.botToken): the Slack bot needs it, with SLACK_SIGNING_SECRET (HTTP) or SLACK_APP_TOKEN (Socket Mode); without Slack, npm start (or platform-medic terminal) opens the terminal adapter',
+    ]);
+  }
   const logger = createLogger(configured.logLevel);
   installProcessGuards(logger);
   const redis = await assertRedisReachable(configured.redisUrl);

@@ -65,6 +65,15 @@ describe('the platform-medic command', spawning, () => {
     expect(r.err).not.toContain('very-secret');
   });
 
+  // Found by a newcomer's try: `platform-medic bot` without credentials said "createSlackBot needs SLACK_BOT_TOKEN", a function's name.
+  it('bot without Slack credentials says which to set, and where the terminal is, and exits 1', () => {
+    const r = cli(['bot']);
+    expect(r.code).toBe(1);
+    expect(r.err).toBe(
+      'Configuration is not valid:\n  - SLACK_BOT_TOKEN (slack.botToken): the Slack bot needs it, with SLACK_SIGNING_SECRET (HTTP) or SLACK_APP_TOKEN (Socket Mode); without Slack, npm start (or platform-medic terminal) opens the terminal adapter\n',
+    );
+  });
+
   it('names the configured clusters when asked for a worker of an unknown one', () => {
     const r = cli(['worker', '--cluster', 'prod-us']);
     expect(r.code).toBe(1);
