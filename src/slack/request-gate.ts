@@ -44,6 +44,9 @@ const kindOf = (v: unknown) => (v === null ? 'null' : Array.isArray(v) ? 'an arr
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
+/** The fields of a slash command that listeners read as text: who, where, what. */
+const commandFields = ['command', 'text', 'user_id', 'channel_id', 'team_id'] as const;
+
 /** Interactions whose payload names the person who acted; Bolt reads `user.id` from each. */
 const interactions = new Set(['block_actions', 'block_suggestion', 'interactive_message', 'message_action', 'shortcut', 'view_submission', 'view_closed']);
 
@@ -100,8 +103,16 @@ export function shapeProblem(body: unknown, apiUrl: string | undefined): string 
   // Bolt would find no kind of listener for it and leave it unanswered until its 3-second timeout.
   if (!isSlackKind(body)) return `of no kind Slack sends (${typeof body.type === 'string' ? `type ${JSON.stringify(body.type.slice(0, 40))}` : 'no type'})`;
   if (typeof body.type === 'string' && interactions.has(body.type) && !(isObject(body.user) && typeof body.user.id === 'string')) return `of ${body.type} without the user who acted`;
-  // A form field sent twice parses as a list; listeners read the command's text as a string.
-  if (body.command !== undefined && body.text !== undefined && typeof body.text !== 'string') return `of a slash command whose text is ${kindOf(body.text)}`;
+  // A form field sent twice parses as a list; listeners read the command's text and ids as strings.
+  if (body.command !== undefined) {
+    const field = commandFields.find((f) => body[f] !== undefined && typeof body[f] !== 'string');
+    if (field) return `of a slash command whose ${field} is ${kindOf(body[field])}`;
+  }
+  // Bolt reads a modal's view (its app_installed_team_id) to authorize a submission or a closing: a 500 without one.
+  if ((body.type === 'view_submission' || body.type === 'view_closed') && !isObject(body.view)) return `of ${body.type} without its view`;
+  // Bolt reads the team of an event's first authorization when there is one: a 500 when it is null.
+  const first = body.type === 'event_callback' && Array.isArray(body.authorizations) ? (body.authorizations[0] as unknown) : undefined;
+  if (first !== undefined && !isObject(first)) return `of an event callback whose first authorization is ${kindOf(first)}`;
   if (body.type === 'block_actions' && body.actions !== undefined && !Array.isArray(body.actions)) return `of block_actions whose actions are ${kindOf(body.actions)}`;
   if (body.type === 'event_callback' && isObject(body.event) && body.event.text !== undefined && typeof body.event.text !== 'string') return `of an event whose text is ${kindOf(body.event.text)}`;
   const urls = [body.response_url, ...(Array.isArray(body.response_urls) ? body.response_urls.map((r) => (isObject(r) ? r.response_url : r)) : [])];
@@ -116,7 +127,8 @@ export function shapeProblem(body: unknown, apiUrl: string | undefined): string 
  * Checks one request to the events endpoint before Bolt's receiver handles it: a timestamp too far
  * in the future (or past) is refused with 401; a correctly signed body of a shape Bolt would fail on
  * outside any handler (`null`, `payload=null`, an event that is not an object, an interaction
- * without its user, a command's or message's text that is not text, actions that are not a list), of
+ * without its user, a modal's submission without its view, an event whose first authorization is not an
+ * object, a command's text or ids or a message's text that are not text, actions that are not a list), of
  * no kind Slack sends (an unknown type, a form without its payload), or with a response_url off
  * Slack's hosts, with 400. A body still arriving after 3 s, or the largest of the bodies being read
  * when together they pass maxUnverifiedBytes, is closed before it is verified.

@@ -64,13 +64,16 @@ describe("where a signed request may have the bot answer (its response_url)", ()
     expect(shapeProblem(null, undefined)).toBe('that is not an object (null)');
     expect(shapeProblem({ type: 'event_callback', event: null }, undefined)).toBe('of an event callback whose event is null');
     expect(shapeProblem({ type: 'view_submission', user: { name: 'x' } }, undefined)).toBe('of view_submission without the user who acted');
-    expect(shapeProblem({ type: 'view_submission', user: { id: 'U1' }, response_urls: [{ response_url: 'https://evil.example/' }] }, undefined)).toBe("with a response_url that is not Slack's");
+    expect(shapeProblem({ type: 'view_submission', user: { id: 'U1' }, view: { id: 'V1' }, response_urls: [{ response_url: 'https://evil.example/' }] }, undefined)).toBe("with a response_url that is not Slack's");
     expect(shapeProblem({ command: '/platform', response_url: 'https://hooks.slack.com/commands/T0/1/x' }, undefined)).toBeUndefined();
     // Found by an attacker's try: a repeated form field parses as a list, null actions, a message whose text is an object.
     expect(shapeProblem({ command: '/platform', text: ['help', 'list'] }, undefined)).toBe('of a slash command whose text is an array');
     expect(shapeProblem({ type: 'block_actions', user: { id: 'U1' }, actions: null }, undefined)).toBe('of block_actions whose actions are null');
     expect(shapeProblem({ type: 'event_callback', event: { type: 'message', text: { a: 1 } } }, undefined)).toBe('of an event whose text is object');
     expect(shapeProblem({ type: 'block_actions', user: { id: 'U1' }, actions: [] }, undefined)).toBeUndefined();
+    expect(shapeProblem({ command: '/platform', text: 'help', user_id: ['U1', 'U2'] }, undefined)).toBe('of a slash command whose user_id is an array');
+    expect(shapeProblem({ type: 'view_submission', user: { id: 'U1' } }, undefined)).toBe('of view_submission without its view');
+    expect(shapeProblem({ type: 'event_callback', event: { type: 'message' }, authorizations: [null] }, undefined)).toBe('of an event callback whose first authorization is null');
   });
 
   it('names a body of no kind Slack sends, which Bolt would leave unanswered for 3 s, and lets every kind Slack sends through', () => {
@@ -82,7 +85,7 @@ describe("where a signed request may have the bot answer (its response_url)", ()
       { type: 'dialog_cancellation', user: { id: 'U1' } },
       { type: 'url_verification', challenge: 'c' },
       { ssl_check: '1', token: 't' },
-      { type: 'view_closed', user: { id: 'U1' } },
+      { type: 'view_closed', user: { id: 'U1' }, view: { id: 'V1' } },
       { type: 'block_suggestion', user: { id: 'U1' } },
       { type: 'shortcut', user: { id: 'U1' } },
       { type: 'interactive_message', user: { id: 'U1' }, actions: [] },
