@@ -6,6 +6,7 @@ import type { Announcement } from '../jobs/lifecycle/coordinator.js';
 import { mrkdwn } from '../views/slack/answer.js';
 import { rootText } from '../views/slack/remedy.js';
 import type { HandlerDeps } from './deps.js';
+import { cannotPostHere, slackRefusal } from './slack-refusals.js';
 
 /** What a person asked to fix, from a command or a "Plan fix" button. */
 export interface FixAsk {
@@ -52,17 +53,14 @@ async function whereRefusal(deps: HandlerDeps, ask: FixAsk, entryId: string, clu
   return mrkdwn(t`A fix asked for in a direct message would have its approval card here, where no approver of ${code(cluster)} can see it. Ask for it in a channel (${code(`/platform ${fixCommand(entryId, ask.cluster, ask.params)}`)} there); nothing was done.`);
 }
 
-/** What Slack answers when the bot may not post in a channel: an invitation, or another channel, is what helps. */
-const notPostableHere = new Set(['not_in_channel', 'channel_not_found', 'is_archived', 'restricted_action', 'restricted_action_read_only_channel', 'restricted_action_thread_only_channel']);
-
 /**
  * Why a fix's announcement was not posted, for the person: an invitation only when Slack says the bot may not post
  * there; any other refusal (`internal_error`, a timeout) is Slack's moment, which asking again gets past.
  */
 function notAnnounced(err: unknown): string {
-  const refused = (err as { data?: { error?: unknown } }).data?.error;
-  if (typeof refused === 'string' && notPostableHere.has(refused)) return 'I cannot post in this channel. Invite me first (`/invite @platform-medic`), or use a channel I am in.';
-  const why = typeof refused === 'string' ? `Slack refused to post the fix in this channel (${refused.slice(0, 60)})` : 'Slack did not take the fix\'s message in this channel (no answer)';
+  if (cannotPostHere(err)) return 'I cannot post in this channel. Invite me first (`/invite @platform-medic`), or use a channel I am in.';
+  const refused = slackRefusal(err);
+  const why = refused !== undefined ? `Slack refused to post the fix in this channel (${refused})` : "Slack did not take the fix's message in this channel (no answer)";
   return `${why}; nothing was done. Ask again in a moment.`;
 }
 

@@ -2,11 +2,20 @@ import type { AllMiddlewareArgs, App, MessageShortcut, SlackShortcutMiddlewareAr
 import type { SharedFile } from '../../slack/files.js';
 import type { HandlerDeps } from '../deps.js';
 import { answerPaste } from '../paste.js';
+import { cannotPostHere, slackRefusal } from '../slack-refusals.js';
 
 type Args = SlackShortcutMiddlewareArgs<MessageShortcut> & AllMiddlewareArgs;
 
 /** The callback id of the message shortcut "Find remedy" (see deploy/slack-app-manifest.yaml). */
 export const findRemedyCallbackId = 'find_remedy';
+
+/** Why "Find remedy" got no answer in the thread: an invitation only when Slack says the bot may not post there. */
+function notAnswered(err: unknown): string {
+  if (cannotPostHere(err)) return 'I cannot post in this channel. Invite me first (`/invite @platform-medic`), then try "Find remedy" again.';
+  const refused = slackRefusal(err);
+  const why = refused !== undefined ? `Slack refused to post the answer in this thread (${refused})` : 'the bot or the queue (Redis) had a problem';
+  return `That did not work: ${why}; nothing was posted. Try "Find remedy" again in a moment.`;
+}
 
 /**
  * "Find remedy" on any message: always answers, in the message's thread; if the bot cannot post
@@ -20,7 +29,7 @@ export function findRemedyShortcut(deps: HandlerDeps) {
       await answerPaste(deps, { channel: shortcut.channel.id, user: shortcut.user.id, threadTs: m.thread_ts ?? m.ts, text: m.text ?? '', ...(m.files ? { files: m.files } : {}) }, true);
     } catch (err) {
       deps.logger.warn({ err: (err as Error).message }, 'could not answer the shortcut in the thread');
-      await respond({ response_type: 'ephemeral', text: 'I cannot post in this channel. Invite me first (`/invite @platform-medic`), then try "Find remedy" again.' });
+      await respond({ response_type: 'ephemeral', text: notAnswered(err) });
     }
   };
 }
