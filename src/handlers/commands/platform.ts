@@ -62,7 +62,7 @@ export function platformCommand(deps: HandlerDeps) {
       return;
     }
     await ack();
-    if (answer.kind === 'upgrade-form') return openUpgradeModal(deps, command);
+    if (answer.kind === 'upgrade-form') return openUpgradeModal(deps, command, respond);
     if (answer.kind === 'doctor') {
       // A full scan of the cluster each: a person's doctors are counted (concurrent ones share a scan anyway).
       const admitted = await deps.coordinator.admitDoctor(command.user_id, answer.cluster).catch((err: unknown) => {

@@ -56,10 +56,18 @@ export function valuesUpgradeSubmission(deps: HandlerDeps) {
     const cluster = findCluster(deps.config, read.cluster ?? deps.config.defaultCluster) ?? deps.config.clusters[0]!;
     const answer = upgradeCommandBlocks(read.request, buildUpgradeCommand(read.request, cluster));
     const channel = metadataOf(view.private_metadata)?.c;
+    // Without a channel (metadata lost), or where Slack does not show the command there (a channel the bot is not
+    // in, where the command works all the same), a direct message to the person is the private place left.
+    if (channel) {
+      try {
+        await deps.outbox.remedy.postEphemeral({ channel, user: body.user.id, text: answer.text, blocks: answer.blocks });
+        return;
+      } catch (err) {
+        deps.logger.warn({ err: (err as Error).message, channel }, 'could not show the upgrade command in its channel; sending it in a direct message');
+      }
+    }
     try {
-      // Without a channel (metadata lost), a direct message to the person is the private place left.
-      if (channel) await deps.outbox.remedy.postEphemeral({ channel, user: body.user.id, text: answer.text, blocks: answer.blocks });
-      else await deps.outbox.remedy.postMessage({ channel: body.user.id, text: answer.text, blocks: answer.blocks });
+      await deps.outbox.remedy.postMessage({ channel: body.user.id, text: answer.text, blocks: answer.blocks });
     } catch (err) {
       deps.logger.warn({ err: (err as Error).message }, 'could not post the upgrade command');
     }
