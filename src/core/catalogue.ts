@@ -19,16 +19,25 @@ export const commandHelp: readonly [string, string][] = [
   ['/platform match <error text>', 'find the remedy for an error (or paste it in a channel I am in, or use "Find remedy" on a message)'],
 ];
 
+/**
+ * The help lines whose Slack words (a thread, a channel, a message shortcut) have no place in the terminal: there a
+ * remedy asks at the prompt, and any line that is no command is a paste.
+ */
+const terminalWords: Readonly<Record<string, string>> = {
+  '/platform fix <id> [cluster] [name=value …]': 'plan a remedy; it asks for approval at the prompt; progress and result follow here',
+  '/platform match <error text>': 'find the remedy for an error (or paste the error itself: a line that is no command is read as a paste)',
+};
+
 const clusterList = (clusters: readonly string[]): Inline => joined(clusters.map((c) => [code(c)]), ', ');
 
-/** `help`: what the bot does, its commands, the clusters. */
-export function helpView(clusters: readonly string[], defaultCluster: string, extra: readonly Part[] = []): View {
+/** `help`: what the bot does, its commands, the clusters; `terminal`, in the terminal's words where Slack's would mislead. */
+export function helpView(clusters: readonly string[], defaultCluster: string, extra: readonly Part[] = [], terminal = false): View {
   return {
     summary: t`platform-medic help`,
     parts: [
       heading('platform-medic'),
       para(t`Repairs of the platform, from its troubleshooting guide: planned, shown, approved, then carried out.`),
-      lines(commandHelp.map(([c, d]) => t`${command(c)} — ${d}`)),
+      lines(commandHelp.map(([c, d]) => t`${command(c)} — ${(terminal && terminalWords[c]) || d}`)),
       note(t`Clusters: ${clusterList(clusters)} (default ${code(defaultCluster)}). Example: ${command('/platform fix build-logs')}`),
       ...extra,
     ],

@@ -68,7 +68,7 @@ export async function answerCommand(parsed: PlatformCommand, ctx: CommandContext
   const { config } = ctx;
   switch (parsed.kind) {
     case 'help':
-      return view(helpView(config.clusters.map((c) => c.name), config.defaultCluster, ctx.helpExtra));
+      return view(helpView(config.clusters.map((c) => c.name), config.defaultCluster, ctx.helpExtra, ctx.plainText));
     case 'list':
       return view(listView());
     case 'usage':
@@ -77,7 +77,7 @@ export async function answerCommand(parsed: PlatformCommand, ctx: CommandContext
       const meant = meantCommand(parsed.word, line);
       if (ctx.plainText) return pasteAnswer(line, ctx, meant);
       const near = meant ? t` Did you mean ${code(`/platform ${meant}`)}?` : '';
-      return view({ ...helpView(config.clusters.map((c) => c.name), config.defaultCluster, ctx.helpExtra), summary: t`Unknown command ${code(parsed.word)}.${near} Try ${command('/platform help')}.` });
+      return view({ ...helpView(config.clusters.map((c) => c.name), config.defaultCluster, ctx.helpExtra, ctx.plainText), summary: t`Unknown command ${code(parsed.word)}.${near} Try ${command('/platform help')}.` });
     }
     case 'explain':
       return view(explainAnswer(parsed.entryId));

@@ -50,6 +50,16 @@ describe('the command core', () => {
     expect(text).toContain('Clusters: prod-eu, staging (default prod-eu).');
   });
 
+  it('help in the terminal says where approval and pastes happen there, not in a thread, a channel or a shortcut', async () => {
+    const text = toText(await view('help', { plainText: true }));
+    expect(text).toContain('/platform fix <id> [cluster] [name=value …] — plan a remedy; it asks for approval at the prompt; progress and result follow here');
+    expect(text).toContain('/platform match <error text> — find the remedy for an error (or paste the error itself: a line that is no command is read as a paste)');
+    expect(text).not.toContain('in the thread');
+    expect(text).not.toContain('Find remedy');
+    // Slack keeps its own words.
+    expect(toText(await view('help'))).toContain('approvers approve it in the thread');
+  });
+
   it('list: every entry once with its guide reference', async () => {
     const text = toText(await view('list'));
     expect(text).toContain('build-logs (guide 7.4) — Build logs not visible and build cannot be aborted');
