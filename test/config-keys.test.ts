@@ -31,8 +31,9 @@ describe('configuration keys, declared once', () => {
 
   it('given two unreadable variables, names both at once', () => {
     const msg = problems(() => loadConfig({ env: { PORT: 'eighty', PLATFORM_MEDIC_TWO_PERSON_RULE: 'maybe' } }));
-    expect(msg).toContain('PORT: expected a number, got "eighty"');
-    expect(msg).toContain('PLATFORM_MEDIC_TWO_PERSON_RULE: expected true or false (also yes, no, 1, 0), got "maybe"');
+    // In the words the file's keys are told in (`port: expected a number (got "abc")`), with the key the variable sets.
+    expect(msg).toContain('PORT (port): expected a number (got "eighty")');
+    expect(msg).toContain('PLATFORM_MEDIC_TWO_PERSON_RULE (twoPersonRule): expected true or false (also yes, no, 1, 0) (got "maybe")');
   });
 
   it('takes the variable over the file, and the file over the default, for every kind of value', () => {

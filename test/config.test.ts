@@ -175,11 +175,13 @@ describe('configuration', () => {
     expect(problems(() => load({}, 'approvalExpiresMinutes: -5\n'))).not.toContain('PLATFORM_MEDIC_APPROVAL_EXPIRES_MINUTES');
     expect(problems(() => load({ PLATFORM_MEDIC_APPROVAL_EXPIRES_MINUTES: '-5' }))).toContain('PLATFORM_MEDIC_APPROVAL_EXPIRES_MINUTES (approvalExpiresMinutes): must be more than 0 (got "-5")');
     expect(problems(() => load({}, 'defaultCluster: prod-us\nclusters:\n  - name: staging\n'))).toMatch(/platform-medic\.yaml: defaultCluster: "prod-us" is not one of the configured clusters/);
+    // Found by a newcomer's try: the value the rule's own words quote was quoted again after them.
+    expect(problems(() => load({ PLATFORM_MEDIC_DEFAULT_CLUSTER: 'nope' }))).toMatch(/PLATFORM_MEDIC_DEFAULT_CLUSTER \(defaultCluster\): "nope" is not one of the configured clusters \(default\)$/m);
   });
 
   it('tells every problem at once — a variable, a key of the file, a key inside a cluster — not one per try', () => {
     const told = problems(() => load({ PLATFORM_MEDIC_MAX_FILE_BYTES: 'ten' }, 'redisUrl: 12\nshutdownSecnds: 5\nclusters:\n  - name: prod\n    platfromNamespace: x\n'));
-    expect(told).toContain('PLATFORM_MEDIC_MAX_FILE_BYTES: expected a number, got "ten"');
+    expect(told).toContain('PLATFORM_MEDIC_MAX_FILE_BYTES (maxFileBytes): expected a number (got "ten")');
     expect(told).toContain('redisUrl: expected text');
     expect(told).toContain('has an unknown key "shutdownSecnds"; did you mean "shutdownSeconds"?');
     expect(told).toContain('clusters[0] (name "prod") has an unknown key "platfromNamespace"; did you mean "platformNamespace"?');
@@ -193,12 +195,12 @@ describe('configuration', () => {
       pasteAnswerMaxAgeSeconds: 10,
     });
     expect(problems(() => load({ PLATFORM_MEDIC_PASTE_ANSWERS_PER_CHANNEL_PER_MINUTE: '0' }))).toContain('PLATFORM_MEDIC_PASTE_ANSWERS_PER_CHANNEL_PER_MINUTE (pasteAnswersPerChannelPerMinute): ');
-    expect(problems(() => load({ PLATFORM_MEDIC_PASTE_ANSWER_MAX_AGE_SECONDS: 'soon' }))).toContain('PLATFORM_MEDIC_PASTE_ANSWER_MAX_AGE_SECONDS: expected a number, got "soon"');
+    expect(problems(() => load({ PLATFORM_MEDIC_PASTE_ANSWER_MAX_AGE_SECONDS: 'soon' }))).toContain('PLATFORM_MEDIC_PASTE_ANSWER_MAX_AGE_SECONDS (pasteAnswerMaxAgeSeconds): expected a number (got "soon")');
   });
 
   it("says what a key of the file takes in the variables' words, not the schema library's", () => {
     // Found by a newcomer's try: `port: abc` in the file said "Invalid input: expected number, received string",
-    // where PORT=abc says "expected a number, got \"abc\"".
+    // where PORT=abc says "PORT (port): expected a number (got \"abc\")".
     const told = problems(() =>
       load({}, 'port: abc\napprovers: U012ABCDEF\ntwoPersonRule: "yes"\nclusters:\n  - platformNamespace: x\n  - name: b\n    brokerPods: devtron-nats-0\n    approval: { expiresMinutes: 0 }\n'),
     );
@@ -218,7 +220,7 @@ describe('configuration', () => {
     const told = problems(() => load({ PORT: token }, `approvers: [${token}]\nclusters:\n  - name: "prod\\u001b[31m"\n    kube: { source: simulated }\n`));
     expect(told).not.toContain('abcdefghijklmnop');
     expect(told).toContain('platform-medic.yaml: approvers[0]: a Slack user id such as U012ABCDEF (got "[redacted]")');
-    expect(told).toContain('PORT: expected a number, got "[redacted]"');
+    expect(told).toContain('PORT (port): expected a number (got "[redacted]")');
     expect(told).not.toContain('\u001b');
     expect(told).toContain('(got "prod\\u001b[31m")');
   });

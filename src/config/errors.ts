@@ -124,7 +124,9 @@ export function describeIssue(issue: z.core.$ZodIssue, context: IssueContext): s
   const secret = secretKeys.has(key) || secretKeys.has(nested);
   const value = secret ? undefined : valueAt(input, issue.path);
   if (issue.code === 'invalid_type' && input !== undefined && valueAt(input, issue.path) === undefined) return `${where}: missing: it is required`;
-  const got = typeof value === 'string' || typeof value === 'number' ? ` (got ${shownValue(String(value))})` : issue.code === 'invalid_type' && !secret ? kindOf(value) : '';
+  // A rule of our own that quotes the value in its words already (a cluster that is not configured) is not followed by it again.
+  const quoted = issue.code === 'custom' && typeof value === 'string' && issue.message.includes(`"${value}"`);
+  const got = quoted ? '' : typeof value === 'string' || typeof value === 'number' ? ` (got ${shownValue(String(value))})` : issue.code === 'invalid_type' && !secret ? kindOf(value) : '';
   return `${where}: ${expectation(issue)}${got}`;
 }
 

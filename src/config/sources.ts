@@ -50,16 +50,18 @@ export function readFile(path: string | undefined, explicit: boolean): { values:
 
 /** The text of a variable as its key reads it, or the problem with it (never quoting a secret). */
 function fromText(k: DeclaredKey, text: string): { value: unknown } | { problem: string } {
-  const shown = k.secret ? '' : `, got ${shownValue(text, k.read === 'flag' ? 20 : 80)}`;
+  // In the words the file's keys are told in (`port: expected a number (got "abc")`), naming the key the variable sets.
+  const shown = k.secret ? '' : ` (got ${shownValue(text, k.read === 'flag' ? 20 : 80)})`;
+  const where = `${k.env} (${k.path})`;
   switch (k.read) {
     case 'number': {
       const n = Number(text);
-      return Number.isFinite(n) ? { value: n } : { problem: `${k.env}: expected a number${shown}` };
+      return Number.isFinite(n) ? { value: n } : { problem: `${where}: expected a number${shown}` };
     }
     case 'flag':
       if (/^(true|1|yes)$/i.test(text)) return { value: true };
       if (/^(false|0|no)$/i.test(text)) return { value: false };
-      return { problem: `${k.env}: expected true or false (also yes, no, 1, 0)${shown}` };
+      return { problem: `${where}: expected true or false (also yes, no, 1, 0)${shown}` };
     case 'list': {
       const items = text.split(',').map((s) => s.trim()).filter(Boolean);
       return { value: items.length > 0 ? items : undefined };
