@@ -464,6 +464,8 @@ describe('the simulated cluster has one name', spawning, () => {
     // Found by a newcomer's try: a misspelt entry got the list of 23 entries to search, where every other misspelling gets the closest.
     [['terminal', '--broken', 'buildlogs'], 'platform-medic: --broken: the simulated cluster cannot break "buildlogs"; did you mean build-logs?'],
     [['doctor', '--broken', 'git-sensor-stuk'], 'platform-medic: --broken: the simulated cluster cannot break "git-sensor-stuk"; did you mean git-sensor-stuck?'],
+    // Found by a newcomer's try: the guide's number, which fix and explain take, got the list of 23 entries.
+    [['terminal', '--broken', '7.4'], 'platform-medic: --broken: the simulated cluster cannot break "7.4"; it takes the entry\'s id, not its guide number: platform-medic explain 7.4 names it'],
     [['terminal', '--broken', 'build-logs:zzz'], 'platform-medic: --broken build-logs:zzz: build-logs breaks as "watcher" or "broker", not "zzz"'],
     [['sim', '--broken', 'build-logs:zzz'], 'platform-medic: --broken build-logs:zzz: build-logs breaks as "watcher" or "broker", not "zzz"'],
     [['doctor', '--broken', 'build-logs:'], 'platform-medic: --broken build-logs:: build-logs breaks as "watcher" or "broker", not ""'],

@@ -20,8 +20,11 @@ export function brokenSpec(spec: string): { entryId: string; depth?: string } {
   const entryId = colon < 0 ? spec : spec.slice(0, colon);
   if (!breakableEntries.includes(entryId)) {
     // A misspelling is answered with the entry meant, as a mistyped flag or command is; otherwise the entries it can break.
+    // The guide's number (`7.4`), which fix and explain take, is the catalogue's to resolve: the simulated cluster knows ids.
+    const guideNumber = /^\d{1,2}\.\d{1,2}$/.test(entryId);
     const near = closestWord(entryId, breakableEntries);
-    throw new InputError(`--broken: the simulated cluster cannot break "${entryId.slice(0, 60)}"; ${near ? `did you mean ${near}?` : `it knows ${breakableEntries.join(', ')}`}`);
+    const advice = guideNumber ? `it takes the entry's id, not its guide number: platform-medic explain ${entryId} names it` : near ? `did you mean ${near}?` : `it knows ${breakableEntries.join(', ')}`;
+    throw new InputError(`--broken: the simulated cluster cannot break "${entryId.slice(0, 60)}"; ${advice}`);
   }
   if (colon < 0) return { entryId };
   const depth = spec.slice(colon + 1);
