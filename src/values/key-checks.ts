@@ -21,8 +21,11 @@ export function leaves(tree: unknown): { path: string[]; value: unknown }[] {
   return out;
 }
 
-/** The guide's placeholders in key names, and the real chart's names for them. */
-const guidePlaceholders: Record<string, string> = { '<database>': 'postgres', '<local_store>': 'minio' };
+/** The guide's placeholders in key names, and the real chart's names for them (a Map: a key named `constructor` is no placeholder). */
+const guidePlaceholders = new Map([
+  ['<database>', 'postgres'],
+  ['<local_store>', 'minio'],
+]);
 
 const knownPaths: KeyPath[] = Object.values(keys);
 
@@ -43,7 +46,7 @@ export function keyFindings(values: unknown): Finding[] {
   for (const { path, value } of leaves(values)) {
     const text = keyText(path);
     if (knownKeys.includes(text)) continue;
-    const replaced = path.map((s) => guidePlaceholders[s] ?? s);
+    const replaced = path.map((s) => guidePlaceholders.get(s) ?? s);
     if (replaced.some((s, i) => s !== path[i])) {
       out.push({ key: text, problem: `uses the guide's placeholder; the chart's key is ${keyText(replaced)}`, rule: '2.2 keys', fix: { kind: 'set', path: replaced, value: correctedValue(replaced, value) } });
       continue;

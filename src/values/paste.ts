@@ -3,7 +3,7 @@ import { keyTooDeep, shapeProblem, tooManyAssignments, valuesLimits } from './li
 import type { Origin, PasteForm, PastedValues } from './pasted.js';
 import type { HelmCommand } from './schema.js';
 import { secretsOf } from './secrets.js';
-import { parseSetArgument, setPath, type Assignment, type SetKind } from './set-flags.js';
+import { ownValue, parseSetArgument, setOwn, setPath, type Assignment, type SetKind } from './set-flags.js';
 import { knownSubstitution, parseShell, type Word } from './shell.js';
 import { readYaml } from './yaml.js';
 
@@ -207,9 +207,9 @@ function mergeInto(into: Record<string, unknown>, from: Record<string, unknown>)
   while (stack.length > 0) {
     const [to, add] = stack.pop()!;
     for (const [k, v] of Object.entries(add)) {
-      const cur = to[k];
+      const cur = ownValue(to, k);
       if (isMap(v) && isMap(cur)) stack.push([cur, v]);
-      else to[k] = v;
+      else setOwn(to, k, v);
     }
   }
 }

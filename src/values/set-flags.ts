@@ -143,15 +143,28 @@ export function parseSetArgument(arg: string, kind: SetKind): { ok: true; assign
   return { ok: true, assignments };
 }
 
+/** A key's own value in a values tree: `__proto__` or `constructor` is a key like any other there, never what objects inherit. */
+export function ownValue(tree: Record<string, unknown>, key: string): unknown {
+  return Object.hasOwn(tree, key) ? tree[key] : undefined;
+}
+
+/**
+ * Sets a key of a values tree as its own property, whatever its name: `tree[key] = value` with the key `__proto__`
+ * (helm's plain key, typed by anyone in `--set __proto__.x=1`) would reach Object.prototype of the whole process.
+ */
+export function setOwn(tree: Record<string, unknown>, key: string, value: unknown): void {
+  Object.defineProperty(tree, key, { value, writable: true, enumerable: true, configurable: true });
+}
+
 /** Sets (or, for null, removes, as helm does) the value at a path of a values tree. */
 export function setPath(tree: Record<string, unknown>, path: readonly string[], value: unknown): void {
   let at: Record<string, unknown> = tree;
   for (const s of path.slice(0, -1)) {
-    const next = at[s];
-    if (typeof next !== 'object' || next === null || Array.isArray(next)) at[s] = {};
-    at = at[s] as Record<string, unknown>;
+    const next = ownValue(at, s);
+    if (typeof next !== 'object' || next === null || Array.isArray(next)) setOwn(at, s, {});
+    at = ownValue(at, s) as Record<string, unknown>;
   }
   const last = path[path.length - 1]!;
   if (value === null) delete at[last];
-  else at[last] = value;
+  else setOwn(at, last, value);
 }
