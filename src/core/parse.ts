@@ -60,7 +60,8 @@ export function parseCommand(text: string): PlatformCommand {
     case 'fix': {
       const [entryId, ...more] = words;
       if (!entryId) return { kind: 'usage', message: usage.fix };
-      const params: Record<string, string> = {};
+      // Without a prototype: `__proto__=1` is then a setting like any other (refused as unknown), not an assignment that does nothing.
+      const params = Object.create(null) as Record<string, string>;
       const plain: string[] = [];
       for (const w of more) {
         const eq = w.indexOf('=');

@@ -88,7 +88,8 @@ export function upgradeFromFlags(args: readonly string[]): { ok: true; request: 
       input.iamRole = true;
       continue;
     }
-    const field = upgradeFlags[name];
+    // Only the table's own flags: `constructor` or `toString` is what every object has, not a flag.
+    const field = Object.hasOwn(upgradeFlags, name) ? upgradeFlags[name] : undefined;
     const value = inline ?? args[++i];
     if (!field) return { ok: false, message: unknownFlagMessage(name, ['--iam-role', ...Object.keys(upgradeFlags)]), unknown: true };
     if (value === undefined || value.startsWith('--')) return { ok: false, message: `${name} needs a value` };

@@ -1,0 +1,36 @@
+import { describe, expect, it } from 'vitest';
+import { loadConfig } from '../../src/config.js';
+import { answerLine, type CommandContext } from '../../src/core/index.js';
+import { slackMessage } from '../../src/views/slack/answer.js';
+
+const config = loadConfig({ env: {}, overrides: { clusters: [{ name: 'prod-eu', kube: { source: 'simulated' } }], defaultCluster: 'prod-eu' } });
+const ctx: CommandContext = { config, desk: {} as CommandContext['desk'], user: 'UALICE' };
+
+async function said(line: string): Promise<{ kind: string; text?: string }> {
+  const answer = await answerLine(line, ctx);
+  return answer.kind === 'view' ? { kind: 'view', text: slackMessage(answer.view).text } : { kind: answer.kind };
+}
+
+/**
+ * Names a person types that every JavaScript object already has (`__proto__`, `constructor`, `toString`). A fix's
+ * `__proto__=1` went into a plain object, where that assignment does nothing: the setting was dropped in silence and
+ * the fix went ahead as if it had not been typed, where any other unknown setting is refused. A `values upgrade`
+ * flag named `constructor` or `toString` was found among the flags and read as one, so the person was told to
+ * choose a provider instead of that the flag is unknown.
+ */
+describe('names typed that every object already has', () => {
+  it.each([
+    ['fix build-logs __proto__=1', '`build-logs` takes no parameters (got `__proto__`).'],
+    ['fix database-drop-blocked __proto__=x database=abc', '`__proto__` is not a parameter of `database-drop-blocked` (it takes `database`).'],
+  ])('refuses a fix setting named as one, as any unknown setting: %s', async (line, text) => {
+    expect(await said(line)).toEqual({ kind: 'view', text });
+  });
+
+  it.each([
+    ['values upgrade constructor 1 --provider S3', 'constructor'],
+    ['values upgrade --provider S3 toString 1', 'toString'],
+    ['values upgrade __proto__ 1', '__proto__'],
+  ])('says a values upgrade flag named as one is unknown: %s', async (line, flag) => {
+    expect((await said(line)).text).toMatch(new RegExp(`^unknown flag ${flag} \\(flags: --iam-role, --provider, `));
+  });
+});
