@@ -1,5 +1,7 @@
 import { findEntry, findStage } from '../../catalogue/index.js';
+import type { Plan } from '../../remedies/plan.js';
 import type { DeadlineJobData } from '../names.js';
+import type { RemedyRequest } from '../requests.js';
 import { attemptKey, questionKey, type LifecycleContext } from './context.js';
 import type { DeadlineKind } from './deadlines.js';
 import { minutesText } from './durations.js';
@@ -26,11 +28,25 @@ export class Expiry {
     const plan = request && (await store.plan(requestId, stageId));
     if (!request || !plan || request.attempt !== attempt || request.status !== 'awaiting-approval' || request.stageId !== stageId) return;
     const claim = await store.claimDecision(requestId, attemptKey(stageId, attempt), 'nobody', 'expired');
+    // Approved, and still waiting at its deadline: the approval was cut off (the bot stopped, or Redis failed) between
+    // its decision and its run, which is queued only after the remedy is recorded as running. Nothing of it ran.
+    if (!claim.won && claim.verdict === 'approved') return this.cutOff(request, plan);
     if (!claim.won) return;
     await store.update(requestId, { status: 'expired' });
     await this.core.release(request, plan);
     await this.core.record('expired', 'bot', request);
     await this.core.serial(requestId, () => options.reporter.expired({ ...request, status: 'expired' }, plan));
+  }
+
+  /** Ends a remedy whose approval was cut off before its run was queued, and frees what the approval held. */
+  private async cutOff(request: RemedyRequest, plan: Plan): Promise<void> {
+    const { store, options } = this.core;
+    const reason = `The approval was cut off before its run was queued (the bot stopped, or Redis failed, in between); nothing was done. Use "Plan again" for a fresh plan.`;
+    await store.update(request.id, { status: 'failed', outcome: reason });
+    await this.core.release(request, plan);
+    await this.core.record('outcome', 'bot', request, 'failed: approval cut off before its run was queued');
+    options.metrics?.remedyEnded('failed');
+    await this.core.serial(request.id, () => options.reporter.failed({ ...request, status: 'failed' }, reason, plan));
   }
 
   /** Ends a remedy whose question of the guide nobody answered within the limit, and frees its entry. */

@@ -44,7 +44,9 @@ export class Steering {
     const plan = await this.core.store.plan(requestId, request.stageId);
     const removed = await this.removeQueued(request, plan);
     const stillRunning = (request.status === 'running' || request.status === 'waiting') && !removed;
-    await this.core.store.update(requestId, { status: stillRunning ? request.status : 'cancelled', outcome: `cancelled by ${user}` });
+    // A run still going keeps the status it has (an approval that won the race records its own "running"): written
+    // here, "running" would outlive an approval cut off before its run was queued, which its deadline then ends.
+    await this.core.store.update(requestId, stillRunning ? { outcome: `cancelled by ${user}` } : { status: 'cancelled', outcome: `cancelled by ${user}` });
     await this.core.record('cancelled', user, request, stillRunning ? 'stops before the next step' : undefined);
     if (!stillRunning) {
       this.core.options.metrics?.remedyEnded('cancelled');

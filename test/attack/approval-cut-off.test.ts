@@ -1,0 +1,66 @@
+import { Redis } from 'ioredis';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { approver, channel, eventually, requestIdOf, startFix, startStack, type Stack } from '../support/stack.js';
+
+/**
+ * An approval cut off between its decision and its run: the bot takes the approval (the attempt's decision is
+ * claimed in Redis, and the plan's objects locked), then stops (a crash, a deploy) or loses Redis before it records
+ * the remedy as running and queues the run. Nothing ran. The remedy stayed "awaiting approval" for good: its
+ * deadline found the attempt already decided and did nothing, every Approve answered "Already approved", a Cancel
+ * said "the running step finishes" of a run that did not exist, and the objects stayed locked for a day, so no other
+ * remedy could touch them. At its deadline it must end, say so in its thread, and free what it held.
+ */
+describe('an approval cut off before its run was queued', () => {
+  let stack: Stack;
+  let redis: Redis;
+  beforeAll(async () => {
+    stack = await startStack('approval-cut-off', { env: { PLATFORM_MEDIC_APPROVAL_EXPIRES_MINUTES: '0.1' } });
+    redis = new Redis(stack.config.redisUrl);
+  }, 60_000);
+  afterAll(async () => {
+    redis?.disconnect();
+    await stack?.stop();
+  });
+
+  it('ends at its deadline with a word in the thread, nothing run, and frees its objects and its entry', async () => {
+    await stack.sim.break('git-sensor-stuck');
+    const { rootTs, card } = await startFix(stack, 'git-sensor-stuck');
+    const id = requestIdOf(card);
+    const request = (await stack.bot.coordinator.store.get(id))!;
+    const plan = (await stack.bot.coordinator.store.plan(id, request.stageId))!;
+    const prefix = stack.config.queuePrefix;
+    // What the approval had done when it was cut off: the objects locked, the attempt's decision claimed.
+    const holder = JSON.stringify({ requestId: id, entryId: request.entryId, requestedBy: request.requestedBy });
+    for (const t of plan.steps.filter((s) => s.risk !== 'read-only').flatMap((s) => s.targets)) await redis.set(`${prefix}:lock:sim:${t.kind}/${t.namespace}/${t.name}`, holder, 'EX', 24 * 3600);
+    await redis.set(`${prefix}:decision:${id}:${request.stageId}:${request.attempt}`, `approved|${approver}|${new Date().toISOString()}`, 'EX', 3600);
+    const deletes = () => stack.sim.requests().filter((r) => r.method === 'DELETE').length;
+
+    const said = await stack.fake
+      .waitFor((f) => f.thread(channel, rootTs).find((m) => m.text.startsWith('❌')), { what: 'the remedy ended in its thread', timeoutMs: 20_000 })
+      .catch(() => undefined);
+    const thread = JSON.stringify(stack.thread(rootTs).map((m) => m.text));
+    expect(said?.text, thread).toBe('❌ The approval was cut off before its run was queued (the bot stopped, or Redis failed, in between); nothing was done. Use "Plan again" for a fresh plan.');
+    expect((await stack.bot.coordinator.store.get(id))?.status).toBe('failed');
+    expect(deletes()).toBe(0);
+    await eventually(async () => (await redis.keys(`${prefix}:lock:*`)).length === 0 && (await redis.exists(`${prefix}:active:sim:git-sensor-stuck`)) === 0, { what: 'its objects and its entry free', timeoutMs: 10_000 });
+    // Another fix of the same entry is planned and can be approved.
+    const again = await startFix(stack, 'git-sensor-stuck');
+    const { responseId } = await stack.click(again.card, 'remedy-approve', approver);
+    await eventually(async () => (await stack.bot.coordinator.store.get(requestIdOf(again.card)))?.status !== 'awaiting-approval', { what: 'the second fix approved', timeoutMs: 10_000 });
+    expect(stack.fake.responses(responseId)).toEqual([]);
+  }, 60_000);
+
+  it('still ends at its deadline when someone pressed Cancel meanwhile, as the run it waited for never comes', async () => {
+    await stack.sim.break('build-logs');
+    const { rootTs, card } = await startFix(stack, 'build-logs');
+    const id = requestIdOf(card);
+    const request = (await stack.bot.coordinator.store.get(id))!;
+    await redis.set(`${stack.config.queuePrefix}:decision:${id}:${request.stageId}:${request.attempt}`, `approved|${approver}|${new Date().toISOString()}`, 'EX', 3600);
+    await stack.click(card, 'remedy-cancel', approver);
+    const said = await stack.fake
+      .waitFor((f) => f.thread(channel, rootTs).find((m) => m.text.startsWith('❌')), { what: 'the remedy ended in its thread', timeoutMs: 20_000 })
+      .catch(() => undefined);
+    expect(said?.text, JSON.stringify(stack.thread(rootTs).map((m) => m.text))).toMatch(/^❌ The approval was cut off before its run was queued/);
+    await eventually(async () => (await redis.exists(`${stack.config.queuePrefix}:active:sim:build-logs`)) === 0, { what: 'its entry free', timeoutMs: 10_000 });
+  }, 60_000);
+});
