@@ -234,14 +234,15 @@ export class RequestStore {
    * atomically: of two clicks, from one person or two, from one bot replica or two, or a click and its
    * expiry, exactly one wins. Returns the winner.
    */
-  async claimDecision(id: string, about: string, who: string, verdict: 'approved' | 'denied' | 'expired' | 'cancelled'): Promise<{ won: boolean; by: string; verdict: string }> {
+  async claimDecision(id: string, about: string, who: string, verdict: 'approved' | 'denied' | 'expired' | 'cancelled'): Promise<{ won: boolean; by: string; verdict: string; at?: string }> {
     const key = `${this.prefix}:decision:${id}:${about}`;
-    const value = `${verdict}|${who}|${new Date().toISOString()}`;
+    const at = new Date().toISOString();
+    const value = `${verdict}|${who}|${at}`;
     const set = await this.redis.set(key, value, 'EX', ttlSeconds, 'NX');
-    if (set === 'OK') return { won: true, by: who, verdict };
+    if (set === 'OK') return { won: true, by: who, verdict, at };
     const holder = (await this.redis.get(key)) ?? value;
-    const [v, by] = holder.split('|');
-    return { won: false, by: by ?? '?', verdict: v ?? '?' };
+    const [v, by, when] = holder.split('|');
+    return { won: false, by: by ?? '?', verdict: v ?? '?', ...(when ? { at: when } : {}) };
   }
 
   /** Who decided already, if anyone. */

@@ -14,7 +14,7 @@ describe('an approval cut off before its run was queued', () => {
   let stack: Stack;
   let redis: Redis;
   beforeAll(async () => {
-    stack = await startStack('approval-cut-off', { env: { PLATFORM_MEDIC_APPROVAL_EXPIRES_MINUTES: '0.1' } });
+    stack = await startStack('approval-cut-off', { env: { PLATFORM_MEDIC_APPROVAL_EXPIRES_MINUTES: '0.1', PLATFORM_MEDIC_DECISION_TIMEOUT_MINUTES: '0.1', PLATFORM_MEDIC_FIXES_PER_USER_PER_HOUR: '50' } });
     redis = new Redis(stack.config.redisUrl);
   }, 60_000);
   afterAll(async () => {
@@ -63,4 +63,22 @@ describe('an approval cut off before its run was queued', () => {
     expect(said?.text, JSON.stringify(stack.thread(rootTs).map((m) => m.text))).toMatch(/^❌ The approval was cut off before its run was queued/);
     await eventually(async () => (await redis.exists(`${stack.config.queuePrefix}:active:sim:build-logs`)) === 0, { what: 'its entry free', timeoutMs: 10_000 });
   }, 60_000);
+
+  it("ends at the question's deadline when its answer was cut off before the next stage was planned", async () => {
+    await stack.sim.break('build-logs');
+    const { rootTs, card } = await startFix(stack, 'build-logs');
+    const id = requestIdOf(card);
+    await stack.click(card, 'remedy-approve', approver);
+    await stack.fake.waitFor((f) => f.thread(channel, rootTs).find((m) => JSON.stringify(m.blocks ?? []).includes('"action_id":"remedy-choose')), { what: 'the question', timeoutMs: 30_000 });
+    const request = (await stack.bot.coordinator.store.get(id))!;
+    expect(request.status).toBe('awaiting-decision');
+    // What the answer had done when it was cut off: the question's decision claimed, nothing after it.
+    await redis.set(`${stack.config.queuePrefix}:decision:${id}:${request.stageId}:${request.attempt}:question`, `approved|${approver}|${new Date().toISOString()}`, 'EX', 3600);
+    const said = await stack.fake
+      .waitFor((f) => f.thread(channel, rootTs).find((m) => m.text.startsWith('❌')), { what: 'the remedy ended in its thread', timeoutMs: 20_000 })
+      .catch(() => undefined);
+    expect(said?.text, JSON.stringify(stack.thread(rootTs).map((m) => m.text))).toBe('❌ The answer to the question was cut off before the next stage was planned (the bot stopped, or Redis failed, in between); nothing more was done. Ask for the fix again when you want to go on.');
+    expect((await stack.bot.coordinator.store.get(id))?.status).toBe('failed');
+    await eventually(async () => (await redis.exists(`${stack.config.queuePrefix}:active:sim:build-logs`)) === 0, { what: 'its entry free', timeoutMs: 10_000 });
+  }, 90_000);
 });

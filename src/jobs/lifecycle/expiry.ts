@@ -6,6 +6,14 @@ import { attemptKey, questionKey, type LifecycleContext } from './context.js';
 import type { DeadlineKind } from './deadlines.js';
 import { minutesText } from './durations.js';
 
+/** Time enough for a click that decided an attempt to record what it starts (a few writes to Redis and a queued job). */
+const decidingMs = 10_000;
+
+/** Why a remedy whose approval was taken ended without its run (the run is queued only after it is recorded as running). */
+const approvalCutOff = 'The approval was cut off before its run was queued (the bot stopped, or Redis failed, in between); nothing was done. Use "Plan again" for a fresh plan.';
+/** Why a remedy whose question was answered ended there. */
+const answerCutOff = 'The answer to the question was cut off before the next stage was planned (the bot stopped, or Redis failed, in between); nothing more was done. Ask for the fix again when you want to go on.';
+
 /**
  * What runs out without anyone clicking: an approval attempt nobody approved, a question of the guide
  * nobody answered. Each is claimed like a decision, so a late click and its deadline never both win.
@@ -30,7 +38,10 @@ export class Expiry {
     const claim = await store.claimDecision(requestId, attemptKey(stageId, attempt), 'nobody', 'expired');
     // Approved, and still waiting at its deadline: the approval was cut off (the bot stopped, or Redis failed) between
     // its decision and its run, which is queued only after the remedy is recorded as running. Nothing of it ran.
-    if (!claim.won && claim.verdict === 'approved') return this.cutOff(request, plan);
+    if (!claim.won && claim.verdict === 'approved') {
+      if (await this.stillWaiting(requestId, attempt, 'awaiting-approval', claim.at)) await this.cutOff(request, plan, approvalCutOff);
+      return;
+    }
     if (!claim.won) return;
     await store.update(requestId, { status: 'expired' });
     await this.core.release(request, plan);
@@ -38,13 +49,23 @@ export class Expiry {
     await this.core.serial(requestId, () => options.reporter.expired({ ...request, status: 'expired' }, plan));
   }
 
-  /** Ends a remedy whose approval was cut off before its run was queued, and frees what the approval held. */
-  private async cutOff(request: RemedyRequest, plan: Plan): Promise<void> {
+  /**
+   * Whether a remedy whose attempt was decided still waits once the click that decided it has had the time to record
+   * what it starts (a click at the very deadline is still doing so): then that click was cut off.
+   */
+  private async stillWaiting(requestId: string, attempt: string, status: 'awaiting-approval' | 'awaiting-decision', decidedAt: string | undefined): Promise<boolean> {
+    const age = Date.now() - Date.parse(decidedAt ?? '');
+    if (age < decidingMs) await new Promise((resolve) => setTimeout(resolve, decidingMs - age));
+    const now = await this.core.store.get(requestId);
+    return now?.status === status && now.attempt === attempt;
+  }
+
+  /** Ends a remedy whose decision (an approval, an answer) was cut off before what it starts, and frees what it held. */
+  private async cutOff(request: RemedyRequest, plan: Plan | undefined, reason: string): Promise<void> {
     const { store, options } = this.core;
-    const reason = `The approval was cut off before its run was queued (the bot stopped, or Redis failed, in between); nothing was done. Use "Plan again" for a fresh plan.`;
     await store.update(request.id, { status: 'failed', outcome: reason });
     await this.core.release(request, plan);
-    await this.core.record('outcome', 'bot', request, 'failed: approval cut off before its run was queued');
+    await this.core.record('outcome', 'bot', request, `failed: ${reason}`);
     options.metrics?.remedyEnded('failed');
     await this.core.serial(request.id, () => options.reporter.failed({ ...request, status: 'failed' }, reason, plan));
   }
@@ -57,6 +78,11 @@ export class Expiry {
     const entry = findEntry(request.entryId);
     const question = entry && findStage(entry, stageId)?.then?.question;
     const claim = await store.claimDecision(requestId, questionKey(stageId, attempt), 'nobody', 'expired');
+    // Answered, and still asking at its deadline: the answer was cut off before it planned the next stage or ended.
+    if (!claim.won && claim.verdict === 'approved') {
+      if (await this.stillWaiting(requestId, attempt, 'awaiting-decision', claim.at)) await this.cutOff(request, undefined, answerCutOff);
+      return;
+    }
     if (!claim.won) return;
     const message = `Nobody answered "${question ?? 'the question'}" within ${minutesText(options.config.decisionTimeoutMinutes)}, so the remedy ends here. Ask for the fix again when you want to go on.`;
     await store.update(requestId, { status: 'unanswered', outcome: message });
