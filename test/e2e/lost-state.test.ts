@@ -130,4 +130,36 @@ describe('Redis that lost its data', () => {
       await stack.stop();
     }
   }, 90_000);
+
+  it('a plan job that vanished from the queue before a worker took it: the thread says so and the entry is free again', async () => {
+    // Found by an attacker's round: the bot stopping between recording a fix and queuing its plan (or an operator's
+    // cleanup) left the remedy "planning" for good, and everyone else's fix of the entry refused as "already being fixed".
+    const stack = await startStack('lost-plan', { env: { PLATFORM_MEDIC_LOST_STATE_CHECK_SECONDS: '0.5', PLATFORM_MEDIC_LOST_STATE_GRACE_SECONDS: '1' } });
+    try {
+      await stack.sim.break('git-sensor-stuck');
+      // Given no worker takes the plan, and its job is then removed from the queue…
+      await stack.killWorker();
+      const before = new Set(stack.fake.messages(channel).map((m) => m.ts));
+      expect((await stack.slash('fix git-sensor-stuck')).status).toBe(200);
+      const root = await stack.fake.waitFor((f) => f.messages(channel).find((m) => !m.thread_ts && !before.has(m.ts) && m.text.includes('git-sensor-stuck')));
+      let planJob: string | undefined;
+      for (let i = 0; i < 200 && !planJob; i++) {
+        planJob = (await stack.queue.getWaiting()).find((j) => j.id?.startsWith('plan-'))?.id;
+        if (!planJob) await new Promise((r) => setTimeout(r, 25));
+      }
+      expect(await stack.queue.remove(planJob!)).toBe(1);
+      await stack.startWorker();
+      // …then the thread is told that nothing will be planned, with a way to plan afresh…
+      const lost = await stack.fake.waitFor((f) => f.thread(channel, root.ts).find((m) => /state was lost/.test(m.text)), { timeoutMs: 30_000 });
+      expect(lost.text).toBe(
+        "❌ This remedy's state was lost: the job that plans it is no longer in the queue (the bot stopped before queuing it, Redis lost it, or someone removed it). Nothing more of this remedy will run; steps already done stay done. Plan again to start this stage afresh.",
+      );
+      expect(hasButton(lost, 'remedy-replan')).toBe(true);
+      // …and the entry is free: another fix of it is planned, not refused as already being fixed.
+      const again = await startFix(stack, 'git-sensor-stuck');
+      expect(hasButton(again.card, 'remedy-approve')).toBe(true);
+    } finally {
+      await stack.stop();
+    }
+  }, 90_000);
 });

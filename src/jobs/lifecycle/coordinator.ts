@@ -1,6 +1,7 @@
 import type { AuditTrail } from '../audit.js';
 import { RedisEpoch } from '../epoch.js';
 import type { ClusterDoctor } from '../doctor-results.js';
+import { planJobId } from '../names.js';
 import { connectRedis } from '../redis.js';
 import type { RemedyRequest, RequestStore } from '../requests.js';
 import { requestFix, type FixRequest } from './admission.js';
@@ -51,6 +52,7 @@ export class RemedyCoordinator {
       checkMs: options.config.lostStateCheckSeconds * 1000,
       graceMs: options.config.lostStateGraceSeconds * 1000,
       continuationExists: async (req) => (await core.queue(req.cluster).getJobState(req.resumeJob ?? '')) !== 'unknown',
+      planExists: async (req) => (await core.queue(req.cluster).getJobState(planJobId(req.id, req.stageId, req.attempt ?? ''))) !== 'unknown',
       lost: (req, plan, cause) => endLostRemedy(core, req, plan, cause),
     });
     this.feed = new ClusterEventFeed(core, new WorkerEvents(core), () => this.watch.check());

@@ -4,16 +4,18 @@ import type { RedisEpoch } from '../epoch.js';
 import type { RemedyRequest, RequestStore } from '../requests.js';
 import type { LifecycleContext } from './context.js';
 
-/** Why a remedy can no longer go on: Redis lost everything, or the job that continues a wait is gone. */
-export type LostCause = 'redis-emptied' | 'continuation-missing';
+/** Why a remedy can no longer go on: Redis lost everything, or the job that plans it or continues its wait is gone. */
+export type LostCause = 'redis-emptied' | 'continuation-missing' | 'plan-missing';
+
+const lostWhat: Record<LostCause, string> = {
+  'redis-emptied': 'Redis, which keeps the queues, lost its data (it restarted without persistence, or was flushed)',
+  'continuation-missing': 'the job that continues it after the wait is no longer in the queue (Redis lost it, or someone removed it)',
+  'plan-missing': 'the job that plans it is no longer in the queue (the bot stopped before queuing it, Redis lost it, or someone removed it)',
+};
 
 /** What the people following a remedy read when its state was lost. */
 export function lostMessage(cause: LostCause): string {
-  const what =
-    cause === 'redis-emptied'
-      ? 'Redis, which keeps the queues, lost its data (it restarted without persistence, or was flushed)'
-      : 'the job that continues it after the wait is no longer in the queue (Redis lost it, or someone removed it)';
-  return `This remedy's state was lost: ${what}. Nothing more of this remedy will run; steps already done stay done. Plan again to start this stage afresh.`;
+  return `This remedy's state was lost: ${lostWhat[cause]}. Nothing more of this remedy will run; steps already done stay done. Plan again to start this stage afresh.`;
 }
 
 /** What the watch needs from the lifecycle. */
@@ -31,6 +33,8 @@ export interface LostStateOptions {
   readonly graceMs?: number;
   /** Whether the continuation job of a waiting request is still in its queue (in any state). */
   continuationExists(req: RemedyRequest): Promise<boolean>;
+  /** Whether the plan job of a planning request's current attempt is still in its queue (in any state). */
+  planExists(req: RemedyRequest): Promise<boolean>;
   /** Ends one remedy whose state was lost, and tells its people. */
   lost(req: RemedyRequest, plan: Plan | undefined, cause: LostCause): Promise<void>;
 }
@@ -38,8 +42,9 @@ export interface LostStateOptions {
 /**
  * Notices that Redis lost what open remedies rely on, on every queue event, on every reconnect and
  * every few seconds: the epoch is gone (Redis emptied: the open remedies this process remembers are
- * ended), or a wait's continuation job is missing well after it was due (found through Redis's own
- * index of waits, so a restarted bot finds them too).
+ * ended), a wait's continuation job is missing well after it was due (found through Redis's own
+ * index of waits, so a restarted bot finds them too), or a remedy planning for longer than the grace has no
+ * plan job (the bot stopped between recording the fix and queuing its plan; found through the index of open remedies).
  */
 export class LostStateWatch {
   private timer: NodeJS.Timeout | undefined;
@@ -86,6 +91,17 @@ export class LostStateWatch {
       if (await this.options.continuationExists(req)) continue;
       await this.options.lost(req, await store.plan(req.id, req.stageId), 'continuation-missing');
     }
+    // A plan job stays in its queue once added (waiting, active, then completed, kept for days), so one missing after
+    // the grace was never queued or was removed: nothing will ever plan the remedy, which holds its entry meanwhile.
+    const settled = Date.now() - (this.options.graceMs ?? 10_000);
+    for (const req of await store.open()) {
+      if (req.status !== 'planning' || !req.attempt || Date.parse(req.since ?? req.createdAt) > settled) continue;
+      if (await this.options.planExists(req)) continue;
+      // Read again: the plan may have completed, and the remedy moved on, since the index was read.
+      const now = await store.get(req.id);
+      if (now?.status !== 'planning' || now.attempt !== req.attempt) continue;
+      await this.options.lost(now, undefined, 'plan-missing');
+    }
   }
 }
 
@@ -101,7 +117,7 @@ export async function endLostRemedy(core: LifecycleContext, req: RemedyRequest, 
   await store.restore(ended, plan);
   await core.release(req, plan);
   core.sealingKeys.delete(req.id);
-  await core.record('lost', 'bot', req, cause === 'redis-emptied' ? 'Redis lost its data' : 'the continuation after the wait was missing');
+  await core.record('lost', 'bot', req, { 'redis-emptied': 'Redis lost its data', 'continuation-missing': 'the continuation after the wait was missing', 'plan-missing': 'the plan job was missing' }[cause]);
   options.metrics?.remedyEnded('lost');
   await core.serial(req.id, () => options.reporter.failed(ended, message, plan));
 }
