@@ -81,4 +81,23 @@ describe('an approval cut off before its run was queued', () => {
     expect((await stack.bot.coordinator.store.get(id))?.status).toBe('failed');
     await eventually(async () => (await redis.exists(`${stack.config.queuePrefix}:active:sim:build-logs`)) === 0, { what: 'its entry free', timeoutMs: 10_000 });
   }, 90_000);
+
+  it.each([
+    ['denied', '🚫 <@U0APPROVER> denied the plan; nothing was done.'],
+    ['cancelled', '🛑 Cancelled by <@U0APPROVER>. Steps already done stay done; nothing else will run.'],
+  ] as const)('ends at its deadline as %s when that click was cut off after taking the decision', async (verdict, line) => {
+    // Found by an attacker's round: the same cut-off for a Deny or a Cancel left the remedy "awaiting approval" for
+    // 14 days in status, and every click on its card answered "Already denied".
+    await stack.sim.break('git-sensor-stuck');
+    const { rootTs, card } = await startFix(stack, 'git-sensor-stuck');
+    const id = requestIdOf(card);
+    const request = (await stack.bot.coordinator.store.get(id))!;
+    await redis.set(`${stack.config.queuePrefix}:decision:${id}:${request.stageId}:${request.attempt}`, `${verdict}|${approver}|${new Date().toISOString()}`, 'EX', 3600);
+    const said = await stack.fake
+      .waitFor((f) => f.thread(channel, rootTs).find((m) => m.text === line), { what: `the remedy ${verdict} in its thread`, timeoutMs: 30_000 })
+      .catch(() => undefined);
+    expect(said?.text, JSON.stringify(stack.thread(rootTs).map((m) => m.text))).toBe(line);
+    expect((await stack.bot.coordinator.store.get(id))?.status).toBe(verdict);
+    await eventually(async () => (await redis.exists(`${stack.config.queuePrefix}:active:sim:git-sensor-stuck`)) === 0, { what: 'its entry free', timeoutMs: 10_000 });
+  }, 60_000);
 });

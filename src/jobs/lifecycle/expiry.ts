@@ -42,6 +42,11 @@ export class Expiry {
       if (await this.stillWaiting(requestId, attempt, 'awaiting-approval', claim.at)) await this.cutOff(request, plan, approvalCutOff);
       return;
     }
+    // Denied or cancelled, and still waiting: that click was cut off after taking the decision; what it decided is done now.
+    if (!claim.won && (claim.verdict === 'denied' || claim.verdict === 'cancelled')) {
+      if (await this.stillWaiting(requestId, attempt, 'awaiting-approval', claim.at)) await this.endAsDecided(request, plan, claim.verdict, claim.by);
+      return;
+    }
     if (!claim.won) return;
     await store.update(requestId, { status: 'expired' });
     await this.core.release(request, plan);
@@ -58,6 +63,17 @@ export class Expiry {
     if (age < decidingMs) await new Promise((resolve) => setTimeout(resolve, decidingMs - age));
     const now = await this.core.store.get(requestId);
     return now?.status === status && now.attempt === attempt;
+  }
+
+  /** Ends a remedy as a Deny or Cancel cut off after its decision would have: in its thread, with what it held freed. */
+  private async endAsDecided(request: RemedyRequest, plan: Plan, verdict: 'denied' | 'cancelled', by: string): Promise<void> {
+    const { store, options } = this.core;
+    const ended = { ...request, status: verdict, ...(verdict === 'denied' ? { deniedBy: by } : {}) };
+    await store.update(request.id, verdict === 'denied' ? { status: verdict, deniedBy: by } : { status: verdict, outcome: `cancelled by ${by}` });
+    await this.core.release(request, plan);
+    await this.core.record(verdict, by, request, 'completed at the deadline: the click was cut off after taking the decision');
+    options.metrics?.remedyEnded(verdict);
+    await this.core.serial(request.id, () => (verdict === 'denied' ? options.reporter.denied(ended, plan, by) : options.reporter.cancelled(ended, plan, by)));
   }
 
   /** Ends a remedy whose decision (an approval, an answer) was cut off before what it starts, and frees what it held. */
