@@ -115,6 +115,10 @@ export function shapeProblem(body: unknown, apiUrl: string | undefined): string 
   if (first !== undefined && !isObject(first)) return `of an event callback whose first authorization is ${kindOf(first)}`;
   if (body.type === 'block_actions' && body.actions !== undefined && !Array.isArray(body.actions)) return `of block_actions whose actions are ${kindOf(body.actions)}`;
   if (body.type === 'event_callback' && isObject(body.event) && body.event.text !== undefined && typeof body.event.text !== 'string') return `of an event whose text is ${kindOf(body.event.text)}`;
+  // Slack always sends these; without them a listener fails after the acknowledgement and the person hears nothing.
+  if (body.type === 'block_actions' && Array.isArray(body.actions) && body.actions.length > 0 && !isObject(body.container)) return 'of block_actions without the message or view its buttons are in';
+  if (body.type === 'view_submission' && isObject(body.view) && !isObject(body.view.state)) return 'of view_submission whose view has no state';
+  if (body.type === 'event_callback' && isObject(body.event) && body.event.files !== undefined && !Array.isArray(body.event.files)) return `of an event whose files are ${kindOf(body.event.files)}`;
   const urls = [body.response_url, ...(Array.isArray(body.response_urls) ? body.response_urls.map((r) => (isObject(r) ? r.response_url : r)) : [])];
   for (const u of urls) {
     if (u === undefined) continue;

@@ -64,7 +64,7 @@ describe("where a signed request may have the bot answer (its response_url)", ()
     expect(shapeProblem(null, undefined)).toBe('that is not an object (null)');
     expect(shapeProblem({ type: 'event_callback', event: null }, undefined)).toBe('of an event callback whose event is null');
     expect(shapeProblem({ type: 'view_submission', user: { name: 'x' } }, undefined)).toBe('of view_submission without the user who acted');
-    expect(shapeProblem({ type: 'view_submission', user: { id: 'U1' }, view: { id: 'V1' }, response_urls: [{ response_url: 'https://evil.example/' }] }, undefined)).toBe("with a response_url that is not Slack's");
+    expect(shapeProblem({ type: 'view_submission', user: { id: 'U1' }, view: { id: 'V1', state: { values: {} } }, response_urls: [{ response_url: 'https://evil.example/' }] }, undefined)).toBe("with a response_url that is not Slack's");
     expect(shapeProblem({ command: '/platform', response_url: 'https://hooks.slack.com/commands/T0/1/x' }, undefined)).toBeUndefined();
     // Found by an attacker's try: a repeated form field parses as a list, null actions, a message whose text is an object.
     expect(shapeProblem({ command: '/platform', text: ['help', 'list'] }, undefined)).toBe('of a slash command whose text is an array');
@@ -74,6 +74,13 @@ describe("where a signed request may have the bot answer (its response_url)", ()
     expect(shapeProblem({ command: '/platform', text: 'help', user_id: ['U1', 'U2'] }, undefined)).toBe('of a slash command whose user_id is an array');
     expect(shapeProblem({ type: 'view_submission', user: { id: 'U1' } }, undefined)).toBe('of view_submission without its view');
     expect(shapeProblem({ type: 'event_callback', event: { type: 'message' }, authorizations: [null] }, undefined)).toBe('of an event callback whose first authorization is null');
+    // Found by an attacker's round: shapes Slack never sends that failed after the acknowledgement, the person told
+    // nothing (a button with no message or view around it, a form without its fields), or "📎 undefined is not a text
+    // file" (files that are not a list).
+    expect(shapeProblem({ type: 'block_actions', user: { id: 'U1' }, actions: [{ action_id: 'remedy-plan' }] }, undefined)).toBe('of block_actions without the message or view its buttons are in');
+    expect(shapeProblem({ type: 'view_submission', user: { id: 'U1' }, view: { id: 'V1' } }, undefined)).toBe('of view_submission whose view has no state');
+    expect(shapeProblem({ type: 'event_callback', event: { type: 'message', subtype: 'file_share', files: 'x' } }, undefined)).toBe('of an event whose files are string');
+    expect(shapeProblem({ type: 'block_actions', user: { id: 'U1' }, container: { type: 'message' }, actions: [{ action_id: 'remedy-plan' }] }, undefined)).toBeUndefined();
   });
 
   it('names a body of no kind Slack sends, which Bolt would leave unanswered for 3 s, and lets every kind Slack sends through', () => {
