@@ -1,15 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { loadConfig } from '../../src/config.js';
-import { answerLine, type CommandContext } from '../../src/core/index.js';
-import { slackMessage } from '../../src/views/slack/answer.js';
-
-const config = loadConfig({ env: {}, overrides: { clusters: [{ name: 'prod-eu', kube: { source: 'simulated' } }], defaultCluster: 'prod-eu' } });
-const ctx: CommandContext = { config, desk: {} as CommandContext['desk'], user: 'UALICE' };
-
-async function said(line: string): Promise<{ kind: string; text?: string }> {
-  const answer = await answerLine(line, ctx);
-  return answer.kind === 'view' ? { kind: 'view', text: slackMessage(answer.view).text } : { kind: answer.kind };
-}
+import { answerOf as said } from '../support/core-answers.js';
 
 /**
  * Names a person types that every JavaScript object already has (`__proto__`, `constructor`, `toString`). A fix's

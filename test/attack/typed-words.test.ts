@@ -1,19 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { loadConfig } from '../../src/config.js';
-import { answerLine, type CommandContext } from '../../src/core/index.js';
-import { slackMessage } from '../../src/views/slack/answer.js';
+import { slackJson as slack } from '../support/core-answers.js';
 
-const config = loadConfig({ env: {}, overrides: { clusters: [{ name: 'prod-eu', kube: { source: 'simulated' } }], defaultCluster: 'prod-eu' } });
-const ctx: CommandContext = { config, desk: {} as CommandContext['desk'], user: 'UALICE' };
 /** What Slack would read as a mention, a broadcast, a channel or a link. */
 const markup = /<[!@#]|<https?:|<mailto:/;
-
-/** The answer as Slack gets it: its notification text and blocks. */
-async function slack(line: string): Promise<string> {
-  const answer = await answerLine(line, ctx);
-  if (answer.kind !== 'view') throw new Error(`expected a view, got ${answer.kind}`);
-  return JSON.stringify(slackMessage(answer.view));
-}
 
 describe('words a person typed, quoted back in a usage answer', () => {
   it.each([

@@ -1,35 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { blocksText } from '../fakes/slack-api.js';
-import { newTriggerId, postSigned } from '../support/slack-requests.js';
-import { FAKE_WORKSPACE } from '../support/slack-workspace.js';
+import { postSigned } from '../support/slack-requests.js';
 import { channel, requester, signingSecret, startStack, type Stack } from '../support/stack.js';
+import { upgradeFormSubmission } from '../support/upgrade-form.js';
 
 /** A `view_submission` of the upgrade modal as Slack sends it, with S3 fields that are all valid. */
-function submission(view: Record<string, unknown>, viewId: string): string {
-  const text = (value: string) => ({ value: { type: 'plain_text_input', value } });
-  const values = {
-    provider: { value: { type: 'static_select', selected_option: { text: { type: 'plain_text', text: 'S3' }, value: 'S3' } } },
-    logsBucket: text('acme-logs'),
-    cacheBucket: text('acme-cache'),
-    logsRegion: text('us-east-1'),
-    cacheRegion: text('us-east-1'),
-    iamRole: { value: { type: 'checkboxes', selected_options: [] } },
-    volumeSize: text('20Gi'),
-  };
-  const payload = {
-    type: 'view_submission',
-    team: { id: FAKE_WORKSPACE.teamId, domain: FAKE_WORKSPACE.teamDomain },
-    user: { id: requester, username: requester.toLowerCase(), name: requester.toLowerCase(), team_id: FAKE_WORKSPACE.teamId },
-    api_app_id: FAKE_WORKSPACE.appId,
-    token: FAKE_WORKSPACE.verificationToken,
-    trigger_id: newTriggerId(),
-    view: { ...view, id: viewId, team_id: FAKE_WORKSPACE.teamId, app_id: FAKE_WORKSPACE.appId, hash: 'h.1', state: { values } },
-    response_urls: [],
-    is_enterprise_install: false,
-    enterprise: null,
-  };
-  return new URLSearchParams({ payload: JSON.stringify(payload) }).toString();
-}
+const submission = (view: Record<string, unknown>, viewId: string): string =>
+  upgradeFormSubmission(view, viewId, { provider: 'S3', logsBucket: 'acme-logs', cacheBucket: 'acme-cache', logsRegion: 'us-east-1', cacheRegion: 'us-east-1', iamRole: false, volumeSize: '20Gi' });
 
 /**
  * `/platform values upgrade` works from any channel, the bot a member of it or not. When Slack refused to open

@@ -1,17 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { loadConfig } from '../../src/config.js';
-import { answerLine, type CommandContext } from '../../src/core/index.js';
-import { slackMessage } from '../../src/views/slack/answer.js';
-
-const config = loadConfig({ env: {}, overrides: { clusters: [{ name: 'prod-eu', kube: { source: 'simulated' } }], defaultCluster: 'prod-eu' } });
-const ctx: CommandContext = { config, desk: {} as CommandContext['desk'], user: 'UALICE' };
+import { viewText } from '../support/core-answers.js';
 
 /** `/platform values check TEXT` as Slack shows its answer: the notification text. */
-async function valuesCheck(text: string): Promise<string> {
-  const answer = await answerLine(`values check ${text}`, ctx);
-  if (answer.kind !== 'view') throw new Error(`expected a view, got ${answer.kind}`);
-  return slackMessage(answer.view).text;
-}
+const valuesCheck = (text: string): Promise<string> => viewText(`values check ${text}`);
 
 /**
  * A YAML key that is itself a map or a list (`{a: 1}: 2`, or braces nested in braces). Helm refuses such values

@@ -1,36 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { blocksText, LIMITS } from '../fakes/slack-api.js';
-import { newTriggerId, postSigned } from '../support/slack-requests.js';
-import { FAKE_WORKSPACE } from '../support/slack-workspace.js';
+import { postSigned } from '../support/slack-requests.js';
 import { channel, eventually, requester, requestsHandled, signingSecret, startStack, type Stack } from '../support/stack.js';
-
-/** Field values as the modal's state holds them: text inputs, the provider select and the IAM checkbox. */
-function stateOf(fields: Record<string, string | boolean>): Record<string, Record<string, unknown>> {
-  const state: Record<string, Record<string, unknown>> = {};
-  for (const [block, value] of Object.entries(fields)) {
-    if (block === 'provider') state[block] = { value: { type: 'static_select', selected_option: { text: { type: 'plain_text', text: String(value) }, value } } };
-    else if (block === 'iamRole') state[block] = { value: { type: 'checkboxes', selected_options: value ? [{ text: { type: 'plain_text', text: 'yes' }, value: 'yes' }] : [] } };
-    else state[block] = { value: { type: 'plain_text_input', value } };
-  }
-  return state;
-}
-
-/** A `view_submission` as Slack sends it when the person presses the modal's submit button. */
-function viewSubmissionBody(view: Record<string, unknown>, viewId: string, fields: Record<string, string | boolean>): string {
-  const payload = {
-    type: 'view_submission',
-    team: { id: FAKE_WORKSPACE.teamId, domain: FAKE_WORKSPACE.teamDomain },
-    user: { id: requester, username: requester.toLowerCase(), name: requester.toLowerCase(), team_id: FAKE_WORKSPACE.teamId },
-    api_app_id: FAKE_WORKSPACE.appId,
-    token: FAKE_WORKSPACE.verificationToken,
-    trigger_id: newTriggerId(),
-    view: { ...view, id: viewId, team_id: FAKE_WORKSPACE.teamId, app_id: FAKE_WORKSPACE.appId, hash: 'h.1', state: { values: stateOf(fields) } },
-    response_urls: [],
-    is_enterprise_install: false,
-    enterprise: null,
-  };
-  return new URLSearchParams({ payload: JSON.stringify(payload) }).toString();
-}
+import { upgradeFormSubmission } from '../support/upgrade-form.js';
 
 describe('/platform values: check pasted values, and the upgrade command by modal', () => {
   let stack: Stack;
@@ -79,7 +51,7 @@ describe('/platform values: check pasted values, and the upgrade command by moda
     expect(JSON.stringify(view.blocks)).not.toMatch(/secret key|access key|account key/i);
 
     const views = await requestsHandled(stack.eventsUrl, 'view');
-    const bad = await postSigned(stack.eventsUrl, viewSubmissionBody(stored.view, stored.id, { provider: 'S3', logsBucket: 'Acme_Logs', volumeSize: '20GB' }), { secret: signingSecret });
+    const bad = await postSigned(stack.eventsUrl, upgradeFormSubmission(stored.view, stored.id, { provider: 'S3', logsBucket: 'Acme_Logs', volumeSize: '20GB' }), { secret: signingSecret });
     expect(bad.status).toBe(200);
     expect(bad.json).toMatchObject({ response_action: 'errors', errors: { logsBucket: expect.stringContaining('not a bucket name'), cacheBucket: expect.any(String), volumeSize: expect.stringContaining('20Gi') } });
     // Once the bot is done with the refused submission, nothing was posted for it.
@@ -87,7 +59,7 @@ describe('/platform values: check pasted values, and the upgrade command by moda
     expect(stack.fake.ephemerals(requester)).toHaveLength(0);
 
     const fields = { provider: 'S3', logsBucket: 'acme-logs', cacheBucket: 'acme-cache', logsRegion: 'us-east-1', cacheRegion: 'us-east-1', iamRole: false, volumeSize: '20Gi' };
-    const good = await postSigned(stack.eventsUrl, viewSubmissionBody(stored.view, stored.id, fields), { secret: signingSecret });
+    const good = await postSigned(stack.eventsUrl, upgradeFormSubmission(stored.view, stored.id, fields), { secret: signingSecret });
     expect(good.status).toBe(200);
     expect(good.text).toBe('');
     const posted = await stack.fake.waitFor(() => stack.fake.ephemerals(requester).find((e) => e.source === 'chat.postEphemeral'));
