@@ -53,8 +53,12 @@ describe.skipIf(!existsSync(kubectlPath))('kubectl against the simulated cluster
   });
 
   it('deletes git-sensor-0, waiting for the deletion, and the pod comes back with a new uid', async () => {
-    // A cluster of its own: the other tests read the seeded git-sensor-0, whatever order they run in.
-    const own = await startSimulatedCluster(fast);
+    // A cluster of its own: the other tests read the seeded git-sensor-0, whatever order they run in. Its pods take
+    // 2 s to stop, as real ones take their grace period: kubectl's wait for a deletion reads the pod, then lists and
+    // watches it by name, and waits for a DELETED event (IsDeleted, staging/src/k8s.io/kubectl/pkg/cmd/wait/delete.go).
+    // With the 50 ms stop of `fast`, the pod could be gone and its replacement (same name, new uid) listed between
+    // those two reads under load: kubectl then waits for a deletion already past, as it would on a real cluster.
+    const own = await startSimulatedCluster({ ...fast, podStopMs: 2_000 });
     const home = await mkdtemp(join(tmpdir(), 'sim-kubectl-delete-'));
     try {
       await own.writeKubeconfig(join(home, 'config'));
