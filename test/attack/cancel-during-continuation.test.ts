@@ -44,7 +44,7 @@ describe('Cancel while the steps after a wait run', () => {
     const current = stack.thread(rootTs).find((m) => m.ts === card.ts)!;
     expect(hasButton(current, 'remedy-cancel')).toBe(true);
     const { responseId } = await stack.click(current, 'remedy-cancel', requester);
-    const told = await stack.fake.waitFor((f) => f.responses(responseId)[0], { what: 'the answer to Cancel', timeoutMs: 5_000 }).catch(() => undefined);
+    const told = await stack.fake.waitFor((f) => f.responses(responseId)[0], { what: 'the answer to Cancel', timeoutMs: 15_000 }).catch(() => undefined);
     const cancelledEarly = stack.thread(rootTs).some((m) => m.text.startsWith('🛑 Cancelled'));
     stack.sim.holdTermination(false);
     await eventually(async () => (await jobsOf(stack, id, ['active', 'waiting', 'delayed'])).length === 0, { what: 'the run over', timeoutMs: 60_000 });

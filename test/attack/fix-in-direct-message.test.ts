@@ -23,7 +23,7 @@ describe('a fix asked for in a direct message with the bot', () => {
     const body = slashCommandBody({ text: 'fix git-sensor-stuck', user_id: bystander, channel_id: dm, channel_name: 'directmessage', response_url: stack.fake.responseUrl('dm-fix', { channel: dm, user: bystander }) });
     const res = await postSigned(stack.eventsUrl, body, { secret: signingSecret });
     expect(res.status).toBe(200);
-    const told = await stack.fake.waitFor((f) => f.responses('dm-fix')[0], { what: 'the refusal', timeoutMs: 5_000 }).catch(() => undefined);
+    const told = await stack.fake.waitFor((f) => f.responses('dm-fix')[0], { what: 'the refusal', timeoutMs: 15_000 }).catch(() => undefined);
     await new Promise((r) => setTimeout(r, 500));
     expect(stack.fake.messages(dm).map((m) => m.text)).toEqual([]);
     expect((told?.body as { text?: string } | undefined)?.text).toBe(
@@ -40,7 +40,7 @@ describe('a fix asked for in a direct message with the bot', () => {
     const text = 'fix dashboards-missing sim metricsStore=http://a.svc/`<@U0VICTIM>`<http://evil.example|click>';
     const body = slashCommandBody({ text, user_id: bystander, channel_id: dm, channel_name: 'directmessage', response_url: stack.fake.responseUrl('dm-typed', { channel: dm, user: bystander }) });
     expect((await postSigned(stack.eventsUrl, body, { secret: signingSecret })).status).toBe(200);
-    const told = await stack.fake.waitFor((f) => f.responses('dm-typed')[0], { what: 'the refusal', timeoutMs: 5_000 });
+    const told = await stack.fake.waitFor((f) => f.responses('dm-typed')[0], { what: 'the refusal', timeoutMs: 15_000 });
     const said = (told.body as { text?: string }).text ?? '';
     expect(said).toContain('A fix asked for in a direct message would have its approval card here');
     expect(said).not.toMatch(/<[!@#]|<https?:/);
