@@ -510,14 +510,16 @@ describe('redacting pasted text', () => {
     const started = performance.now();
     const texts = ['password="' + 'a'.repeat(1_000_000), 'argocd login --password \'' + 'a'.repeat(1_000_000), 'https://u:' + 'a'.repeat(1_000_000), '-----BEGIN PRIVATE KEY-----' + 'A'.repeat(1_000_000), 'password="a '.repeat(100_000), 'helm upgrade --set ' + 'x.dbPass=a,'.repeat(100_000)];
     for (const text of texts) redact(text);
-    expect(performance.now() - started).toBeLessThan(10_000);
-  });
+    // A bound only against the blow-up (minutes): about 2 s on a loaded two-core machine.
+    expect(performance.now() - started).toBeLessThan(30_000);
+  }, 60_000);
 
   // Found by a fresh-clone try: each `data:` line had its object's kind looked for 200 lines up and down (22 s for 1.8 MB).
   it("is fast on a paste of many `data:` lines with nothing under them", () => {
     const started = performance.now();
     redact(`kind: Secret\n${'data:\n'.repeat(50_000)}`);
-    expect(performance.now() - started).toBeLessThan(1_000);
+    // A bound only against the blow-up (22 s for 1.8 MB): about 0.1 s here.
+    expect(performance.now() - started).toBeLessThan(5_000);
   });
 
   it('is fast on a large paste with no secrets', () => {

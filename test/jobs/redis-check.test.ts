@@ -92,12 +92,13 @@ describe('something that is not Redis at the address', () => {
     expect(err.reachable).toBe(true);
   });
 
-  it('given a server that accepts and never answers, then the check ends within its time and says the same', { timeout: 10_000 }, async () => {
+  it('given a server that accepts and never answers, then the check ends within its time and says the same', { timeout: 20_000 }, async () => {
     const port = await start(() => undefined);
     const started = Date.now();
     const err = await assertRedisReachable(`redis://127.0.0.1:${port}`, 500).then(() => undefined, (e: unknown) => e as RedisUnavailableError);
     expect(err?.message).toContain(`Something answers at 127.0.0.1:${port}, but it is not Redis (it did not answer within 0.5 s).`);
-    expect(Date.now() - started).toBeLessThan(3_000);
+    // 0.5 s asked; the bound only tells the check's own limit from a hang.
+    expect(Date.now() - started).toBeLessThan(8_000);
   });
 
   it('given such a server, when the terminal starts, then it stops there rather than starting a private redis-server', { timeout: 120_000 }, async () => {

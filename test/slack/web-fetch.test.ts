@@ -86,7 +86,8 @@ describe('the keep-alive fetch for Slack', () => {
     routes.set('/api/slow', () => undefined);
     const started = Date.now();
     await expect(slack.fetch(`${base}/api/slow`, { method: 'POST', body: 'a=1', signal: AbortSignal.timeout(100) })).rejects.toThrow();
-    expect(Date.now() - started).toBeLessThan(2_000);
+    // Aborted at 0.1 s; the bound only tells an abort from a hang.
+    expect(Date.now() - started).toBeLessThan(10_000);
   });
 
   it('given a body it does not send itself (a form with a file), then the built-in fetch sends it', async () => {

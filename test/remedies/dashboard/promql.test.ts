@@ -41,7 +41,8 @@ describe("removing image!='' from PromQL label matchers (guide 7.11)", () => {
     const hostile = `m{${'a="1", image!="", '.repeat(50_000)}b="2"}` + '{'.repeat(50_000) + '"'.repeat(50_001);
     const started = performance.now();
     const r = removeImageFilter(hostile);
-    expect(performance.now() - started).toBeLessThan(1_000);
+    // A bound only against a blow-up (a quadratic reading of 150,000 characters takes minutes); it takes about 0.1 s.
+    expect(performance.now() - started).toBeLessThan(5_000);
     expect(r.removed).toBe(50_000);
   });
 });
