@@ -65,6 +65,14 @@ export const removeSecretKeys = defineStep({
     const { namespace, secret, remove, uid, resourceVersion } = planned.data;
     if (remove.length === 0) return { status: 'skipped', message: `Secret ${secret} had none of the keys; nothing removed.` };
     const stored = await ctx.gateway.secrets.read(namespace, secret);
+    // A run resumed after a worker died between the patch and its ledger finds the keys gone: that is this
+    // step done (its backup made first), not a secret that changed with nothing backed up or removed.
+    if (stored && stored.uid === uid && remove.every((k) => stored.data[k] === undefined)) {
+      return {
+        status: 'skipped',
+        message: `${remove.join(', ')} already gone from Secret ${namespace}/${secret}: removed by an earlier try of this step (its backup is labelled ${backupLabel}=${secret}) or by someone since the plan; nothing removed now.`,
+      };
+    }
     if (!stored || stored.uid !== uid || stored.resourceVersion !== resourceVersion) {
       return { status: 'changed', message: `Secret ${namespace}/${secret} changed since the plan; no backup made, no key removed.` };
     }
