@@ -106,12 +106,20 @@ export const annotate = defineStep({
     const { resource, namespace, annotations, objects } = planned.data;
     if (objects.length === 0) return { status: 'skipped', message: 'The annotations were already set.' };
     const keys = Object.keys(annotations);
+    const current = async (t: { name: string }) => (await ctx.gateway.metadata.list(resource, namespace)).find((x) => x.name === t.name);
     const find = async (t: { name: string; uid: string; pin?: string | undefined }) => {
-      const o = (await ctx.gateway.metadata.list(resource, namespace)).find((x) => x.name === t.name);
+      const o = await current(t);
       return o && o.uid === t.uid && pinOf(o, keys) === t.pin ? o : undefined;
     };
     const details: string[] = [];
     for (const t of objects) {
+      // A run resumed after a worker died between its patch and its ledger finds the planned object already
+      // annotated: done, not a change by someone else with nothing annotated.
+      const was = await current(t);
+      if (was && was.uid === t.uid && keys.every((k) => was.annotations[k] === annotations[k])) {
+        details.push(`${t.kind} ${t.name}: already ${keys.map((k) => `${k}=${annotations[k]}`).join(', ')}`);
+        continue;
+      }
       const o = await find(t);
       if (!o) return { status: 'changed', message: `${t.kind} ${namespace}/${t.name} changed since the plan; not annotated.`, details };
       const written = await writeWithOneRetry(

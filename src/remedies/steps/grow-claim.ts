@@ -4,7 +4,7 @@ import { compareQuantities } from '../../quantity.js';
 import { allowVolumeExpansion } from './allow-volume-expansion.js';
 import { defineStep } from './kind.js';
 import { parameterName, stepBase } from './step.js';
-import type { StepContext } from './context.js';
+import type { StepContext, StepResult } from './context.js';
 import { isClassRefusal, resizeThroughAdmission, StillRefused } from './resize-admission.js';
 import { code, paramOf, pollFor, writeWithOneRetry } from './support.js';
 
@@ -37,6 +37,35 @@ async function dryRunRefusal(dryRun: () => Promise<unknown>, allows: () => Promi
     if (err instanceof StillRefused) return `The API server refuses to grow the claim although its StorageClass allows volume expansion: ${err.refusal}`;
     throw err;
   }
+}
+
+/** Raises the planned claim's request; a result when it did not (changed, or refused), undefined when it did. */
+async function resize(ctx: StepContext, data: { namespace: string; claim: string; uid: string; from: string; to: string }, claim: ClaimSize | undefined): Promise<StepResult | undefined> {
+  const { namespace, claim: name, uid, from, to } = data;
+  const holds = (c: ClaimSize | undefined) => c !== undefined && c.uid === uid && c.requested === from;
+  if (!claim || !holds(claim)) return { status: 'changed', message: `Claim ${namespace}/${name} changed since the plan (it no longer requests ${from}); not touched.` };
+  let written: Awaited<ReturnType<typeof writeWithOneRetry<ClaimSize>>>;
+  try {
+    written = await writeWithOneRetry(
+      claim.resourceVersion,
+      (rv) => resizeThroughAdmission(() => ctx.gateway.storage.resizeClaim(namespace, name, to, rv), classAllows(ctx, claim.storageClassName)),
+      async () => {
+        const again = await ctx.gateway.storage.getClaim(namespace, name);
+        return holds(again) ? again?.resourceVersion : undefined;
+      },
+    );
+  } catch (err) {
+    if (err instanceof StillRefused) {
+      return {
+        status: 'failed',
+        message: `The API server still refuses to grow claim ${namespace}/${name} after ${err.tries} tries over 6 s, although StorageClass ${claim.storageClassName} allows volume expansion when read: "${err.refusal}". The claim was not changed; try again in a minute, and if it persists, check that the claim was dynamically provisioned by that class.`,
+      };
+    }
+    if (isClassRefusal(err)) return { status: 'failed', message: `StorageClass ${claim.storageClassName} does not allow volume expansion (changed since the plan?), so the API server refused the resize; the claim was not changed.` };
+    throw err;
+  }
+  if (!written.ok) return { status: 'changed', message: `Claim ${namespace}/${name} was changed by someone else during the resize; not touched.` };
+  return undefined;
 }
 
 /**
@@ -84,30 +113,14 @@ export const growClaim = defineStep({
   },
   async run(ctx, planned) {
     const { namespace, claim: name, uid, from, to } = planned.data;
-    const holds = (c: ClaimSize | undefined) => c !== undefined && c.uid === uid && c.requested === from;
     const claim = await ctx.gateway.storage.getClaim(namespace, name);
-    if (!claim || !holds(claim)) return { status: 'changed', message: `Claim ${namespace}/${name} changed since the plan (it no longer requests ${from}); not touched.` };
-    let written: Awaited<ReturnType<typeof writeWithOneRetry<ClaimSize>>>;
-    try {
-      written = await writeWithOneRetry(
-        claim.resourceVersion,
-        (rv) => resizeThroughAdmission(() => ctx.gateway.storage.resizeClaim(namespace, name, to, rv), classAllows(ctx, claim.storageClassName)),
-        async () => {
-          const again = await ctx.gateway.storage.getClaim(namespace, name);
-          return holds(again) ? again?.resourceVersion : undefined;
-        },
-      );
-    } catch (err) {
-      if (err instanceof StillRefused) {
-        return {
-          status: 'failed',
-          message: `The API server still refuses to grow claim ${namespace}/${name} after ${err.tries} tries over 6 s, although StorageClass ${claim.storageClassName} allows volume expansion when read: "${err.refusal}". The claim was not changed; try again in a minute, and if it persists, check that the claim was dynamically provisioned by that class.`,
-        };
-      }
-      if (isClassRefusal(err)) return { status: 'failed', message: `StorageClass ${claim.storageClassName} does not allow volume expansion (changed since the plan?), so the API server refused the resize; the claim was not changed.` };
-      throw err;
+    // A run resumed after a worker died between its resize and its ledger finds the claim requesting the new
+    // size: only its capacity is left to look at, not a change by someone else.
+    const requested = claim !== undefined && claim.uid === uid && compareQuantities(claim.requested, to) === 0;
+    if (!requested) {
+      const refused = await resize(ctx, planned.data, claim);
+      if (refused) return refused;
     }
-    if (!written.ok) return { status: 'changed', message: `Claim ${namespace}/${name} was changed by someone else during the resize; not touched.` };
     let last: ClaimSize | undefined;
     const grown = await pollFor(ctx, growWithinSeconds, async () => {
       last = await ctx.gateway.storage.getClaim(namespace, name);

@@ -45,7 +45,7 @@ export function chartOwned(o: ObjectMetaSummary): boolean {
 }
 
 /** The three keys as they are now: what the run replaces, and what the plan pins. */
-const pinOf = (o: ObjectMetaSummary) => [o.labels[managedBy], o.annotations[releaseName], o.annotations[releaseNamespace]].map((v) => v ?? '-').join(',');
+const pinOf = (o: Pick<ObjectMetaSummary, 'labels' | 'annotations'>) => [o.labels[managedBy], o.annotations[releaseName], o.annotations[releaseNamespace]].map((v) => v ?? '-').join(',');
 
 function change(release: string, namespace: string) {
   return { labels: { [managedBy]: 'Helm' }, annotations: { [releaseName]: release, [releaseNamespace]: namespace } };
@@ -109,15 +109,23 @@ export const labelForChartManager = defineStep({
     const { namespace, release, objects } = planned.data;
     if (objects.length === 0) return { status: 'skipped', message: 'Every chart resource already carries the label and annotations.' };
     const wanted = change(release, namespace);
+    const current = async (t: Data['objects'][number]) =>
+      t.resource === 'secrets'
+        ? await ctx.gateway.metadata.getSecret(namespace, t.name)
+        : (await ctx.gateway.metadata.list(t.resource as MetaResource, namespace)).find((x) => x.name === t.name);
     const find = async (t: Data['objects'][number]) => {
-      const o =
-        t.resource === 'secrets'
-          ? await ctx.gateway.metadata.getSecret(namespace, t.name)
-          : (await ctx.gateway.metadata.list(t.resource as MetaResource, namespace)).find((x) => x.name === t.name);
+      const o = await current(t);
       return o && o.uid === t.uid && pinOf(o) === t.pin ? o : undefined;
     };
+    const labelled = pinOf(wanted);
     let done = 0;
     for (const t of objects) {
+      // A run resumed after a worker died between its patches and its ledger finds the objects it labelled done.
+      const was = await current(t);
+      if (was && was.uid === t.uid && pinOf(was) === labelled) {
+        done++;
+        continue;
+      }
       const o = await find(t);
       if (!o) return { status: 'changed', message: `${t.kind} ${namespace}/${t.name} changed since the plan; labelled ${done} of ${objects.length} before it, stopped there.` };
       const written = await writeWithOneRetry(

@@ -73,6 +73,10 @@ export const patchStatefulSetImages = defineStep({
     // The pin holds while the stateful set is the planned one and still has the images the plan replaces.
     const holds = (sts: StatefulSetImages | undefined) => sts !== undefined && sts.uid === uid && changes.every((c) => imageOf(sts, c) === c.from);
     const sts = await ctx.gateway.workloads.getStatefulSet(namespace, name);
+    // A run resumed after a worker died between its patch and its ledger finds the images already replaced.
+    if (sts && sts.uid === uid && changes.every((c) => imageOf(sts, c) === c.to)) {
+      return { status: 'skipped', message: `StatefulSet ${name} already uses the replacement images (set by an earlier try of this step, or since the plan).`, details: changes.map((c) => `${c.container}: ${c.to}`) };
+    }
     if (!sts || !holds(sts)) return { status: 'changed', message: `StatefulSet ${namespace}/${name} changed since the plan; its images were not touched.` };
     const written = await writeWithOneRetry(
       sts.resourceVersion,
