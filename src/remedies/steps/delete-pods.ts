@@ -171,8 +171,17 @@ export const deletePods = defineStep({
     const targets = groups.flatMap((g) => g.pods);
     if (targets.length === 0 && !groups.some((g) => awaitedOf(g).length > 0)) return { status: 'skipped', message: 'No pod to delete: none matched at plan time.' };
     const details: string[] = [];
+    let deleted = 0;
     for (const t of targets) {
-      const r = await ctx.gateway.deletePod(t.namespace, t.name, t.uid);
+      let r: Awaited<ReturnType<typeof ctx.gateway.deletePod>>;
+      try {
+        r = await ctx.gateway.deletePod(t.namespace, t.name, t.uid);
+      } catch (err) {
+        // The pods deleted before the failure are gone either way: the thread must say so, not only the call that failed.
+        if (!(err instanceof ClusterError) || deleted === 0) throw err;
+        return { status: 'failed', message: `Deleted ${deleted} of ${targets.length} pod(s), then: ${err.message}`, details };
+      }
+      if (r === 'deleted') deleted++;
       details.push(r === 'deleted' ? `deleted pod ${t.name}` : `pod ${t.name} was already gone`);
     }
     let check: Awaited<ReturnType<typeof replacements>> | undefined;
