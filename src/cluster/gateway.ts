@@ -32,6 +32,21 @@ export interface GatewayOptions {
 }
 
 /**
+ * The kubeconfig, whose every request is aborted once the call's deadline has passed. The caller's deadline
+ * only stops waiting: a request to a server that never answers kept its connection open, and with it the
+ * process (`platform-medic doctor` printed its answer, then never ended). Every client the gateway makes
+ * authenticates each request through its kubeconfig, the one place that sees them all.
+ */
+function abortedAfter(kubeConfig: KubeConfig, timeoutMs: number): KubeConfig {
+  const timed = Object.create(kubeConfig) as KubeConfig;
+  timed.applySecurityAuthentication = async (context) => {
+    await kubeConfig.applySecurityAuthentication(context);
+    context.setSignal(AbortSignal.timeout(timeoutMs));
+  };
+  return timed;
+}
+
+/**
  * The typed gateway over the Kubernetes client: the only place that calls client-node (through the
  * modules of ./gateway/), so every call gets a timeout and every failure becomes a ClusterError with
  * a message a person can act on. One field per area of the API the remedies use.
@@ -50,9 +65,11 @@ export class ClusterGateway {
   /** The doctor's reads of workloads, their exposure and the server's version. */
   readonly observeObjects: ObserveObjects;
 
-  constructor(kubeConfig: KubeConfig, options: GatewayOptions = {}) {
-    const server = kubeConfig.getCurrentCluster()?.server ?? '(no server in kubeconfig)';
-    const api = new ApiCaller(server, options.callTimeoutMs ?? 15_000);
+  constructor(given: KubeConfig, options: GatewayOptions = {}) {
+    const server = given.getCurrentCluster()?.server ?? '(no server in kubeconfig)';
+    const timeoutMs = options.callTimeoutMs ?? 15_000;
+    const api = new ApiCaller(server, timeoutMs);
+    const kubeConfig = abortedAfter(given, timeoutMs);
     this.pods = new PodsGateway(kubeConfig, api);
     this.jobs = new JobsGateway(kubeConfig, api);
     this.secrets = new SecretsGateway(kubeConfig, api);
