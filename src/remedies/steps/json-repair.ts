@@ -24,38 +24,55 @@ class Broken extends Error {
   }
 }
 
-function parseValue(t: string, i: number): number {
+/** A key of an object and its colon, from `i`; where its value starts. */
+function parseKey(t: string, i: number): number {
   i = ws(t, i);
-  const c = t[i];
-  if (c === undefined) throw new Broken(i, 'the document ends where a value should be');
-  if (c === '{') return parseContainer(t, i, '}', true);
-  if (c === '[') return parseContainer(t, i, ']', false);
-  if (c === '"') return parseString(t, i);
-  const literal = /^(?:true|false|null|-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?)/.exec(t.slice(i, i + 64));
-  if (!literal) throw new Broken(i, `unexpected ${JSON.stringify(c)} where a value should be`);
-  return i + literal[0].length;
+  if (t[i] !== '"') throw new Broken(i, t[i] === undefined ? 'the document ends inside an object' : `expected a "key" but found ${JSON.stringify(t[i])}`);
+  i = ws(t, parseString(t, i));
+  if (t[i] !== ':') throw new Broken(i, t[i] === undefined ? 'the document ends after a key' : `expected ":" after a key but found ${JSON.stringify(t[i])}`);
+  return i + 1;
 }
 
-function parseContainer(t: string, i: number, close: '}' | ']', object: boolean): number {
-  i = ws(t, i + 1);
-  if (t[i] === close) return i + 1;
+/**
+ * One value from `i`; where it ends. The open brackets are a stack of their own, not the call stack: a
+ * last-applied-configuration is a string to the API server, which never limits how deep it nests.
+ */
+function parseValue(t: string, i: number): number {
+  const open: ('}' | ']')[] = [];
   for (;;) {
-    if (object) {
+    i = ws(t, i);
+    const c = t[i];
+    if (c === undefined) throw new Broken(i, 'the document ends where a value should be');
+    if (c === '{' || c === '[') {
+      const close = c === '{' ? '}' : ']';
+      i = ws(t, i + 1);
+      if (t[i] !== close) {
+        open.push(close);
+        if (close === '}') i = parseKey(t, i);
+        continue;
+      }
+      i += 1;
+    } else if (c === '"') i = parseString(t, i);
+    else {
+      const literal = /^(?:true|false|null|-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?)/.exec(t.slice(i, i + 64));
+      if (!literal) throw new Broken(i, `unexpected ${JSON.stringify(c)} where a value should be`);
+      i += literal[0].length;
+    }
+    // After a value: the brackets it closes, then a comma before the next value, or the end of the outermost.
+    for (;;) {
+      const close = open[open.length - 1];
+      if (close === undefined) return i;
       i = ws(t, i);
-      if (t[i] !== '"') throw new Broken(i, t[i] === undefined ? 'the document ends inside an object' : `expected a "key" but found ${JSON.stringify(t[i])}`);
-      i = ws(t, parseString(t, i));
-      if (t[i] !== ':') throw new Broken(i, t[i] === undefined ? 'the document ends after a key' : `expected ":" after a key but found ${JSON.stringify(t[i])}`);
+      if (t[i] === ',') {
+        const next = ws(t, i + 1);
+        if (t[next] === close) throw new Broken(i, `a trailing comma before "${close}"`);
+        i = close === '}' ? parseKey(t, next) : next;
+        break;
+      }
+      if (t[i] !== close) throw new Broken(i, t[i] === undefined ? `the document ends before its closing "${close}"` : `expected "," or "${close}" but found ${JSON.stringify(t[i])}`);
+      open.pop();
       i += 1;
     }
-    i = ws(t, parseValue(t, i));
-    if (t[i] === ',') {
-      const next = ws(t, i + 1);
-      if (t[next] === close) throw new Broken(i, `a trailing comma before "${close}"`);
-      i = next;
-      continue;
-    }
-    if (t[i] === close) return i + 1;
-    throw new Broken(i, t[i] === undefined ? `the document ends before its closing "${close}"` : `expected "," or "${close}" but found ${JSON.stringify(t[i])}`);
   }
 }
 
