@@ -93,6 +93,8 @@ export function commandLinePasswords(text: string): string {
         if (state.userPass && word === '-b') cookieValue(parts, i + 2, 0);
         // `echo SECRET | docker login --password-stdin`: what echo prints is the password.
         if ((program === 'echo' || program === 'printf') && line.includes('--password-stdin')) redactValueAt(parts, i + 2, 0);
+        // `echo VALUE | base64 -d`: what is decoded is a Secret's value (the guide reads the admin password so, 5.1).
+        if ((program === 'echo' || program === 'printf') && decodesBase64(line)) redactValueAt(parts, pastFlags(parts, i + 2), 0);
         if (state.userPass && word === '-u') redactUserPass(parts, i + 2);
         else if (state.userPass && word.startsWith('-u') && word.length > 2) redactUserPass(parts, i, 2);
       }
@@ -115,6 +117,17 @@ export function flagValue(state: CommandState, parts: string[], i: number): void
 /** Whether a text may hold a secret on a command line: a flag, or a verb whose secret is positional (`vault login s.…`). */
 export function mayHoldCommandSecret(text: string): boolean {
   return mayHaveFlags(text) || text.includes(' login ') || text.includes(' auth ') || text.includes('authtoken ');
+}
+
+/** Whether a line decodes base64 (`| base64 -d`, `--decode`, macOS's `-D`). */
+function decodesBase64(line: string): boolean {
+  return ['base64 -d', 'base64 --decode', 'base64 -D'].some((decode) => line.includes(decode));
+}
+
+/** The first word from `parts[i]` on that is not a flag (`echo -n VALUE`). */
+function pastFlags(parts: readonly string[], i: number): number {
+  while (parts[i]?.startsWith('-')) i += 2;
+  return i;
 }
 
 /** Whether a text may hold a command-line flag: a dash after a space or a tab, or at its start (not `kube-apiserver`). */
