@@ -92,9 +92,9 @@ export const redactionPatterns = {
   yamlEnvSecret: /^([ \t]{0,40}(?:-[ \t]{1,4})?[A-Z][A-Z0-9_]{0,30}(?:PASSWORD|PASSWD|PASS|PWD|SECRET|TOKEN):[ \t]{1,10})(["']?)([^\s"',;]+)/gm,
   // A kubeconfig's client key and token (`client-key-data: LS0t…`).
   kubeconfigKey: /\b(client-key-data:[ \t]{0,10})([A-Za-z0-9+/=]{8,})/g,
-  // A password in a sentence, when it looks like one (a digit or a symbol in it): "the password is Sup3r!".
+  // A password in a sentence, when it looks like one (a digit or a symbol in it): "the password is Sup3r!", "… is: Sup3r!".
   // Its first part cannot hold the digit or symbol, so the word is read once whatever its length.
-  proseSecret: /\b(pass(?:word|wd|phrase)[ \t]+(?:is|was)[ \t]+["'`]?)([^\s"'`0-9!@#$%^&*]*[0-9!@#$%^&*][^\s"'`]*)/gi,
+  proseSecret: /\b(pass(?:word|wd|phrase)[ \t]+(?:is|was):?[ \t]+["'`]?)([^\s"'`0-9!@#$%^&*]*[0-9!@#$%^&*][^\s"'`]*)/gi,
   // The secret that follows its access key id on the same line.
   awsPair: /\b((?:AKIA|ASIA)[0-9A-Z]{16})([\s:,;=|"']{1,10})([A-Za-z0-9/+]{40})(?![A-Za-z0-9/+])/g,
   // Slack's bot, user, app, refresh, client (`xoxc-`) and cookie (`xoxd-`, often percent-encoded) tokens.
