@@ -51,6 +51,9 @@ export async function checkPlanStillHolds(ctx: StepContext, plan: Plan): Promise
   if (!stage) return [`this worker does not know ${plan.entryId}/${plan.stageId}`];
   const now = await planSteps({ ...ctx, params: plan.params }, stage);
   if (now.unreachable) return { unreachable: now.unreachable };
+  // A stage the cluster no longer allows (its version moved out of a gate) has changed whatever its pins say:
+  // a read-only gate pins nothing.
+  if (now.blocked) return [now.blocked];
   if (hashSteps(now.steps) === plan.hash) return [];
   const drift: string[] = [];
   for (const [i, was] of plan.steps.entries()) {
