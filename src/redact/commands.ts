@@ -30,6 +30,10 @@ export function commandLinePasswords(text: string): string {
       // A line that goes on in the next is read even without a flag: its command words count there.
       if (!carried && !state.pending && !state.login && !mayHoldCommandSecret(line)) return line;
       const parts = line.split(/([ \t]+)/);
+      // Read once a line, not once a word: a line of many `echo` words read it whole for each of them.
+      const passwordStdin = line.includes('--password-stdin');
+      const feedsLogin = passwordStdin || line.includes('--with-token');
+      const decodes = decodesBase64(line);
       for (let i = 0; i < parts.length; i += 2) {
         const word = parts[i]!;
         if (word === '') continue;
@@ -68,7 +72,7 @@ export function commandLinePasswords(text: string): string {
         if (USER_PASS_TOOLS.has(program)) state.userPass = true;
         if (!word.startsWith('-')) state.command = true;
         // What a herestring feeds a login (`gh auth login --with-token <<< …`) is its token.
-        if (word.startsWith('<<<') && (state.login || line.includes('--password-stdin') || line.includes('--with-token'))) {
+        if (word.startsWith('<<<') && (state.login || feedsLogin)) {
           if (word === '<<<') redactValueAt(parts, i + 2, 0);
           else redactValueAt(parts, i, 3);
         }
@@ -92,9 +96,9 @@ export function commandLinePasswords(text: string): string {
         if (state.secretFlags?.has(word)) flagValue(state, parts, i + 2);
         if (state.userPass && word === '-b') cookieValue(parts, i + 2, 0);
         // `echo SECRET | docker login --password-stdin`: what echo prints is the password.
-        if ((program === 'echo' || program === 'printf') && line.includes('--password-stdin')) redactValueAt(parts, i + 2, 0);
+        if ((program === 'echo' || program === 'printf') && passwordStdin) redactValueAt(parts, i + 2, 0);
         // `echo VALUE | base64 -d`: what is decoded is a Secret's value (the guide reads the admin password so, 5.1).
-        if ((program === 'echo' || program === 'printf') && decodesBase64(line)) redactValueAt(parts, pastFlags(parts, i + 2), 0);
+        if ((program === 'echo' || program === 'printf') && decodes) redactValueAt(parts, pastFlags(parts, i + 2), 0);
         if (state.userPass && word === '-u') redactUserPass(parts, i + 2);
         else if (state.userPass && word.startsWith('-u') && word.length > 2) redactUserPass(parts, i, 2);
       }
