@@ -259,11 +259,14 @@ export function redactValueAt(parts: string[], i: number, offset: number): void 
       if (close > 0 && !rest.startsWith('$')) parts[i] = `${head}${quote}${MARK}${rest.slice(close)}`;
       return;
     }
-    // The closing quote is in a later word: everything up to it goes, spaces and all.
+    // The closing quote is in a later word: everything up to it goes, spaces and all. The words between are emptied
+    // in place (the line's reader skips empty words), not removed: removing them moved every word after, for each
+    // such value of a line (22 s for 1.6 MB of `echo 'x`).
     for (let j = i + 2; j < parts.length; j += 2) {
       const at = parts[j]!.indexOf(quote);
       if (at < 0) continue;
-      parts.splice(i, j - i + 1, `${head}${quote}${MARK}${parts[j]!.slice(at)}`);
+      parts[i] = `${head}${quote}${MARK}${parts[j]!.slice(at)}`;
+      parts.fill('', i + 1, j + 1);
       return;
     }
     parts.splice(i, parts.length - i, `${head}${quote}${MARK}`);
