@@ -1,18 +1,8 @@
-import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { runMatchCommand } from '../../src/commands/match-cli.js';
 import { redact } from '../../src/redact.js';
+import { matchCli } from '../support/match-cli.js';
 
-async function matchCli(input: string): Promise<string> {
-  const stdin = Object.assign(new PassThrough(), { isTTY: false });
-  const stdout = new PassThrough();
-  let out = '';
-  stdout.on('data', (c: Buffer) => (out += c.toString()));
-  const done = runMatchCommand([], { stdin, stdout, stderr: new PassThrough() });
-  stdin.end(input);
-  await done;
-  return out;
-}
+const matchOut = async (input: string): Promise<string> => (await matchCli([], input)).out;
 
 // The admin password, base64-encoded as the platform Secret holds it: decoding it is the guide's own way to read it (5.1).
 const encoded = Buffer.from('hunter2hunter').toString('base64');
@@ -23,7 +13,7 @@ describe('a paste that decodes a Secret value with base64 -d', () => {
       `'base64' is not recognized as an internal or external command: echo ${encoded} | base64 -d for ADMIN_PASSWORD`,
       `reset admin password: ADMIN_PASSWORD=$(echo ${encoded} | base64 -d) gives invalid username or password`,
     ]) {
-      const out = await matchCli(`${paste}\n`);
+      const out = await matchOut(`${paste}\n`);
       expect(out).toMatch(/^match: admin-password/m);
       expect(out, paste).not.toContain(encoded);
     }

@@ -1,6 +1,5 @@
-import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { runMatchCommand } from '../../src/commands/match-cli.js';
+import { matchCli } from '../support/match-cli.js';
 
 /**
  * Each `echo` word of a line made the redaction search the whole line for `--password-stdin` (and now for
@@ -10,13 +9,8 @@ import { runMatchCommand } from '../../src/commands/match-cli.js';
  */
 describe('a matched line of a quarter of a million echo words', () => {
   it('gets its answer, with the line it matched on', async () => {
-    const stdin = Object.assign(new PassThrough(), { isTTY: false });
-    const stdout = new PassThrough();
-    let out = '';
-    stdout.on('data', (c: Buffer) => (out += c.toString()));
-    const done = runMatchCommand([], { stdin, stdout, stderr: new PassThrough() });
-    stdin.end(`error: serviceMonitorSelectorNilUsesHelmValues ${'echo -n '.repeat(250_000)}| docker login --password-stdin\n`);
-    expect(await done).toBe(0);
+    const { code, out } = await matchCli([], `error: serviceMonitorSelectorNilUsesHelmValues ${'echo -n '.repeat(250_000)}| docker login --password-stdin\n`);
+    expect(code).toBe(0);
     expect(out).toMatch(/^match: app-metrics-absent .*\n {2}line 1: error: serviceMonitorSelectorNilUsesHelmValues echo -n echo -n/);
   });
 });

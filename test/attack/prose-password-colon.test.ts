@@ -1,17 +1,10 @@
-import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { runMatchCommand } from '../../src/commands/match-cli.js';
 import { redact } from '../../src/redact.js';
+import { matchCli } from '../support/match-cli.js';
 
 describe('a password told in a sentence with a colon ("my admin password is: …")', () => {
   it('is not echoed in the evidence of the entry it matches, as it was not without the colon', async () => {
-    const stdin = Object.assign(new PassThrough(), { isTTY: false });
-    const stdout = new PassThrough();
-    let out = '';
-    stdout.on('data', (c: Buffer) => (out += c.toString()));
-    const done = runMatchCommand([], { stdin, stdout, stderr: new PassThrough() });
-    stdin.end('admin password not working, my admin password is: hunter2hunter\n');
-    await done;
+    const { out } = await matchCli([], 'admin password not working, my admin password is: hunter2hunter\n');
     expect(out).toMatch(/^match: admin-password-reset/m);
     expect(out).not.toContain('hunter2hunter');
   });

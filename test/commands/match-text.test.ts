@@ -1,16 +1,5 @@
-import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { runMatchCommand } from '../../src/commands/match-cli.js';
-
-async function matchCli(args: string[], input: string): Promise<{ code: number; out: string }> {
-  const stdin = Object.assign(new PassThrough(), { isTTY: false });
-  const stdout = new PassThrough();
-  let out = '';
-  stdout.on('data', (c: Buffer) => (out += c.toString()));
-  const done = runMatchCommand(args, { stdin, stdout, stderr: new PassThrough() });
-  stdin.end(input);
-  return { code: await done, out };
-}
+import { matchCli } from '../support/match-cli.js';
 
 describe('platform-medic match: the confidence as people read it', () => {
   // Found by a newcomer's try: the command line said "confidence 0.79" where the terminal and Slack say "79%".
