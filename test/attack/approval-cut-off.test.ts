@@ -100,4 +100,23 @@ describe('an approval cut off before its run was queued', () => {
     expect((await stack.bot.coordinator.store.get(id))?.status).toBe(verdict);
     await eventually(async () => (await redis.exists(`${stack.config.queuePrefix}:active:sim:git-sensor-stuck`)) === 0, { what: 'its entry free', timeoutMs: 10_000 });
   }, 60_000);
+
+  it("ends at the question's deadline as cancelled when a Cancel was cut off after taking the question", async () => {
+    // The same cut-off for a Cancel pressed while the guide's question waited: it claims the question, so the answer
+    // and the deadline both found it decided, and the remedy stayed "awaiting an answer" for good.
+    await stack.sim.break('build-logs');
+    const { rootTs, card } = await startFix(stack, 'build-logs');
+    const id = requestIdOf(card);
+    await stack.click(card, 'remedy-approve', approver);
+    await stack.fake.waitFor((f) => f.thread(channel, rootTs).find((m) => JSON.stringify(m.blocks ?? []).includes('"action_id":"remedy-choose')), { what: 'the question', timeoutMs: 30_000 });
+    const request = (await stack.bot.coordinator.store.get(id))!;
+    await redis.set(`${stack.config.queuePrefix}:decision:${id}:${request.stageId}:${request.attempt}:question`, `cancelled|${approver}|${new Date().toISOString()}`, 'EX', 3600);
+    const line = '🛑 Cancelled by <@U0APPROVER>. Steps already done stay done; nothing else will run.';
+    const said = await stack.fake
+      .waitFor((f) => f.thread(channel, rootTs).find((m) => m.text === line), { what: 'the remedy cancelled in its thread', timeoutMs: 30_000 })
+      .catch(() => undefined);
+    expect(said?.text, JSON.stringify(stack.thread(rootTs).map((m) => m.text))).toBe(line);
+    expect((await stack.bot.coordinator.store.get(id))?.status).toBe('cancelled');
+    await eventually(async () => (await redis.exists(`${stack.config.queuePrefix}:active:sim:build-logs`)) === 0, { what: 'its entry free', timeoutMs: 10_000 });
+  }, 90_000);
 });

@@ -44,7 +44,7 @@ export class Expiry {
     }
     // Denied or cancelled, and still waiting: that click was cut off after taking the decision; what it decided is done now.
     if (!claim.won && (claim.verdict === 'denied' || claim.verdict === 'cancelled')) {
-      if (await this.stillWaiting(requestId, attempt, 'awaiting-approval', claim.at)) await this.endAsDecided(request, plan, claim.verdict, claim.by);
+      if (await this.stillWaiting(requestId, attempt, 'awaiting-approval', claim.at)) await this.endAsDecided(request, claim.verdict === 'denied' ? { verdict: 'denied', plan } : { verdict: 'cancelled', plan }, claim.by);
       return;
     }
     if (!claim.won) return;
@@ -66,14 +66,16 @@ export class Expiry {
   }
 
   /** Ends a remedy as a Deny or Cancel cut off after its decision would have: in its thread, with what it held freed. */
-  private async endAsDecided(request: RemedyRequest, plan: Plan, verdict: 'denied' | 'cancelled', by: string): Promise<void> {
+  private async endAsDecided(request: RemedyRequest, decided: { verdict: 'denied'; plan: Plan } | { verdict: 'cancelled'; plan: Plan | undefined }, by: string): Promise<void> {
     const { store, options } = this.core;
+    const { verdict, plan } = decided;
     const ended = { ...request, status: verdict, ...(verdict === 'denied' ? { deniedBy: by } : {}) };
     await store.update(request.id, verdict === 'denied' ? { status: verdict, deniedBy: by } : { status: verdict, outcome: `cancelled by ${by}` });
     await this.core.release(request, plan);
     await this.core.record(verdict, by, request, 'completed at the deadline: the click was cut off after taking the decision');
     options.metrics?.remedyEnded(verdict);
-    await this.core.serial(request.id, () => (verdict === 'denied' ? options.reporter.denied(ended, plan, by) : options.reporter.cancelled(ended, plan, by)));
+    // A denial is of a plan; a cancel may also come while the guide's question waits, after the stage's plan ran.
+    await this.core.serial(request.id, () => (decided.verdict === 'denied' ? options.reporter.denied(ended, decided.plan, by) : options.reporter.cancelled(ended, plan, by)));
   }
 
   /** Ends a remedy whose decision (an approval, an answer) was cut off before what it starts, and frees what it held. */
@@ -97,6 +99,11 @@ export class Expiry {
     // Answered, and still asking at its deadline: the answer was cut off before it planned the next stage or ended.
     if (!claim.won && claim.verdict === 'approved') {
       if (await this.stillWaiting(requestId, attempt, 'awaiting-decision', claim.at)) await this.cutOff(request, undefined, answerCutOff);
+      return;
+    }
+    // Cancelled, and still asking: the Cancel was cut off after taking the question; what it decided is done now.
+    if (!claim.won && claim.verdict === 'cancelled') {
+      if (await this.stillWaiting(requestId, attempt, 'awaiting-decision', claim.at)) await this.endAsDecided(request, { verdict: 'cancelled', plan: await store.plan(requestId, stageId) }, claim.by);
       return;
     }
     if (!claim.won) return;
