@@ -6,7 +6,7 @@ import type { Announcement } from '../jobs/lifecycle/coordinator.js';
 import { mrkdwn } from '../views/slack/answer.js';
 import { rootText } from '../views/slack/remedy.js';
 import type { HandlerDeps } from './deps.js';
-import { cannotPostHere, slackRefusal } from './slack-refusals.js';
+import { cannotPostHere, inviteFirst, slackRefusal } from './slack-refusals.js';
 
 /** What a person asked to fix, from a command or a "Plan fix" button. */
 export interface FixAsk {
@@ -58,7 +58,7 @@ async function whereRefusal(deps: HandlerDeps, ask: FixAsk, entryId: string, clu
  * there; any other refusal (`internal_error`, a timeout) is Slack's moment, which asking again gets past.
  */
 function notAnnounced(err: unknown): string {
-  if (cannotPostHere(err)) return 'I cannot post in this channel. Invite me first (`/invite @platform-medic`), or use a channel I am in.';
+  if (cannotPostHere(err)) return inviteFirst('or use a channel I am in.');
   const refused = slackRefusal(err);
   const why = refused !== undefined ? `Slack refused to post the fix in this channel (${refused})` : "Slack did not take the fix's message in this channel (no answer)";
   return `${why}; nothing was done. Ask again in a moment.`;

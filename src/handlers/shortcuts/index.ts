@@ -2,7 +2,7 @@ import type { AllMiddlewareArgs, App, MessageShortcut, SlackShortcutMiddlewareAr
 import type { SharedFile } from '../../slack/files.js';
 import type { HandlerDeps } from '../deps.js';
 import { answerPaste } from '../paste.js';
-import { cannotPostHere, slackRefusal } from '../slack-refusals.js';
+import { cannotPostHere, inviteFirst, slackRefusal } from '../slack-refusals.js';
 
 type Args = SlackShortcutMiddlewareArgs<MessageShortcut> & AllMiddlewareArgs;
 
@@ -11,7 +11,7 @@ export const findRemedyCallbackId = 'find_remedy';
 
 /** Why "Find remedy" got no answer in the thread: an invitation only when Slack says the bot may not post there. */
 function notAnswered(err: unknown): string {
-  if (cannotPostHere(err)) return 'I cannot post in this channel. Invite me first (`/invite @platform-medic`), then try "Find remedy" again.';
+  if (cannotPostHere(err)) return inviteFirst('then try "Find remedy" again.');
   const refused = slackRefusal(err);
   const why = refused !== undefined ? `Slack refused to post the answer in this thread (${refused})` : 'the bot or the queue (Redis) had a problem';
   return `That did not work: ${why}; nothing was posted. Try "Find remedy" again in a moment.`;
